@@ -1,0 +1,173 @@
+//! Errors in user-written files (tile sets, rulesets, records, scripts), located by file, line
+//! and column, and rendered like compiler diagnostics.
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A problem in a file a user wrote: where it is and what is wrong.
+#[derive(Clone, Debug, thiserror::Error)]
+pub struct Diagnostic {
+    /// The file, as the user named it.
+    pub file: PathBuf,
+    /// The file's text (shared, so cloning a diagnostic is cheap).
+    pub text: Arc<str>,
+    /// Byte range of the offending text, when known.
+    pub span: Option<Range<usize>>,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it, when there is something useful to say.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `span` of `source`.
+    pub fn new(
+        file: &Path,
+        source: &Arc<str>,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            file: file.to_path_buf(),
+            text: Arc::clone(source),
+            span,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    /// A diagnostic about a whole file that could not be read.
+    pub fn unreadable(file: &Path, err: &std::io::Error) -> Self {
+        Diagnostic {
+            file: file.to_path_buf(),
+            text: Arc::from(""),
+            span: None,
+            message: format!("cannot read the file: {err}"),
+            help: None,
+        }
+    }
+
+    /// Wraps a TOML syntax or shape error.
+    pub fn from_toml(file: &Path, source: &Arc<str>, err: &toml::de::Error) -> Self {
+        Diagnostic::new(file, source, err.span(), err.message().trim().to_string())
+    }
+
+    /// Adds advice.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// 1-based line and column of the start of the span.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        let start = self.span.as_ref()?.start.min(self.text.len());
+        let before = &self.text[..start];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Some((line, col))
+    }
+
+    /// The compiler-style rendering: `error: …`, `--> file:line:col`, the line and a caret.
+    pub fn render(&self) -> String {
+        let path = self.file.display().to_string();
+        let mut snippet = Snippet::source(&*self.text).path(path.as_str()).fold(true);
+        if let Some(span) = &self.span {
+            let end = span.end.max(span.start + 1).min(self.text.len());
+            let start = span.start.min(end);
+            snippet = snippet.annotation(AnnotationKind::Primary.span(start..end));
+        }
+        let title = Level::ERROR.primary_title(self.message.as_str());
+        let mut group = title.element(snippet);
+        if let Some(help) = &self.help {
+            group = group.element(Level::HELP.message(help.as_str()));
+        }
+        if self.span.is_none() {
+            return match &self.help {
+                Some(help) => format!("error: {}\n  --> {path}\n  = help: {help}", self.message),
+                None => format!("error: {}\n  --> {path}", self.message),
+            };
+        }
+        Renderer::plain().render(&[group]).to_string()
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line_col() {
+            Some((line, col)) => {
+                write!(f, "{}:{line}:{col}: {}", self.file.display(), self.message)
+            }
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// Finds the byte span of the value at `path` (table keys and array indices) in a TOML text.
+/// Used to point at a key whose value is wrong for reasons serde cannot see.
+pub fn span_at(source: &str, path: &[PathPart<'_>]) -> Option<Range<usize>> {
+    let doc = toml::de::DeTable::parse(source).ok()?;
+    let mut span = doc.span();
+    let mut value: Option<&toml::Spanned<toml::de::DeValue<'_>>> = None;
+    for part in path {
+        let next = match (part, value) {
+            (PathPart::Key(k), None) => doc.get_ref().get(*k),
+            (PathPart::Key(k), Some(v)) => v.get_ref().as_table().and_then(|t| t.get(*k)),
+            (PathPart::Index(i), Some(v)) => v.get_ref().as_array().and_then(|a| a.get(*i)),
+            (PathPart::Index(_), None) => None,
+        };
+        match next {
+            Some(v) => {
+                span = v.span();
+                value = Some(v);
+            }
+            None => break,
+        }
+    }
+    Some(span)
+}
+
+/// One step of a path into a TOML document.
+#[derive(Clone, Copy, Debug)]
+pub enum PathPart<'a> {
+    /// A table key.
+    Key(&'a str),
+    /// An array index.
+    Index(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        let src: Arc<str> = Arc::from("a = 1\nbb = oops\n");
+        let d = Diagnostic::new(Path::new("x.toml"), &src, Some(11..15), "bad value");
+        assert_eq!(d.line_col(), Some((2, 6)));
+        assert_eq!(d.to_string(), "x.toml:2:6: bad value");
+        let text = d.render();
+        assert!(text.contains("x.toml:2:6"), "{text}");
+        assert!(text.contains("bb = oops"), "{text}");
+        assert!(text.contains('^'), "{text}");
+    }
+
+    #[test]
+    fn span_at_finds_nested_values() {
+        let src = "[base]\nfarm_scoring = \"nope\"\n[[tiles]]\nset = \"x\"\n";
+        let span = span_at(src, &[PathPart::Key("base"), PathPart::Key("farm_scoring")]).unwrap();
+        assert_eq!(&src[span], "\"nope\"");
+        let span = span_at(
+            src,
+            &[
+                PathPart::Key("tiles"),
+                PathPart::Index(0),
+                PathPart::Key("set"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(&src[span], "\"x\"");
+    }
+}

@@ -1,0 +1,316 @@
+//! Game records: a TOML file holding the ruleset, the players, the seed or a forced draw order,
+//! an optional early end, optional start tiles and the actions in order. Replaying a record
+//! reproduces the game and its event log exactly; a record is also the save-game format.
+//!
+//! ```toml
+//! ruleset = "base"
+//! players = ["Alice", "Bob"]
+//! seed = 7
+//! [[action]]
+//! place = [0, -1, 90]
+//! [[action]]
+//! pass = true
+//! ```
+
+use crate::action::Action;
+use crate::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::event::Event;
+use crate::figure::FigureKind;
+use crate::game::{Game, RuleError, Setup};
+use crate::geometry::{Pos, Rotation, Spot};
+use crate::library::{self, Kind, Source};
+use crate::ruleset::{Ruleset, StartFile, resolve_start};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// A record as written (the keys are a fixed contract; see the crate README).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RecordFile {
+    ruleset: String,
+    players: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_after: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<Vec<StartFile>>,
+    #[serde(default)]
+    action: Vec<Spanned<ActionFile>>,
+}
+
+/// One `[[action]]` table.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct ActionFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    place: Option<(i32, i32, i64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deploy: Option<(i32, i32, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    figure: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pass: Option<bool>,
+}
+
+/// A parsed and checked record, ready to replay.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The ruleset as the record names it.
+    pub ruleset_ref: String,
+    /// The loaded ruleset.
+    pub rules: Arc<Ruleset>,
+    /// Players, seed, draw order, early end, start tiles.
+    pub setup: Setup,
+    /// The actions, each with its byte span in the file.
+    pub actions: Vec<(Action, std::ops::Range<usize>)>,
+    path: std::path::PathBuf,
+    text: Arc<str>,
+}
+
+/// Why a record could not be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file is malformed or refers to something that does not exist.
+    #[error("{0}")]
+    Invalid(Box<Diagnostic>),
+    /// An action is illegal at its point in the game.
+    #[error("action {index} is illegal: {error}")]
+    Illegal {
+        /// 1-based index of the action.
+        index: usize,
+        /// What the rules say.
+        error: RuleError,
+        /// Where it is in the file.
+        at: Box<Diagnostic>,
+        /// The game just before the illegal action, with its events so far.
+        replay: Box<Replay>,
+    },
+}
+
+impl From<Diagnostic> for RecordError {
+    fn from(d: Diagnostic) -> Self {
+        RecordError::Invalid(Box::new(d))
+    }
+}
+
+impl RecordError {
+    /// The located diagnostic.
+    pub fn diagnostic(&self) -> &Diagnostic {
+        match self {
+            RecordError::Invalid(d) => d,
+            RecordError::Illegal { at, .. } => at,
+        }
+    }
+}
+
+/// A replayed game with its whole event log.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The game after the last action.
+    pub game: Game,
+    /// Every event from the set-up on.
+    pub events: Vec<Event>,
+}
+
+impl Record {
+    /// Reads a record file.
+    pub fn load(path: &Path) -> Result<Record, Diagnostic> {
+        Record::parse(library::read(path)?)
+    }
+
+    /// Parses a record's text; `source.path` is used for messages and to find a ruleset path.
+    pub fn parse(source: Source) -> Result<Record, Diagnostic> {
+        let text: Arc<str> = Arc::from(source.text.as_str());
+        let path = source.path;
+        let err = |at: &[PathPart<'_>], msg: String| {
+            Diagnostic::new(&path, &text, span_at(&text, at), msg)
+        };
+        let raw: RecordFile =
+            toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&path, &text, &e))?;
+        let near = path.parent().unwrap_or(Path::new("."));
+        let near = if near.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            near
+        };
+        let rules = match library::find(Kind::Ruleset, &raw.ruleset, near) {
+            Ok(src) => Arc::new(Ruleset::from_source(src)?),
+            Err(msg) => return Err(err(&[PathPart::Key("ruleset")], msg)),
+        };
+        let (min, max) = rules.players;
+        if !(min..=max).contains(&raw.players.len()) {
+            return Err(err(
+                &[PathPart::Key("players")],
+                format!(
+                    "ruleset `{}` is for {min} to {max} players, the record names {}",
+                    rules.name,
+                    raw.players.len()
+                ),
+            ));
+        }
+        let draw = match &raw.draw {
+            None => None,
+            Some(ids) => Some(
+                ids.iter()
+                    .enumerate()
+                    .map(|(i, id)| {
+                        rules.tile_id(id).ok_or_else(|| {
+                            err(
+                                &[PathPart::Key("draw"), PathPart::Index(i)],
+                                format!("tile `{id}` is not in ruleset `{}`", rules.name),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let start = match &raw.start {
+            None => None,
+            Some(list) => Some(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        resolve_start(s, &rules)
+                            .map_err(|m| err(&[PathPart::Key("start"), PathPart::Index(i)], m))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let actions = raw
+            .action
+            .iter()
+            .map(|a| {
+                action_of(a.get_ref())
+                    .map(|act| (act, a.span()))
+                    .map_err(|m| Diagnostic::new(&path, &text, Some(a.span()), m))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Record {
+            ruleset_ref: raw.ruleset,
+            rules,
+            setup: Setup {
+                players: raw.players,
+                seed: raw.seed.unwrap_or(0),
+                draw,
+                end_after: raw.end_after,
+                start,
+            },
+            actions,
+            path,
+            text,
+        })
+    }
+
+    /// Replays the record from the start.
+    pub fn replay(&self) -> Result<Replay, RecordError> {
+        let (mut game, mut events) = Game::new(Arc::clone(&self.rules), self.setup.clone())
+            .map_err(|e| Diagnostic::new(&self.path, &self.text, Some(0..0), e.to_string()))?;
+        for (i, (action, span)) in self.actions.iter().enumerate() {
+            if let Err(error) = game.apply_into(action, &mut events) {
+                let at = Diagnostic::new(
+                    &self.path,
+                    &self.text,
+                    Some(span.clone()),
+                    format!("action {} is illegal: {error}", i + 1),
+                );
+                return Err(RecordError::Illegal {
+                    index: i + 1,
+                    error,
+                    at: Box::new(at),
+                    replay: Box::new(Replay { game, events }),
+                });
+            }
+        }
+        Ok(Replay { game, events })
+    }
+}
+
+fn action_of(a: &ActionFile) -> Result<Action, String> {
+    let keys = [a.place.is_some(), a.deploy.is_some(), a.pass.is_some()];
+    if keys.iter().filter(|k| **k).count() != 1 {
+        return Err("an action has exactly one of `place`, `deploy` or `pass`".into());
+    }
+    if a.figure.is_some() && a.deploy.is_none() {
+        return Err("`figure` goes with `deploy`".into());
+    }
+    if let Some((x, y, degrees)) = a.place {
+        let rotation = Rotation::from_degrees(degrees)
+            .ok_or_else(|| format!("rotation must be 0, 90, 180 or 270, not {degrees}"))?;
+        return Ok(Action::Place {
+            pos: Pos::new(x, y),
+            rotation,
+        });
+    }
+    if let Some((x, y, spot)) = &a.deploy {
+        let spot = Spot::parse(spot).ok_or_else(|| {
+            format!("`{spot}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
+        })?;
+        let figure = match &a.figure {
+            None => FigureKind::Follower,
+            Some(name) => FigureKind::parse(name)
+                .ok_or_else(|| format!("unknown figure `{name}` (known: follower)"))?,
+        };
+        return Ok(Action::Deploy {
+            pos: Pos::new(*x, *y),
+            spot,
+            figure,
+        });
+    }
+    match a.pass {
+        Some(true) => Ok(Action::Pass),
+        _ => Err("`pass = false` says nothing: leave the action out or write `pass = true`".into()),
+    }
+}
+
+fn action_file(a: &Action) -> ActionFile {
+    match *a {
+        Action::Place { pos, rotation } => ActionFile {
+            place: Some((pos.x, pos.y, rotation.degrees() as i64)),
+            ..ActionFile::default()
+        },
+        Action::Deploy { pos, spot, figure } => ActionFile {
+            deploy: Some((pos.x, pos.y, spot.name().to_string())),
+            figure: (figure != FigureKind::Follower).then(|| figure.name().to_string()),
+            ..ActionFile::default()
+        },
+        Action::Pass => ActionFile {
+            pass: Some(true),
+            ..ActionFile::default()
+        },
+    }
+}
+
+/// Writes a game so far as a record (TOML). `ruleset` is how the record names its ruleset.
+pub fn write(game: &Game, ruleset: &str) -> String {
+    let rules = game.rules();
+    let setup = game.setup();
+    let name = |t: &u16| rules.tile(*t).id.to_string();
+    let file = RecordFile {
+        ruleset: ruleset.to_string(),
+        players: setup.players.clone(),
+        seed: setup.draw.is_none().then_some(setup.seed),
+        draw: setup.draw.as_ref().map(|d| d.iter().map(name).collect()),
+        end_after: setup.end_after,
+        start: setup.start.as_ref().map(|list| {
+            list.iter()
+                .map(|s| StartFile {
+                    tile: name(&s.tile),
+                    x: s.pos.x,
+                    y: s.pos.y,
+                    rotation: s.rotation.degrees() as i64,
+                })
+                .collect()
+        }),
+        action: game
+            .history()
+            .iter()
+            .map(|a| Spanned::new(0..0, action_file(a)))
+            .collect(),
+    };
+    toml::to_string(&file).unwrap_or_else(|e| format!("# cannot write this record: {e}\n"))
+}

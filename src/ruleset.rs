@@ -1,0 +1,481 @@
+//! Rulesets: an edition or a house rule as a TOML file (`rulesets/*.toml`, documented in
+//! `rulesets/README.md`).
+//!
+//! Each file is first checked on its own against the schema (so an unknown key or a bad value
+//! is reported in the file that has it), then the `extends` chain is merged key by key (tables
+//! merge, values replace) and the result is resolved into a validated [`Ruleset`].
+
+use crate::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::geometry::{Pos, Rotation};
+use crate::library::{self, Kind};
+use crate::mechanic::farm::FarmScoring;
+use crate::mechanic::scoring::{SmallCity, Unplaceable};
+use crate::mechanic::{Mechanics, MechanicsFile};
+use crate::tile::{TileSet, TileType};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Index of a tile type within a ruleset's combined tile list.
+pub type TileId = u16;
+
+/// A tile laid before the first turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartTile {
+    /// The tile type.
+    pub tile: TileId,
+    /// Where it lies.
+    pub pos: Pos,
+    /// How it is turned.
+    pub rotation: Rotation,
+}
+
+/// Base-game toggles (`[base]`, RULES.md §3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseRules {
+    /// Followers each player has in supply (`base.followers_per_player`, B-C2).
+    pub followers_per_player: u8,
+    /// Farm scoring variant (`base.farm_scoring`, §1.9).
+    pub farm_scoring: FarmScoring,
+    /// The two-tile city rule (`base.small_city_two_tiles`, §1.6).
+    pub small_city_two_tiles: SmallCity,
+    /// What happens to a tile that fits nowhere (`base.unplaceable_tile`, B-P5).
+    pub unplaceable_tile: Unplaceable,
+}
+
+/// A validated ruleset: everything a game needs to know about its rules and tiles.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The ruleset's name.
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Every tile type in play, with the ruleset's counts (types with count 0 are dropped).
+    pub tiles: Vec<TileType>,
+    /// The start tiles (taken out of the bag).
+    pub start: Vec<StartTile>,
+    /// Smallest and largest number of players.
+    pub players: (usize, usize),
+    /// Mechanics switched on.
+    pub mechanics: Mechanics,
+    /// Base-game toggles.
+    pub base: BaseRules,
+    names: BTreeMap<String, TileId>,
+}
+
+impl Ruleset {
+    /// Loads a ruleset by name (`rulesets/NAME.toml` or built in) or by path.
+    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+        Ruleset::load_near(reference, Path::new("."))
+    }
+
+    /// Loads a ruleset named from a file in directory `near`.
+    pub fn load_near(reference: &str, near: &Path) -> Result<Arc<Ruleset>, Diagnostic> {
+        let source = library::find(Kind::Ruleset, reference, near)
+            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
+        Ruleset::from_source(source).map(Arc::new)
+    }
+
+    /// Loads a ruleset from a file's text.
+    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
+        let chain = Chain::read(source)?;
+        chain.resolve()
+    }
+
+    /// Finds a tile type by id or alias.
+    pub fn tile_id(&self, name: &str) -> Option<TileId> {
+        self.names.get(name).copied()
+    }
+
+    /// The tile type with this index.
+    pub fn tile(&self, id: TileId) -> &TileType {
+        &self.tiles[id as usize]
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file format.
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesetFile {
+    name: Option<String>,
+    description: Option<String>,
+    extends: Option<String>,
+    players: Option<PlayersFile>,
+    tiles: Option<Vec<TilesFile>>,
+    start: Option<Vec<StartFile>>,
+    mechanics: Option<MechanicsFile>,
+    base: Option<BaseFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayersFile {
+    min: usize,
+    max: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TilesFile {
+    set: String,
+    #[serde(default)]
+    counts: BTreeMap<String, u32>,
+}
+
+/// A start tile as written in rulesets and records.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartFile {
+    /// Tile id or alias.
+    pub tile: String,
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Clockwise rotation in degrees.
+    #[serde(default)]
+    pub rotation: i64,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BaseFile {
+    followers_per_player: Option<u8>,
+    farm_scoring: Option<FarmScoring>,
+    small_city_two_tiles: Option<SmallCity>,
+    unplaceable_tile: Option<Unplaceable>,
+}
+
+/// One file of an `extends` chain.
+struct Link {
+    path: PathBuf,
+    text: Arc<str>,
+    table: toml::Table,
+}
+
+/// A ruleset file and its ancestors, child first.
+struct Chain {
+    links: Vec<Link>,
+}
+
+/// How deep an `extends` chain may go before we call it a cycle.
+const MAX_EXTENDS: usize = 16;
+
+impl Chain {
+    fn read(source: library::Source) -> Result<Chain, Diagnostic> {
+        let mut links: Vec<Link> = Vec::new();
+        let mut next = Some(source);
+        while let Some(src) = next.take() {
+            let text: Arc<str> = Arc::from(src.text.as_str());
+            let table: toml::Table =
+                toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
+            // Check this file alone, so that errors point into it.
+            let file: RulesetFile =
+                toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
+            if let Some(parent) = &file.extends {
+                let near = src.path.parent().unwrap_or(Path::new("."));
+                let here = |msg: String| {
+                    Diagnostic::new(
+                        &src.path,
+                        &text,
+                        span_at(&text, &[PathPart::Key("extends")]),
+                        msg,
+                    )
+                };
+                if links.len() >= MAX_EXTENDS {
+                    return Err(here(format!(
+                        "`extends` goes deeper than {MAX_EXTENDS} files: is there a cycle?"
+                    )));
+                }
+                next = Some(library::find(Kind::Ruleset, parent, near).map_err(here)?);
+            }
+            links.push(Link {
+                path: src.path,
+                text,
+                table,
+            });
+        }
+        Ok(Chain { links })
+    }
+
+    /// The merged table: ancestors first, each child overriding.
+    fn merged(&self) -> toml::Table {
+        let mut merged = toml::Table::new();
+        for link in self.links.iter().rev() {
+            merge(&mut merged, &link.table);
+        }
+        merged.remove("extends");
+        merged
+    }
+
+    /// An error at `path`, in the file of the chain that sets it (the child if none does).
+    fn err_at(&self, path: &[PathPart<'_>], msg: impl Into<String>) -> Diagnostic {
+        let has = |t: &toml::Table| lookup(t, path).is_some();
+        let link = self
+            .links
+            .iter()
+            .find(|l| has(&l.table))
+            .unwrap_or(&self.links[0]);
+        Diagnostic::new(&link.path, &link.text, span_at(&link.text, path), msg)
+    }
+
+    fn resolve(&self) -> Result<Ruleset, Diagnostic> {
+        let root = &self.links[0];
+        let file: RulesetFile =
+            toml::Value::Table(self.merged())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    Diagnostic::new(&root.path, &root.text, None, e.message().to_string())
+                })?;
+        let name = file.name.clone().unwrap_or_else(|| {
+            root.path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let players = match &file.players {
+            None => (2, 6),
+            Some(p) if p.min >= 1 && p.min <= p.max && p.max <= 8 => (p.min, p.max),
+            Some(p) => {
+                return Err(self.err_at(
+                    &[PathPart::Key("players")],
+                    format!(
+                        "players must satisfy 1 <= min <= max <= 8 (got min {} and max {})",
+                        p.min, p.max
+                    ),
+                ));
+            }
+        };
+        let (tiles, names) = self.tiles(&file)?;
+        let mut rules = Ruleset {
+            name,
+            description: file.description.clone().unwrap_or_default(),
+            path: root.path.clone(),
+            tiles,
+            start: Vec::new(),
+            players,
+            mechanics: file.mechanics.clone().unwrap_or_default().resolve(),
+            base: self.base(&file)?,
+            names,
+        };
+        rules.start = self.start(&file, &rules)?;
+        Ok(rules)
+    }
+
+    fn base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
+        let b = file.base.as_ref();
+        let followers = b.and_then(|b| b.followers_per_player).unwrap_or(7);
+        if !(1..=30).contains(&followers) {
+            return Err(self.err_at(
+                &[PathPart::Key("base"), PathPart::Key("followers_per_player")],
+                "followers_per_player must be between 1 and 30",
+            ));
+        }
+        Ok(BaseRules {
+            followers_per_player: followers,
+            farm_scoring: b.and_then(|b| b.farm_scoring).unwrap_or_default(),
+            small_city_two_tiles: b.and_then(|b| b.small_city_two_tiles).unwrap_or_default(),
+            unplaceable_tile: b.and_then(|b| b.unplaceable_tile).unwrap_or_default(),
+        })
+    }
+
+    fn tiles(
+        &self,
+        file: &RulesetFile,
+    ) -> Result<(Vec<TileType>, BTreeMap<String, TileId>), Diagnostic> {
+        let refs = file.tiles.as_deref().unwrap_or_default();
+        if refs.is_empty() {
+            return Err(self.err_at(
+                &[PathPart::Key("tiles")],
+                "a ruleset needs at least one tile set: tiles = [{ set = \"base\" }]",
+            ));
+        }
+        let mut tiles: Vec<TileType> = Vec::new();
+        let mut names = BTreeMap::new();
+        for (i, r) in refs.iter().enumerate() {
+            let at = [
+                PathPart::Key("tiles"),
+                PathPart::Index(i),
+                PathPart::Key("set"),
+            ];
+            let link = self.owner(&at);
+            let near = link.path.parent().unwrap_or(Path::new("."));
+            let src =
+                library::find(Kind::TileSet, &r.set, near).map_err(|msg| self.err_at(&at, msg))?;
+            let set = TileSet::parse(&src.path, &src.text)?;
+            for (key, _) in &r.counts {
+                if !set
+                    .tiles
+                    .iter()
+                    .any(|t| *t.id == **key || t.alias.as_deref() == Some(key))
+                {
+                    return Err(self.err_at(
+                        &[
+                            PathPart::Key("tiles"),
+                            PathPart::Index(i),
+                            PathPart::Key("counts"),
+                        ],
+                        format!("tile set `{}` has no tile `{key}`", set.name),
+                    ));
+                }
+            }
+            for mut t in set.tiles {
+                let over = r
+                    .counts
+                    .get(&*t.id)
+                    .or_else(|| t.alias.as_ref().and_then(|a| r.counts.get(a)));
+                if let Some(&n) = over {
+                    t.count = n;
+                }
+                if t.count == 0 {
+                    continue;
+                }
+                let id = tiles.len() as TileId;
+                for key in std::iter::once(t.id.to_string()).chain(t.alias.clone()) {
+                    if names.insert(key.clone(), id).is_some() {
+                        return Err(self.err_at(
+                            &at,
+                            format!("tile `{key}` is defined by two of this ruleset's tile sets"),
+                        ));
+                    }
+                }
+                tiles.push(t);
+            }
+        }
+        Ok((tiles, names))
+    }
+
+    fn owner(&self, path: &[PathPart<'_>]) -> &Link {
+        self.links
+            .iter()
+            .find(|l| lookup(&l.table, path).is_some())
+            .unwrap_or(&self.links[0])
+    }
+
+    fn start(&self, file: &RulesetFile, rules: &Ruleset) -> Result<Vec<StartTile>, Diagnostic> {
+        let Some(start) = &file.start else {
+            return Err(self.err_at(
+                &[],
+                "a ruleset needs a start tile: start = [{ tile = \"D\", x = 0, y = 0, rotation = 0 }]",
+            ));
+        };
+        start
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                resolve_start(s, rules)
+                    .map_err(|msg| self.err_at(&[PathPart::Key("start"), PathPart::Index(i)], msg))
+            })
+            .collect()
+    }
+}
+
+/// Checks a start tile against the ruleset's tiles.
+pub fn resolve_start(s: &StartFile, rules: &Ruleset) -> Result<StartTile, String> {
+    let tile = rules
+        .tile_id(&s.tile)
+        .ok_or_else(|| format!("start tile `{}` is not in this ruleset's tile sets", s.tile))?;
+    let rotation = Rotation::from_degrees(s.rotation).ok_or_else(|| {
+        format!(
+            "rotation must be 0, 90, 180 or 270 degrees, not {}",
+            s.rotation
+        )
+    })?;
+    if s.x.abs() > 64 || s.y.abs() > 64 {
+        return Err("start tiles must lie within 64 of the origin".to_string());
+    }
+    Ok(StartTile {
+        tile,
+        pos: Pos::new(s.x, s.y),
+        rotation,
+    })
+}
+
+fn merge(into: &mut toml::Table, from: &toml::Table) {
+    for (k, v) in from {
+        match (into.get_mut(k), v) {
+            (Some(toml::Value::Table(a)), toml::Value::Table(b)) => merge(a, b),
+            _ => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+fn lookup<'t>(table: &'t toml::Table, path: &[PathPart<'_>]) -> Option<&'t toml::Value> {
+    let (first, rest) = path.split_first()?;
+    let PathPart::Key(k) = first else { return None };
+    let mut v = table.get(*k)?;
+    for part in rest {
+        v = match part {
+            PathPart::Key(k) => v.as_table()?.get(*k)?,
+            PathPart::Index(i) => v.as_array()?.get(*i)?,
+        };
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Ruleset, Diagnostic> {
+        Ruleset::from_source(library::Source {
+            path: PathBuf::from("test.toml"),
+            text: text.to_string(),
+        })
+    }
+
+    const MINI: &str = "tiles = [{ set = \"base\" }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n";
+
+    #[test]
+    fn defaults_are_the_current_base_game() {
+        let r = parse(MINI).unwrap();
+        assert_eq!(r.base.followers_per_player, 7);
+        assert_eq!(r.base.farm_scoring, FarmScoring::FarmCentric3);
+        assert_eq!(r.base.small_city_two_tiles, SmallCity::Normal);
+        assert!(r.mechanics.farmers);
+        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72);
+        assert_eq!(r.players, (2, 6));
+    }
+
+    #[test]
+    fn unknown_keys_name_file_line_and_column() {
+        let e = parse(&format!("{MINI}[base]\nfarm_scorin = \"city_centric_4\"\n")).unwrap_err();
+        assert_eq!(e.line_col(), Some((4, 1)));
+        assert!(e.message.contains("unknown field `farm_scorin`"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_name_the_choices() {
+        let e = parse(&format!("{MINI}[base]\nfarm_scoring = \"most\"\n")).unwrap_err();
+        assert_eq!(e.line_col(), Some((4, 16)));
+        assert!(e.message.contains("farm_centric_3"), "{e}");
+    }
+
+    #[test]
+    fn counts_override_and_remove_tiles() {
+        let r = parse(
+            "tiles = [{ set = \"base\", counts = { D = 1, X = 0 } }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n",
+        )
+        .unwrap();
+        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72 - 3 - 1);
+        assert!(r.tile_id("X").is_none());
+        let e =
+            parse("tiles = [{ set = \"base\", counts = { Z = 1 } }]\nstart = []\n").unwrap_err();
+        assert!(e.message.contains("no tile `Z`"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_start_tile_is_located() {
+        let e = parse("tiles = [{ set = \"base\" }]\nstart = [{ tile = \"Q\", x = 0, y = 0, rotation = 45 }]\n")
+            .unwrap_err();
+        assert_eq!(e.line_col().map(|l| l.0), Some(2));
+        assert!(e.message.contains("rotation must be"), "{e}");
+    }
+}
