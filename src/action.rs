@@ -12,8 +12,18 @@ pub enum DecisionKind {
         /// The drawn tile.
         tile: TileId,
     },
-    /// Deploy a figure on the tile just laid, or pass.
+    /// Claim the fairy's turn point, or pass and lose it (house rule A23).
+    ClaimFairyPoint,
+    /// The princess may (or must) send a knight of the city home (PR3).
+    Princess,
+    /// Deploy a figure (on the tile just laid, or anywhere through a portal), move the fairy,
+    /// or pass.
     Deploy,
+    /// Take the next step of the dragon's journey (D4).
+    DragonStep {
+        /// Step number, from 1.
+        step: u32,
+    },
     /// The game is over; no action is legal.
     GameOver,
 }
@@ -46,6 +56,28 @@ pub enum Action {
         /// Which figure.
         figure: FigureKind,
     },
+    /// Move the fairy next to the follower at `spot` of the tile at `pos` (follower mode) or
+    /// onto the tile at `pos` (tile mode, `spot` is `None`).
+    Fairy {
+        /// The tile.
+        pos: Pos,
+        /// The follower's spot.
+        spot: Option<Spot>,
+    },
+    /// Move the dragon onto the tile at `pos`.
+    Dragon {
+        /// The tile.
+        pos: Pos,
+    },
+    /// Send home the knight at `spot` of the tile at `pos` (the princess).
+    Remove {
+        /// The tile.
+        pos: Pos,
+        /// The knight's spot.
+        spot: Spot,
+    },
+    /// Claim the fairy's turn point.
+    Claim,
     /// Decline an optional decision.
     Pass,
 }

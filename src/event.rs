@@ -14,6 +14,10 @@ use std::sync::Arc;
 pub enum ReturnReason {
     /// Its feature was completed and scored (B-M3).
     Scored,
+    /// The dragon ate it (D7).
+    Eaten,
+    /// The princess sent it home (PR3).
+    Princess,
 }
 
 /// One thing that happened. Seats are indices into the game's player list.
@@ -106,6 +110,13 @@ pub enum Event {
         /// Row of a tile of the feature.
         y: i32,
     },
+    /// The fairy's point at the start of a turn (FA7).
+    FairyPoint {
+        /// Seat.
+        player: usize,
+        /// Points.
+        points: u32,
+    },
     /// A figure went back to its owner's supply.
     FigureReturned {
         /// Owner's seat.
@@ -118,6 +129,59 @@ pub enum Event {
         y: i32,
         /// Why.
         reason: ReturnReason,
+    },
+    /// A dragon tile drawn before the dragon is in play was set aside (D0.1).
+    TileSetAside {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// A dragon tile drawn before the dragon is in play went back into the bag (house rule D0).
+    TileReturned {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// The set-aside dragon tiles were shuffled back into the bag (V6, D0.2).
+    TilesReshuffled {
+        /// How many.
+        count: u32,
+    },
+    /// The dragon moved: flew to a volcano (V2) or took a journey step (D4).
+    DragonMoved {
+        /// Seat of the player who moved it (the placer, for a volcano).
+        player: usize,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Step number within the journey, or 0 for a flight to a volcano.
+        step: u32,
+    },
+    /// The dragon's journey ended.
+    JourneyEnded {
+        /// Steps taken.
+        steps: u32,
+        /// `dead_end` (D6) or `steps_done` (D3).
+        reason: &'static str,
+    },
+    /// The fairy moved (FA2–FA5).
+    FairyMoved {
+        /// Seat.
+        player: usize,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// The follower's spot it stands next to (follower mode), or none (tile mode).
+        spot: Option<Spot>,
+    },
+    /// The fairy's turn point was not claimed in time (house rule A23).
+    FairyPointForfeited {
+        /// Seat.
+        player: usize,
     },
     /// Final scoring is done; the game is over.
     GameEnded {
@@ -220,6 +284,69 @@ impl fmt::Display for Described<'_> {
                     "{}'s {} at ({x},{y}) returns to supply",
                     who(player),
                     figure.name()
+                )
+            }
+            Event::TileSetAside { player, tile } => write!(
+                f,
+                "{} draws {tile}: the dragon is not in play yet, so it is set aside (D0)",
+                who(player)
+            ),
+            Event::TileReturned { player, tile } => write!(
+                f,
+                "{} draws {tile}: the dragon is not in play yet, so it goes back into the bag (house rule D0)",
+                who(player)
+            ),
+            Event::TilesReshuffled { count } => {
+                write!(
+                    f,
+                    "the first volcano: {count} set-aside dragon tiles are shuffled back in (V6)"
+                )
+            }
+            Event::DragonMoved {
+                player,
+                x,
+                y,
+                step: 0,
+            } => {
+                write!(
+                    f,
+                    "the dragon flies to {}'s volcano at ({x},{y}) (V2)",
+                    who(player)
+                )
+            }
+            Event::DragonMoved { player, x, y, step } => {
+                write!(
+                    f,
+                    "dragon step {step}: {} moves the dragon to ({x},{y}) (D4)",
+                    who(player)
+                )
+            }
+            Event::JourneyEnded { steps, reason } => {
+                write!(
+                    f,
+                    "the dragon's journey ends after {steps} steps ({reason})"
+                )
+            }
+            Event::FairyMoved { player, x, y, spot } => match spot {
+                Some(s) => write!(
+                    f,
+                    "{} moves the fairy next to the follower at ({x},{y}) {s}",
+                    who(player)
+                ),
+                None => write!(f, "{} moves the fairy to ({x},{y})", who(player)),
+            },
+            Event::FairyPoint { player, points } => {
+                write!(
+                    f,
+                    "the fairy: +{points} for {} at the start of the turn (FA7)",
+                    who(player)
+                )
+            }
+            Event::FairyPointForfeited { player } => {
+                write!(
+                    f,
+                    "{} does not claim the fairy's point (house rule A23)",
+                    who(player)
                 )
             }
             Event::GameEnded { scores } => {

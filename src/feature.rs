@@ -27,7 +27,8 @@ pub struct Segment {
 /// Totals kept at the root of each feature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
-    /// City or road edges not yet matched by a neighbour; 0 means complete.
+    /// Edges (road, city) or half-edges (field) not yet matched by a neighbour; 0 means a
+    /// closed road or city, or a fully enclosed field.
     pub open: u16,
     /// Pennants in a city.
     pub pennants: u16,
@@ -103,22 +104,21 @@ impl Features {
         self.sets.equiv(a, b)
     }
 
-    /// Whether a road or city is closed (cloisters and fields are judged elsewhere).
+    /// Whether a road or city is closed, or a field enclosed (cloisters are judged by their
+    /// neighbours).
     pub fn closed(&self, s: SegId) -> bool {
         self.totals(s).open == 0
     }
 
-    /// Joins two segments across a border. For roads and cities `edge` is true and each side
-    /// loses one open edge; fields join by half-edges and keep no open count.
-    pub fn join(&mut self, a: SegId, b: SegId, edge: bool) {
+    /// Joins two segments across a border (an edge for roads and cities, a half-edge for
+    /// fields); each side loses one open edge.
+    pub fn join(&mut self, a: SegId, b: SegId) {
         self.graph
             .add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
         let ra = self.sets.find_mut(a);
         let rb = self.sets.find_mut(b);
-        if edge {
-            self.totals[ra as usize].open -= 1;
-            self.totals[rb as usize].open -= 1;
-        }
+        self.totals[ra as usize].open -= 1;
+        self.totals[rb as usize].open -= 1;
         if ra != rb {
             let (ta, tb) = (self.totals[ra as usize], self.totals[rb as usize]);
             self.sets.union(ra, rb);
@@ -180,13 +180,13 @@ mod tests {
         let a = f.add(seg(0), 2, 1);
         let b = f.add(seg(1), 2, 0);
         let c = f.add(seg(2), 2, 1);
-        f.join(a, b, true);
+        f.join(a, b);
         assert_eq!(f.totals(a).open, 2);
-        f.join(b, c, true);
+        f.join(b, c);
         assert_eq!(f.totals(c).open, 2);
         assert_eq!(f.totals(c).pennants, 2);
         // Closing the loop inside one feature takes two open edges away.
-        f.join(c, a, true);
+        f.join(c, a);
         assert!(f.closed(a));
         f.add_followers(b, 1);
         assert_eq!(f.totals(a).followers, 1);

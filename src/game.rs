@@ -1,19 +1,22 @@
 //! The game: a state machine that always exposes one pending decision.
 //!
-//! [`Game::apply`] checks an action against the pending decision before changing anything, so
-//! an illegal action returns an error and leaves the game exactly as it was. A legal action
-//! returns the events it caused, including everything that follows automatically (scoring, the
-//! next draw, final scoring) up to the next decision.
+//! A turn is a pipeline of stages built from the ruleset ([`Stage`]; e.g. the dragon's stage
+//! sits before or after scoring depending on `pd.dragon.timing`). [`Game::apply`] checks an
+//! action against the pending decision before changing anything, so an illegal action returns
+//! an error and leaves the game exactly as it was. A legal action returns the events it caused,
+//! including everything that follows automatically (scoring, the next draw, final scoring) up
+//! to the next decision.
 
 use crate::action::{Action, Decision, DecisionKind};
 use crate::board::{Board, PlacedId, Placement};
-use crate::event::Event;
+use crate::event::{Event, ReturnReason};
 use crate::feature::{Features, SegId, Segment};
 use crate::figure::{Figure, FigureKind};
 use crate::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::mechanic::dragon::Timing;
 use crate::mechanic::scoring;
 use crate::ruleset::{Ruleset, StartTile, TileId};
-use crate::tile::{FeatureKind, NO_FEATURE};
+use crate::tile::{FeatureKind, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -24,7 +27,7 @@ use std::sync::Arc;
 pub struct Setup {
     /// Player names in seat (turn) order.
     pub players: Vec<String>,
-    /// Seed for shuffling the bag.
+    /// Seed for shuffling the bag (and later reshuffles).
     pub seed: u64,
     /// A forced draw order; the game ends when it runs out.
     pub draw: Option<Vec<TileId>>,
@@ -66,16 +69,9 @@ pub enum RuleError {
         /// Why not.
         why: &'static str,
     },
-    /// The deployment breaks a rule.
-    #[error("cannot deploy at {pos} {spot}: {why}")]
-    IllegalDeploy {
-        /// The tile.
-        pos: Pos,
-        /// The spot.
-        spot: Spot,
-        /// Why not.
-        why: String,
-    },
+    /// The action is not among the legal ones.
+    #[error("{0}")]
+    Illegal(String),
 }
 
 /// Why a game could not be set up.
@@ -96,12 +92,87 @@ pub enum SetupError {
     Start(String),
 }
 
-/// Where the turn is.
+/// A stage of the turn pipeline (RULES.md §2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Stage {
+    /// The fairy's turn point (FA7).
+    TurnStart,
+    /// Draw a tile: set-aside dragon tiles (D0), unplaceable tiles (B-P5).
+    Draw,
+    /// Lay the tile; a volcano calls the dragon (V2).
     Place,
+    /// The princess decision (PR3).
+    Princess,
+    /// The dragon's journey (D1–D12), wherever `pd.dragon.timing` puts it.
+    Dragon,
+    /// Deploy a figure, use the portal, move the fairy, or pass.
+    Deploy,
+    /// Score what the tile completed.
+    Score,
+    /// End of the turn.
+    TurnEnd,
+}
+
+/// The stages of one turn under `rules`, in order.
+pub fn pipeline(rules: &Ruleset) -> Vec<Stage> {
+    use Stage::*;
+    let mut stages = vec![TurnStart, Draw, Place, Princess];
+    let timing = rules.pd.dragon.timing;
+    if timing == Timing::AfterTile {
+        stages.push(Dragon);
+    }
+    stages.push(Deploy);
+    if timing == Timing::BeforeScoring {
+        stages.push(Dragon);
+    }
+    stages.push(Score);
+    if timing == Timing::AfterScoring {
+        stages.push(Dragon);
+    }
+    stages.push(TurnEnd);
+    stages
+}
+
+/// The decision the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    Claim,
+    Place,
+    Princess,
+    DragonStep,
     Deploy,
     Over,
+}
+
+/// Where the fairy stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fairy {
+    /// Its tile.
+    pub pos: Pos,
+    /// The follower (by [`Figure::id`]) it stands next to, in follower mode.
+    pub follower: Option<u32>,
+}
+
+/// A dragon journey in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Journey {
+    /// Steps taken so far.
+    pub steps: u32,
+    /// Tiles the dragon may not enter again.
+    pub visited: Vec<Pos>,
+}
+
+/// What happened so far in the current turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TurnState {
+    /// The tile laid this turn.
+    pub placed: Option<PlacedId>,
+    /// A knight was removed by the princess (PR5).
+    pub princess_removed: bool,
+    /// A dragon journey is due this turn (D2).
+    pub journey_due: bool,
+    /// The journey under way.
+    pub journey: Option<Journey>,
 }
 
 /// A game in progress.
@@ -109,30 +180,36 @@ pub(crate) enum Step {
 pub struct Game {
     pub(crate) rules: Arc<Ruleset>,
     pub(crate) setup: Setup,
+    pub(crate) stages: Arc<[Stage]>,
+    pub(crate) stage: usize,
+    pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
     pub(crate) supply: Vec<[u8; FigureKind::ALL.len()]>,
     pub(crate) board: Board,
     pub(crate) features: Features,
     pub(crate) figures: Vec<Figure>,
+    pub(crate) next_figure: u32,
     /// Tiles still to draw; the next one is at the end.
     pub(crate) bag: Vec<TileId>,
+    pub(crate) set_aside: Vec<TileId>,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) draws: u32,
     pub(crate) turn: u32,
-    pub(crate) player: usize,
-    pub(crate) step: Step,
+    /// The seat whose turn it is.
+    pub(crate) active: usize,
     /// The drawn tile and its legal placements.
     pub(crate) tile: Option<TileId>,
     pub(crate) placements: Vec<Placement>,
-    /// The tile laid this turn.
-    pub(crate) placed: Option<PlacedId>,
+    pub(crate) now: TurnState,
+    pub(crate) dragon: Option<Pos>,
+    pub(crate) fairy: Option<Fairy>,
     pub(crate) history: Vec<Action>,
     pub(crate) scratch: Vec<SegId>,
 }
 
 impl Game {
-    /// Starts a game: lays the start tiles and draws the first tile. Returns the game and the
-    /// events of the set-up.
+    /// Starts a game: lays the start tiles and runs up to the first decision. Returns the game
+    /// and the events of the set-up.
     pub fn new(rules: Arc<Ruleset>, setup: Setup) -> Result<(Game, Vec<Event>), SetupError> {
         let (min, max) = rules.players;
         let n = setup.players.len();
@@ -144,7 +221,7 @@ impl Game {
             return Err(SetupError::Start("there is no start tile".into()));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        let bag = match &setup.draw {
+        let bag: Vec<TileId> = match &setup.draw {
             Some(order) => order.iter().rev().copied().collect(),
             None => {
                 let mut bag = full_bag(&rules, &start);
@@ -165,20 +242,26 @@ impl Game {
             .max()
             .unwrap_or(0);
         let mut game = Game {
+            stages: pipeline(&rules).into(),
+            stage: 0,
+            pending: Pending::Place,
             scores: vec![0; n],
             supply: vec![[rules.base.followers_per_player]; n],
             board: Board::new(tiles, reach),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
+            next_figure: 0,
             bag,
+            set_aside: Vec::new(),
             rng,
             draws: 0,
             turn: 0,
-            player: n - 1,
-            step: Step::Place,
+            active: n - 1,
             tile: None,
             placements: Vec::new(),
-            placed: None,
+            now: TurnState::default(),
+            dragon: None,
+            fairy: None,
             history: Vec::new(),
             scratch: Vec::new(),
             rules,
@@ -197,7 +280,7 @@ impl Game {
                 rotation: s.rotation.degrees(),
             });
         }
-        game.next_turn(&mut events);
+        game.advance(&mut events);
         Ok((game, events))
     }
 
@@ -249,9 +332,24 @@ impl Game {
         self.bag.len()
     }
 
+    /// Dragon tiles set aside while the dragon is not in play (D0).
+    pub fn set_aside(&self) -> usize {
+        self.set_aside.len()
+    }
+
+    /// Where the dragon is, if it is on the board.
+    pub fn dragon(&self) -> Option<Pos> {
+        self.dragon
+    }
+
+    /// Where the fairy is, if it is on the board.
+    pub fn fairy(&self) -> Option<Fairy> {
+        self.fairy
+    }
+
     /// Whether final scoring has happened.
     pub fn is_over(&self) -> bool {
-        self.step == Step::Over
+        self.pending == Pending::Over
     }
 
     /// Turns begun so far.
@@ -259,55 +357,70 @@ impl Game {
         self.turn
     }
 
+    /// The seat whose turn it is.
+    pub fn active(&self) -> usize {
+        self.active
+    }
+
     /// Where a figure stands: its tile position and spot.
     pub fn figure_spot(&self, f: &Figure) -> (Pos, Spot) {
-        let seg = self.features.segment(f.seg);
-        let pos = self.board.placed(seg.placed).pos;
-        let spot =
-            self.board.oriented(&self.rules, seg.placed).features[seg.feature as usize].spot();
+        self.seg_spot(f.seg)
+    }
+
+    /// The tile position and canonical spot of a segment.
+    pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
+        let s = self.features.segment(seg);
+        let pos = self.board.placed(s.placed).pos;
+        let spot = self.board.oriented(&self.rules, s.placed).features[s.feature as usize].spot();
         (pos, spot)
+    }
+
+    /// The segment at `spot` of the tile at `pos`, if there is one.
+    pub fn seg_at(&self, pos: Pos, spot: Spot) -> Option<SegId> {
+        let placed = self.board.at(pos)?;
+        let f = self.board.oriented(&self.rules, placed).feature_at(spot)?;
+        Some(self.board.placed(placed).seg_base + f as u32)
     }
 
     /// The pending decision.
     pub fn decision(&self) -> Decision {
-        let kind = match self.step {
-            Step::Over => DecisionKind::GameOver,
-            Step::Place => DecisionKind::PlaceTile {
-                tile: self.tile.unwrap_or_default(),
-            },
-            Step::Deploy => DecisionKind::Deploy,
+        let (player, kind) = match self.pending {
+            Pending::Over => (self.active, DecisionKind::GameOver),
+            Pending::Claim => (self.active, DecisionKind::ClaimFairyPoint),
+            Pending::Place => (
+                self.active,
+                DecisionKind::PlaceTile {
+                    tile: self.tile.unwrap_or_default(),
+                },
+            ),
+            Pending::Princess => (self.active, DecisionKind::Princess),
+            Pending::Deploy => (self.active, DecisionKind::Deploy),
+            Pending::DragonStep => {
+                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
+                (self.dragon_mover(step), DecisionKind::DragonStep { step })
+            }
         };
-        Decision {
-            player: self.player,
-            kind,
-        }
+        Decision { player, kind }
     }
 
     /// Appends every legal answer to the pending decision to `out`.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        match self.step {
-            Step::Over => {}
-            Step::Place => out.extend(self.placements.iter().map(|p| Action::Place {
+        match self.pending {
+            Pending::Over => {}
+            Pending::Claim => out.extend([Action::Claim, Action::Pass]),
+            Pending::Place => out.extend(self.placements.iter().map(|p| Action::Place {
                 pos: p.pos,
                 rotation: p.rotation,
             })),
-            Step::Deploy => {
-                if let Some(placed) = self.placed {
-                    let pos = self.board.placed(placed).pos;
-                    for f in 0..self.board.oriented(&self.rules, placed).features.len() {
-                        if self
-                            .deploy_problem(placed, f as u8, FigureKind::Follower)
-                            .is_none()
-                        {
-                            let spot = self.board.oriented(&self.rules, placed).features[f].spot();
-                            out.push(Action::Deploy {
-                                pos,
-                                spot,
-                                figure: FigureKind::Follower,
-                            });
-                        }
-                    }
-                }
+            Pending::Princess => self.princess_actions(out),
+            Pending::DragonStep => out.extend(
+                self.dragon_steps()
+                    .into_iter()
+                    .map(|pos| Action::Dragon { pos }),
+            ),
+            Pending::Deploy => {
+                self.deploy_actions(out);
+                self.fairy_actions(out);
                 out.push(Action::Pass);
             }
         }
@@ -336,32 +449,165 @@ impl Game {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        match (self.step, action) {
-            (Step::Over, _) => Err(RuleError::GameOver),
-            (Step::Place, Action::Place { pos, rotation }) => {
-                self.check_place(*pos, *rotation)?;
-                self.history.push(*action);
-                self.place(*pos, *rotation, events);
+        self.check(action)?;
+        self.history.push(*action);
+        match (self.pending, *action) {
+            (Pending::Claim, Action::Claim) => self.pay_fairy_turn_point(events),
+            (Pending::Claim, _) => events.push(Event::FairyPointForfeited {
+                player: self.active,
+            }),
+            (Pending::Place, Action::Place { pos, rotation }) => self.place(pos, rotation, events),
+            (Pending::Princess, Action::Remove { pos, spot }) => {
+                self.remove_knight(pos, spot, events)
+            }
+            (Pending::DragonStep, Action::Dragon { pos }) => {
+                self.dragon_step(pos, events);
+                // The journey goes on within the same stage.
+                self.stage -= 1;
+            }
+            (Pending::Deploy, Action::Deploy { pos, spot, figure }) => {
+                self.deploy(pos, spot, figure, events)
+            }
+            (Pending::Deploy, Action::Fairy { pos, spot }) => self.move_fairy(pos, spot, events),
+            _ => {}
+        }
+        self.stage += 1;
+        self.advance(events);
+        Ok(())
+    }
+
+    /// Checks an action against the pending decision without changing anything.
+    fn check(&self, action: &Action) -> Result<(), RuleError> {
+        match (self.pending, action) {
+            (Pending::Over, _) => Err(RuleError::GameOver),
+            (Pending::Place, Action::Place { pos, rotation }) => self.check_place(*pos, *rotation),
+            (Pending::Deploy, Action::Deploy { pos, spot, figure }) => {
+                self.check_deploy(*pos, *spot, *figure)
+            }
+            (Pending::Deploy, Action::Fairy { pos, spot }) => self.check_fairy(*pos, *spot),
+            (Pending::Deploy, Action::Pass) | (Pending::Claim, Action::Claim | Action::Pass) => {
                 Ok(())
             }
-            (Step::Deploy, Action::Deploy { pos, spot, figure }) => {
-                let (placed, feature) = self.check_deploy(*pos, *spot, *figure)?;
-                self.history.push(*action);
-                self.deploy(placed, feature, *figure, events);
-                self.finish_turn(events);
-                Ok(())
+            (Pending::Princess, Action::Remove { .. } | Action::Pass)
+            | (Pending::DragonStep, Action::Dragon { .. }) => {
+                if self.legal().contains(&self.canonical(action)) {
+                    Ok(())
+                } else {
+                    Err(RuleError::Illegal(format!(
+                        "{} is not among the legal choices: {}",
+                        describe(action),
+                        self.legal()
+                            .iter()
+                            .map(describe)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
             }
-            (Step::Deploy, Action::Pass) => {
-                self.history.push(*action);
-                self.finish_turn(events);
-                Ok(())
-            }
-            (Step::Place, _) => Err(RuleError::WrongDecision(
-                "the drawn tile must be placed first (`place = [x, y, rotation]`)".into(),
+            (pending, _) => Err(RuleError::WrongDecision(
+                match pending {
+                    Pending::Claim => "claim the fairy's point (`claim = true`) or `pass = true`",
+                    Pending::Place => "the drawn tile must be placed first (`place = [x, y, rotation]`)",
+                    Pending::Princess => {
+                        "the princess: remove a knight (`remove = [x, y, \"N\"]`) or `pass = true` if allowed"
+                    }
+                    Pending::DragonStep => "the dragon must move (`dragon = [x, y]`)",
+                    Pending::Deploy => {
+                        "deploy (`deploy = [x, y, \"N\"]`), move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`"
+                    }
+                    Pending::Over => "the game is over",
+                }
+                .to_string(),
             )),
-            (Step::Deploy, _) => Err(RuleError::WrongDecision(
-                "a figure may be deployed now (`deploy = [x, y, \"N\"]`) or `pass = true`".into(),
-            )),
+        }
+    }
+
+    /// The action with its spot replaced by the canonical name of the feature there.
+    fn canonical(&self, action: &Action) -> Action {
+        match *action {
+            Action::Remove { pos, spot } => Action::Remove {
+                pos,
+                spot: self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1),
+            },
+            other => other,
+        }
+    }
+
+    /// Runs automatic stages until one needs a decision.
+    fn advance(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if self.stage >= self.stages.len() {
+                self.stage = 0;
+            }
+            let pending = match self.stages[self.stage] {
+                Stage::TurnStart => self.turn_start(events),
+                Stage::Draw => self.draw_stage(events),
+                Stage::Place => Some(Pending::Place),
+                Stage::Princess => self.princess_stage(),
+                Stage::Dragon => self.dragon_stage(events),
+                Stage::Deploy => Some(Pending::Deploy),
+                Stage::Score => {
+                    self.score_stage(events);
+                    None
+                }
+                Stage::TurnEnd => None,
+            };
+            if let Some(p) = pending {
+                self.pending = p;
+                return;
+            }
+            self.stage += 1;
+        }
+    }
+
+    /// Begins a turn: the next seat, the fairy's point; or the end of the game.
+    fn turn_start(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
+        if self.bag.is_empty() || self.draw_limit_reached() {
+            return Some(self.final_scoring(events));
+        }
+        self.active = (self.active + 1) % self.scores.len();
+        self.turn += 1;
+        self.now = TurnState::default();
+        events.push(Event::TurnStarted {
+            turn: self.turn,
+            player: self.active,
+        });
+        self.fairy_turn_start(events)
+    }
+
+    fn draw_limit_reached(&self) -> bool {
+        self.setup.end_after.is_some_and(|n| self.draws >= n)
+    }
+
+    /// Draws until a tile can be placed; ends the game when the bag runs out.
+    fn draw_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
+        self.placements.clear();
+        loop {
+            if self.draw_limit_reached() || self.dragon_tiles_only_left() {
+                return Some(self.final_scoring(events));
+            }
+            let Some(tile) = self.bag.pop() else {
+                return Some(self.final_scoring(events));
+            };
+            self.draws += 1;
+            if self.keep_dragon_tile_out(tile, events) {
+                continue;
+            }
+            self.board
+                .placements(&self.rules, tile, &mut self.placements);
+            if self.placements.is_empty() {
+                events.push(Event::TileDiscarded {
+                    player: self.active,
+                    tile: self.tile_name(tile),
+                });
+                continue;
+            }
+            events.push(Event::TileDrawn {
+                player: self.active,
+                tile: self.tile_name(tile),
+            });
+            self.tile = Some(tile);
+            return None;
         }
     }
 
@@ -383,63 +629,21 @@ impl Game {
         })
     }
 
-    fn check_deploy(
-        &self,
-        pos: Pos,
-        spot: Spot,
-        figure: FigureKind,
-    ) -> Result<(PlacedId, u8), RuleError> {
-        let err = |why: String| RuleError::IllegalDeploy { pos, spot, why };
-        let placed = self
-            .placed
-            .filter(|p| self.board.placed(*p).pos == pos)
-            .ok_or_else(|| err("figures go on the tile just placed (B-F2)".to_string()))?;
-        let feature = self
-            .board
-            .oriented(&self.rules, placed)
-            .feature_at(spot)
-            .ok_or_else(|| err("that tile has no feature there".to_string()))?;
-        match self.deploy_problem(placed, feature, figure) {
-            Some(why) => Err(err(why.to_string())),
-            None => Ok((placed, feature)),
-        }
-    }
-
-    /// Why `figure` may not go on `feature` of tile `placed`, if it may not.
-    fn deploy_problem(
-        &self,
-        placed: PlacedId,
-        feature: u8,
-        figure: FigureKind,
-    ) -> Option<&'static str> {
-        if self.supply[self.player][figure as usize] == 0 {
-            return Some("no follower left in supply (B-F4)");
-        }
-        let seg = self.board.placed(placed).seg_base + feature as u32;
-        let kind = self.features.segment(seg).kind;
-        if kind == FeatureKind::Field && !self.rules.mechanics.farmers {
-            return Some("farmers are switched off in this ruleset");
-        }
-        if self.features.totals(seg).followers > 0 {
-            return Some("the feature already has a follower (B-F3)");
-        }
-        None
-    }
-
     /// Lays a tile: board, segments, joins with the neighbours.
-    fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
+    pub(crate) fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
         let rules = Arc::clone(&self.rules);
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base);
         for (i, f) in oriented.features.iter().enumerate() {
+            let open = f.edges.count_ones() + f.halves.count_ones();
             self.features.add(
                 Segment {
                     placed,
                     feature: i as u8,
                     kind: f.kind,
                 },
-                f.edges.count_ones() as u16,
+                open as u16,
                 f.pennants as u16,
             );
         }
@@ -449,13 +653,11 @@ impl Game {
             };
             let theirs = self.board.oriented(&rules, other);
             let their_base = self.board.placed(other).seg_base;
-            let (mine_f, their_f) = (
-                oriented.edge_feature[e as usize],
-                theirs.edge_feature[e.opposite() as usize],
-            );
-            if mine_f != NO_FEATURE && their_f != NO_FEATURE {
+            let mine = oriented.edge_feature[e as usize];
+            let their = theirs.edge_feature[e.opposite() as usize];
+            if mine != NO_FEATURE && their != NO_FEATURE {
                 self.features
-                    .join(seg_base + mine_f as u32, their_base + their_f as u32, true);
+                    .join(seg_base + mine as u32, their_base + their as u32);
             }
             for h in [2 * e as usize, 2 * e as usize + 1] {
                 let (a, b) = (
@@ -464,7 +666,7 @@ impl Game {
                 );
                 if a != NO_FEATURE && b != NO_FEATURE {
                     self.features
-                        .join(seg_base + a as u32, their_base + b as u32, false);
+                        .join(seg_base + a as u32, their_base + b as u32);
                 }
             }
         }
@@ -474,76 +676,179 @@ impl Game {
     fn place(&mut self, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
         let tile = self.tile.take().unwrap_or_default();
         let placed = self.lay(tile, pos, rotation);
-        self.placed = Some(placed);
+        self.now.placed = Some(placed);
         self.placements.clear();
         events.push(Event::TilePlaced {
-            player: self.player,
+            player: self.active,
             tile: self.tile_name(tile),
             x: pos.x,
             y: pos.y,
             rotation: rotation.degrees(),
         });
-        self.step = Step::Deploy;
+        match self.rules.tile(tile).symbol {
+            Some(Symbol::Volcano) if self.rules.mechanics.volcano => {
+                self.volcano_placed(pos, events)
+            }
+            Some(Symbol::Dragon) if self.rules.mechanics.dragon && self.dragon.is_some() => {
+                self.now.journey_due = true
+            }
+            _ => {}
+        }
     }
 
-    fn deploy(
-        &mut self,
-        placed: PlacedId,
-        feature: u8,
-        figure: FigureKind,
-        events: &mut Vec<Event>,
-    ) {
-        let seg = self.board.placed(placed).seg_base + feature as u32;
-        self.supply[self.player][figure as usize] -= 1;
+    /// Whether the tile laid this turn carries `symbol` and its mechanic is on.
+    pub(crate) fn placed_symbol(&self, symbol: Symbol) -> bool {
+        let Some(placed) = self.now.placed else {
+            return false;
+        };
+        let on = match symbol {
+            Symbol::Volcano => self.rules.mechanics.volcano,
+            Symbol::Dragon => self.rules.mechanics.dragon,
+            Symbol::Portal => self.rules.mechanics.portal,
+        };
+        on && self.rules.tile(self.board.placed(placed).tile).symbol == Some(symbol)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Deployment.
+
+    /// Every legal deployment (on the new tile, or through a portal on any tile).
+    fn deploy_actions(&self, out: &mut Vec<Action>) {
+        let Some(placed) = self.now.placed else {
+            return;
+        };
+        let portal = self.placed_symbol(Symbol::Portal);
+        let tiles: Vec<PlacedId> = if portal {
+            (0..self.board.tiles().len() as PlacedId).collect()
+        } else {
+            vec![placed]
+        };
+        for t in tiles {
+            let p = self.board.placed(t);
+            for f in 0..self.board.oriented(&self.rules, t).features.len() {
+                let seg = p.seg_base + f as u32;
+                if self.deploy_problem(seg, FigureKind::Follower).is_none() {
+                    out.push(Action::Deploy {
+                        pos: p.pos,
+                        spot: self.seg_spot(seg).1,
+                        figure: FigureKind::Follower,
+                    });
+                }
+            }
+        }
+    }
+
+    fn check_deploy(&self, pos: Pos, spot: Spot, figure: FigureKind) -> Result<(), RuleError> {
+        let err = |why: &str| RuleError::Illegal(format!("cannot deploy at {pos} {spot}: {why}"));
+        let seg = self
+            .seg_at(pos, spot)
+            .ok_or_else(|| err("there is no tile with a feature there"))?;
+        match self.deploy_problem(seg, figure) {
+            Some(why) => Err(err(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Why `figure` may not go on segment `seg` now, if it may not.
+    fn deploy_problem(&self, seg: SegId, figure: FigureKind) -> Option<&'static str> {
+        let placed = self.now.placed?;
+        if self.supply[self.active][figure as usize] == 0 {
+            return Some("no follower left in supply (B-F4)");
+        }
+        let s = *self.features.segment(seg);
+        let own_tile = s.placed == placed;
+        if self.now.princess_removed {
+            if let Some(why) = self.princess_blocks_deploy(own_tile) {
+                return Some(why);
+            }
+        }
+        if s.kind == FeatureKind::Field && !self.rules.mechanics.farmers {
+            return Some("farmers are switched off in this ruleset");
+        }
+        if self.features.totals(seg).followers > 0 {
+            return Some("the feature already has a follower (B-F3)");
+        }
+        let pos = self.board.placed(s.placed).pos;
+        if own_tile {
+            if self.placed_symbol(Symbol::Volcano) {
+                return Some("no follower may stand on the volcano tile (V3)");
+            }
+            if self.dragon == Some(pos) {
+                return Some("no follower may share the dragon's tile (V8)");
+            }
+            if self.rules.pd.portal.own_tile_base_rules || !self.placed_symbol(Symbol::Portal) {
+                return None;
+            }
+        } else if !self.placed_symbol(Symbol::Portal) {
+            return Some("figures go on the tile just placed (B-F2)");
+        }
+        self.portal_problem(seg, pos, figure)
+    }
+
+    fn deploy(&mut self, pos: Pos, spot: Spot, figure: FigureKind, events: &mut Vec<Event>) {
+        let Some(seg) = self.seg_at(pos, spot) else {
+            return;
+        };
+        self.supply[self.active][figure as usize] -= 1;
         self.figures.push(Figure {
-            owner: self.player,
+            id: self.next_figure,
+            owner: self.active,
             kind: figure,
             seg,
         });
+        self.next_figure += 1;
         self.features.add_followers(seg, 1);
-        let pos = self.board.placed(placed).pos;
-        let spot = self.board.oriented(&self.rules, placed).features[feature as usize].spot();
         events.push(Event::FigureDeployed {
-            player: self.player,
+            player: self.active,
             figure,
             x: pos.x,
             y: pos.y,
             feature: self.features.segment(seg).kind,
-            spot,
+            spot: self.seg_spot(seg).1,
         });
     }
 
-    /// Scores what the tile completed, then moves on to the next turn.
-    fn finish_turn(&mut self, events: &mut Vec<Event>) {
-        if let Some(placed) = self.placed.take() {
+    // -----------------------------------------------------------------------------------------
+    // Scoring.
+
+    /// Scores what the tile laid this turn completed.
+    fn score_stage(&mut self, events: &mut Vec<Event>) {
+        if let Some(placed) = self.now.placed {
             for seg in self.completed_by(placed) {
                 self.score_feature(seg, true, events);
             }
         }
-        self.next_turn(events);
+    }
+
+    /// Whether the feature of `seg` is complete: a closed road or city, or a surrounded
+    /// cloister (RULES.md §1.5). Fields are complete when enclosed (used by the portal only).
+    pub(crate) fn is_complete(&self, seg: SegId) -> bool {
+        let s = self.features.segment(seg);
+        match s.kind {
+            FeatureKind::Cloister => self.board.neighbours(self.board.placed(s.placed).pos) == 8,
+            _ => self.features.closed(seg),
+        }
     }
 
     /// Roads, cities and cloisters completed by laying `placed`, in a fixed order: the tile's
     /// own features first, then the cloisters around it clockwise from north (B-M5).
-    fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
+    pub(crate) fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
         let mut done: Vec<SegId> = Vec::new();
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules, placed);
         for (i, f) in oriented.features.iter().enumerate() {
             let seg = p.seg_base + i as u32;
-            let complete = match f.kind {
-                FeatureKind::Road | FeatureKind::City => self.features.closed(seg),
-                FeatureKind::Cloister => self.board.neighbours(p.pos) == 8,
-                FeatureKind::Field => false,
-            };
-            if complete && !done.iter().any(|d| self.features.same(*d, seg)) {
+            if f.kind != FeatureKind::Field
+                && self.is_complete(seg)
+                && !done.iter().any(|d| self.features.same(*d, seg))
+            {
                 done.push(seg);
             }
         }
         for q in p.pos.ring() {
             if let Some(n) = self.board.at(q)
                 && let Some(c) = self.cloister_segment(n)
-                && self.board.neighbours(q) == 8
+                && self.is_complete(c)
             {
                 done.push(c);
             }
@@ -557,11 +862,11 @@ impl Game {
             .map(|f| self.board.placed(placed).seg_base + f as u32)
     }
 
-    /// Scores one road, city or cloister (RULES.md §1.6–§1.7); returns its followers when it is
-    /// complete (B-M3).
+    /// Scores one road, city or cloister (RULES.md §1.6–§1.7) and the fairy's bonus; returns
+    /// its followers when it is complete (B-M3).
     fn score_feature(&mut self, seg: SegId, completed: bool, events: &mut Vec<Event>) {
         let kind = self.features.segment(seg).kind;
-        let at = self.board.placed(self.features.segment(seg).placed).pos;
+        let at = self.root_pos(seg);
         let size = self.size(seg);
         if completed {
             events.push(Event::FeatureCompleted {
@@ -572,7 +877,7 @@ impl Game {
             });
         }
         let points = scoring::value(kind, size, completed, self.rules.base.small_city_two_tiles);
-        let strength = self.strength(|f, g| f.same(g.seg, seg));
+        let strength = self.strength(seg);
         let rule = match (kind, completed) {
             (FeatureKind::Road, true) => "§1.6 completed road",
             (FeatureKind::City, true) => "§1.6 completed city",
@@ -582,16 +887,17 @@ impl Game {
             _ => "§1.8 incomplete cloister",
         };
         self.pay(&strength, points, kind, rule, at, events);
+        self.fairy_scoring_bonus(seg, completed, events);
         if completed {
-            self.return_figures(seg, events);
+            self.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
         }
     }
 
-    /// Each player's strength among the figures that `member` selects (B-M1).
-    pub(crate) fn strength(&self, member: impl Fn(&Features, &Figure) -> bool) -> Vec<u32> {
+    /// Each player's strength in the feature of `seg` (B-M1).
+    pub(crate) fn strength(&self, seg: SegId) -> Vec<u32> {
         let mut strength = vec![0u32; self.scores.len()];
         for f in &self.figures {
-            if member(&self.features, f) {
+            if self.features.same(f.seg, seg) {
                 strength[f.owner] += f.kind.weight();
             }
         }
@@ -609,39 +915,59 @@ impl Game {
         events: &mut Vec<Event>,
     ) {
         let best = strength.iter().copied().max().unwrap_or(0);
-        if best == 0 {
+        if best == 0 || points == 0 {
             return;
         }
         for (player, s) in strength.iter().enumerate() {
             if *s == best {
-                self.scores[player] += points;
-                events.push(Event::Scored {
-                    player,
-                    points,
-                    feature,
-                    rule,
-                    x: at.x,
-                    y: at.y,
-                });
+                self.award(player, points, feature, rule, at, events);
             }
         }
     }
 
-    fn return_figures(&mut self, seg: SegId, events: &mut Vec<Event>) {
+    /// Gives `points` to one player.
+    pub(crate) fn award(
+        &mut self,
+        player: usize,
+        points: u32,
+        feature: FeatureKind,
+        rule: &'static str,
+        at: Pos,
+        events: &mut Vec<Event>,
+    ) {
+        self.scores[player] += points;
+        events.push(Event::Scored {
+            player,
+            points,
+            feature,
+            rule,
+            x: at.x,
+            y: at.y,
+        });
+    }
+
+    /// Sends home every figure that `which` selects.
+    pub(crate) fn return_figures(
+        &mut self,
+        which: impl Fn(&Features, &Figure) -> bool,
+        reason: ReturnReason,
+        events: &mut Vec<Event>,
+    ) {
         let mut i = 0;
         while i < self.figures.len() {
             let f = self.figures[i];
-            if self.features.same(f.seg, seg) {
-                let pos = self.board.placed(self.features.segment(f.seg).placed).pos;
+            if which(&self.features, &f) {
+                let pos = self.root_pos(f.seg);
                 self.figures.remove(i);
                 self.supply[f.owner][f.kind as usize] += 1;
                 self.features.add_followers(f.seg, -1);
+                self.fairy_follower_left(f.id);
                 events.push(Event::FigureReturned {
                     player: f.owner,
                     figure: f.kind,
                     x: pos.x,
                     y: pos.y,
-                    reason: crate::event::ReturnReason::Scored,
+                    reason,
                 });
             } else {
                 i += 1;
@@ -662,72 +988,26 @@ impl Game {
         let mut members = std::mem::take(&mut self.scratch);
         members.clear();
         self.features.members(seg, &mut members);
-        let mut tiles: Vec<PlacedId> = members
-            .iter()
-            .map(|m| self.features.segment(*m).placed)
-            .collect();
-        tiles.sort_unstable();
-        tiles.dedup();
+        for m in members.iter_mut() {
+            *m = self.features.segment(*m).placed as SegId;
+        }
+        members.sort_unstable();
+        members.dedup();
+        let tiles = members.len() as u32;
         self.scratch = members;
         scoring::Size {
-            tiles: tiles.len() as u32,
+            tiles,
             pennants: self.features.totals(seg).pennants as u32,
         }
     }
 
-    /// Begins the next player's turn: draws until a tile fits, or ends the game when the bag
-    /// (or the record's draw list or `end_after`) runs out.
-    fn next_turn(&mut self, events: &mut Vec<Event>) {
-        self.player = (self.player + 1) % self.scores.len();
-        self.placements.clear();
-        let mut started = false;
-        while let Some(tile) = self.draw() {
-            if !started {
-                started = true;
-                self.turn += 1;
-                events.push(Event::TurnStarted {
-                    turn: self.turn,
-                    player: self.player,
-                });
-            }
-            self.board
-                .placements(&self.rules, tile, &mut self.placements);
-            if self.placements.is_empty() {
-                events.push(Event::TileDiscarded {
-                    player: self.player,
-                    tile: self.tile_name(tile),
-                });
-                continue;
-            }
-            events.push(Event::TileDrawn {
-                player: self.player,
-                tile: self.tile_name(tile),
-            });
-            self.tile = Some(tile);
-            self.step = Step::Place;
-            return;
-        }
-        self.final_scoring(events);
-    }
-
-    /// The next tile from the bag, unless the game's draw limit is reached.
-    fn draw(&mut self) -> Option<TileId> {
-        if self.setup.end_after.is_some_and(|n| self.draws >= n) {
-            return None;
-        }
-        let tile = self.bag.pop()?;
-        self.draws += 1;
-        Some(tile)
-    }
-
     /// Final scoring (RULES.md §1.8): incomplete roads, cities and cloisters, then farms.
-    fn final_scoring(&mut self, events: &mut Vec<Event>) {
+    fn final_scoring(&mut self, events: &mut Vec<Event>) -> Pending {
         let mut scored: Vec<SegId> = Vec::new();
         for i in 0..self.figures.len() {
             let seg = self.figures[i].seg;
-            let kind = self.features.segment(seg).kind;
             let root = self.features.root(seg);
-            if kind != FeatureKind::Field && !scored.contains(&root) {
+            if self.features.segment(seg).kind != FeatureKind::Field && !scored.contains(&root) {
                 scored.push(root);
                 self.score_feature(seg, false, events);
             }
@@ -735,11 +1015,11 @@ impl Game {
         if self.rules.mechanics.farmers {
             crate::mechanic::farm::score(self, events);
         }
-        self.step = Step::Over;
         self.tile = None;
         events.push(Event::GameEnded {
             scores: self.scores.clone(),
         });
+        Pending::Over
     }
 
     /// The position of the tile holding segment `seg`.
@@ -747,8 +1027,22 @@ impl Game {
         self.board.placed(self.features.segment(seg).placed).pos
     }
 
-    fn tile_name(&self, tile: TileId) -> Arc<str> {
+    pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
+    }
+}
+
+/// A short description of an action for messages.
+pub fn describe(action: &Action) -> String {
+    match action {
+        Action::Place { pos, rotation } => format!("place at {pos} turned {}°", rotation.degrees()),
+        Action::Deploy { pos, spot, figure } => format!("{} on {pos} {spot}", figure.name()),
+        Action::Fairy { pos, spot: Some(s) } => format!("fairy to the follower at {pos} {s}"),
+        Action::Fairy { pos, spot: None } => format!("fairy to {pos}"),
+        Action::Dragon { pos } => format!("dragon to {pos}"),
+        Action::Remove { pos, spot } => format!("remove the knight at {pos} {spot}"),
+        Action::Claim => "claim".to_string(),
+        Action::Pass => "pass".to_string(),
     }
 }
 

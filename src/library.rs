@@ -29,6 +29,36 @@ impl Kind {
 /// The shipped data files, compiled in.
 const BUILTIN: &[(&str, &str)] = &[
     ("rulesets/base.toml", include_str!("../rulesets/base.toml")),
+    ("rulesets/hig.toml", include_str!("../rulesets/hig.toml")),
+    (
+        "rulesets/rgg-2005.toml",
+        include_str!("../rulesets/rgg-2005.toml"),
+    ),
+    (
+        "rulesets/devir.toml",
+        include_str!("../rulesets/devir.toml"),
+    ),
+    ("rulesets/zman.toml", include_str!("../rulesets/zman.toml")),
+    (
+        "rulesets/rgg-bigbox1.toml",
+        include_str!("../rulesets/rgg-bigbox1.toml"),
+    ),
+    (
+        "rulesets/house-redraw-dragon.toml",
+        include_str!("../rulesets/house-redraw-dragon.toml"),
+    ),
+    (
+        "rulesets/house-fairy-five.toml",
+        include_str!("../rulesets/house-fairy-five.toml"),
+    ),
+    (
+        "rulesets/house-fairy-shield.toml",
+        include_str!("../rulesets/house-fairy-shield.toml"),
+    ),
+    (
+        "rulesets/house-claim-fairy-point.toml",
+        include_str!("../rulesets/house-claim-fairy-point.toml"),
+    ),
     ("tiles/base.toml", include_str!("../tiles/base.toml")),
     (
         "tiles/princess-dragon.toml",

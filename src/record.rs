@@ -54,7 +54,23 @@ struct ActionFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     figure: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    fairy: Option<FairyArg>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dragon: Option<(i32, i32)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remove: Option<(i32, i32, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
+}
+
+/// `fairy = [x, y, "N"]` (follower mode) or `fairy = [x, y]` (tile mode).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+enum FairyArg {
+    Follower(i32, i32, String),
+    Tile(i32, i32),
 }
 
 /// A parsed and checked record, ready to replay.
@@ -230,10 +246,36 @@ impl Record {
     }
 }
 
+fn spot_of(name: &str) -> Result<Spot, String> {
+    Spot::parse(name).ok_or_else(|| {
+        format!("`{name}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
+    })
+}
+
+fn yes(flag: Option<bool>, key: &str, action: Action) -> Result<Action, String> {
+    match flag {
+        Some(true) => Ok(action),
+        _ => Err(format!(
+            "`{key} = false` says nothing: leave the action out or write `{key} = true`"
+        )),
+    }
+}
+
 fn action_of(a: &ActionFile) -> Result<Action, String> {
-    let keys = [a.place.is_some(), a.deploy.is_some(), a.pass.is_some()];
+    let keys = [
+        a.place.is_some(),
+        a.deploy.is_some(),
+        a.fairy.is_some(),
+        a.dragon.is_some(),
+        a.remove.is_some(),
+        a.claim.is_some(),
+        a.pass.is_some(),
+    ];
     if keys.iter().filter(|k| **k).count() != 1 {
-        return Err("an action has exactly one of `place`, `deploy` or `pass`".into());
+        return Err(
+            "an action has exactly one of `place`, `deploy`, `fairy`, `dragon`, `remove`, `claim` or `pass`"
+                .into(),
+        );
     }
     if a.figure.is_some() && a.deploy.is_none() {
         return Err("`figure` goes with `deploy`".into());
@@ -247,9 +289,6 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
         });
     }
     if let Some((x, y, spot)) = &a.deploy {
-        let spot = Spot::parse(spot).ok_or_else(|| {
-            format!("`{spot}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
-        })?;
         let figure = match &a.figure {
             None => FigureKind::Follower,
             Some(name) => FigureKind::parse(name)
@@ -257,30 +296,73 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
         };
         return Ok(Action::Deploy {
             pos: Pos::new(*x, *y),
-            spot,
+            spot: spot_of(spot)?,
             figure,
         });
     }
-    match a.pass {
-        Some(true) => Ok(Action::Pass),
-        _ => Err("`pass = false` says nothing: leave the action out or write `pass = true`".into()),
+    if let Some(arg) = &a.fairy {
+        return Ok(match arg {
+            FairyArg::Follower(x, y, spot) => Action::Fairy {
+                pos: Pos::new(*x, *y),
+                spot: Some(spot_of(spot)?),
+            },
+            FairyArg::Tile(x, y) => Action::Fairy {
+                pos: Pos::new(*x, *y),
+                spot: None,
+            },
+        });
     }
+    if let Some((x, y)) = a.dragon {
+        return Ok(Action::Dragon {
+            pos: Pos::new(x, y),
+        });
+    }
+    if let Some((x, y, spot)) = &a.remove {
+        return Ok(Action::Remove {
+            pos: Pos::new(*x, *y),
+            spot: spot_of(spot)?,
+        });
+    }
+    if a.claim.is_some() {
+        return yes(a.claim, "claim", Action::Claim);
+    }
+    yes(a.pass, "pass", Action::Pass)
 }
 
 fn action_file(a: &Action) -> ActionFile {
+    let none = ActionFile::default;
     match *a {
         Action::Place { pos, rotation } => ActionFile {
             place: Some((pos.x, pos.y, rotation.degrees() as i64)),
-            ..ActionFile::default()
+            ..none()
         },
         Action::Deploy { pos, spot, figure } => ActionFile {
             deploy: Some((pos.x, pos.y, spot.name().to_string())),
             figure: (figure != FigureKind::Follower).then(|| figure.name().to_string()),
-            ..ActionFile::default()
+            ..none()
+        },
+        Action::Fairy { pos, spot } => ActionFile {
+            fairy: Some(match spot {
+                Some(s) => FairyArg::Follower(pos.x, pos.y, s.name().to_string()),
+                None => FairyArg::Tile(pos.x, pos.y),
+            }),
+            ..none()
+        },
+        Action::Dragon { pos } => ActionFile {
+            dragon: Some((pos.x, pos.y)),
+            ..none()
+        },
+        Action::Remove { pos, spot } => ActionFile {
+            remove: Some((pos.x, pos.y, spot.name().to_string())),
+            ..none()
+        },
+        Action::Claim => ActionFile {
+            claim: Some(true),
+            ..none()
         },
         Action::Pass => ActionFile {
             pass: Some(true),
-            ..ActionFile::default()
+            ..none()
         },
     }
 }

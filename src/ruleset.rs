@@ -10,7 +10,7 @@ use crate::geometry::{Pos, Rotation};
 use crate::library::{self, Kind};
 use crate::mechanic::farm::FarmScoring;
 use crate::mechanic::scoring::{SmallCity, Unplaceable};
-use crate::mechanic::{Mechanics, MechanicsFile};
+use crate::mechanic::{Mechanics, PdRules};
 use crate::tile::{TileSet, TileType};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -32,7 +32,8 @@ pub struct StartTile {
 }
 
 /// Base-game toggles (`[base]`, RULES.md §3.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct BaseRules {
     /// Followers each player has in supply (`base.followers_per_player`, B-C2).
     pub followers_per_player: u8,
@@ -42,6 +43,17 @@ pub struct BaseRules {
     pub small_city_two_tiles: SmallCity,
     /// What happens to a tile that fits nowhere (`base.unplaceable_tile`, B-P5).
     pub unplaceable_tile: Unplaceable,
+}
+
+impl Default for BaseRules {
+    fn default() -> Self {
+        BaseRules {
+            followers_per_player: 7,
+            farm_scoring: FarmScoring::FarmCentric3,
+            small_city_two_tiles: SmallCity::Normal,
+            unplaceable_tile: Unplaceable::DiscardAndRedraw,
+        }
+    }
 }
 
 /// A validated ruleset: everything a game needs to know about its rules and tiles.
@@ -63,6 +75,8 @@ pub struct Ruleset {
     pub mechanics: Mechanics,
     /// Base-game toggles.
     pub base: BaseRules,
+    /// The Princess & the Dragon toggles.
+    pub pd: PdRules,
     names: BTreeMap<String, TileId>,
 }
 
@@ -108,8 +122,12 @@ struct RulesetFile {
     players: Option<PlayersFile>,
     tiles: Option<Vec<TilesFile>>,
     start: Option<Vec<StartFile>>,
-    mechanics: Option<MechanicsFile>,
-    base: Option<BaseFile>,
+    #[serde(default)]
+    mechanics: Mechanics,
+    #[serde(default)]
+    base: BaseRules,
+    #[serde(default)]
+    pd: PdRules,
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,15 +158,6 @@ pub struct StartFile {
     /// Clockwise rotation in degrees.
     #[serde(default)]
     pub rotation: i64,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BaseFile {
-    followers_per_player: Option<u8>,
-    farm_scoring: Option<FarmScoring>,
-    small_city_two_tiles: Option<SmallCity>,
-    unplaceable_tile: Option<Unplaceable>,
 }
 
 /// One file of an `extends` chain.
@@ -259,8 +268,9 @@ impl Chain {
             tiles,
             start: Vec::new(),
             players,
-            mechanics: file.mechanics.clone().unwrap_or_default().resolve(),
+            mechanics: file.mechanics,
             base: self.base(&file)?,
+            pd: file.pd.clone(),
             names,
         };
         rules.start = self.start(&file, &rules)?;
@@ -268,20 +278,29 @@ impl Chain {
     }
 
     fn base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
-        let b = file.base.as_ref();
-        let followers = b.and_then(|b| b.followers_per_player).unwrap_or(7);
-        if !(1..=30).contains(&followers) {
+        if !(1..=30).contains(&file.base.followers_per_player) {
             return Err(self.err_at(
                 &[PathPart::Key("base"), PathPart::Key("followers_per_player")],
                 "followers_per_player must be between 1 and 30",
             ));
         }
-        Ok(BaseRules {
-            followers_per_player: followers,
-            farm_scoring: b.and_then(|b| b.farm_scoring).unwrap_or_default(),
-            small_city_two_tiles: b.and_then(|b| b.small_city_two_tiles).unwrap_or_default(),
-            unplaceable_tile: b.and_then(|b| b.unplaceable_tile).unwrap_or_default(),
-        })
+        if file.mechanics.dragon && !file.mechanics.volcano {
+            return Err(self.err_at(
+                &[PathPart::Key("mechanics"), PathPart::Key("dragon")],
+                "the dragon enters play on a volcano (RULES.md V6): switch `volcano` on too",
+            ));
+        }
+        if file.pd.dragon.steps > 100 {
+            return Err(self.err_at(
+                &[
+                    PathPart::Key("pd"),
+                    PathPart::Key("dragon"),
+                    PathPart::Key("steps"),
+                ],
+                "a journey has at most 100 steps",
+            ));
+        }
+        Ok(file.base)
     }
 
     fn tiles(

@@ -37,10 +37,17 @@ struct Farm {
 /// Scores every farm that holds a farmer, under the ruleset's variant (RULES.md §1.9).
 pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
     let farms = farms(game);
+    pay_farmers(game, &farms, events);
+    for farm in &farms {
+        game.fairy_scoring_bonus(farm.root, false, events);
+    }
+}
+
+fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
     let rule = game.rules.base.farm_scoring;
     match rule {
         FarmScoring::FarmCentric3 => {
-            for farm in &farms {
+            for farm in farms {
                 let at = game.root_pos(farm.root);
                 let points = 3 * farm.cities.len() as u32;
                 game.pay(
@@ -55,7 +62,7 @@ pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
         }
         FarmScoring::FarmCentric3Once => {
             let mut collected: Vec<Vec<SegId>> = vec![Vec::new(); game.scores.len()];
-            for farm in &farms {
+            for farm in farms {
                 let at = game.root_pos(farm.root);
                 let best = farm.strength.iter().copied().max().unwrap_or(0);
                 for (player, s) in farm.strength.iter().enumerate() {
@@ -84,7 +91,7 @@ pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
         }
         FarmScoring::CityCentric4 => {
             let mut cities: Vec<SegId> = Vec::new();
-            for farm in &farms {
+            for farm in farms {
                 for c in &farm.cities {
                     if !cities.contains(c) {
                         cities.push(*c);
@@ -124,7 +131,7 @@ fn farms(game: &mut Game) -> Vec<Farm> {
         if farms.iter().any(|f| f.root == root) {
             continue;
         }
-        let strength = game.strength(|f, g| f.same(g.seg, root));
+        let strength = game.strength(root);
         let cities = bordering_cities(game, seg);
         farms.push(Farm {
             root,
