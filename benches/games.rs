@@ -1,1 +1,32 @@
-fn main() {}
+//! Full random games per second, the engine's headline speed figure.
+//!
+//! `cargo bench --bench games` — each iteration plays one whole game with random legal moves
+//! (two players), so the reported time is the time per game; games per second = 1 / time.
+
+use castellan::ruleset::Ruleset;
+use castellan::simulate::play_random;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn bench_ruleset(c: &mut Criterion, name: &str) {
+    let rules = Ruleset::load(name).expect("shipped ruleset loads");
+    let mut group = c.benchmark_group("random_game");
+    group.throughput(Throughput::Elements(1));
+    let mut seed = 0u64;
+    group.bench_function(format!("{name}_2p"), |b| {
+        b.iter(|| {
+            seed += 1;
+            let game = play_random(&rules, 2, seed).expect("two players are allowed");
+            black_box(game.scores()[0])
+        })
+    });
+    group.finish();
+}
+
+fn games(c: &mut Criterion) {
+    bench_ruleset(c, "base");
+    bench_ruleset(c, "hig");
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);

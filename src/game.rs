@@ -8,7 +8,7 @@
 //! to the next decision.
 
 use crate::action::{Action, Decision, DecisionKind};
-use crate::board::{Board, PlacedId, Placement};
+use crate::board::{Board, PlacedId};
 use crate::event::{Event, ReturnReason};
 use crate::feature::{Features, SegId, Segment};
 use crate::figure::{Figure, FigureKind};
@@ -197,9 +197,8 @@ pub struct Game {
     pub(crate) turn: u32,
     /// The seat whose turn it is.
     pub(crate) active: usize,
-    /// The drawn tile and its legal placements.
+    /// The drawn tile.
     pub(crate) tile: Option<TileId>,
-    pub(crate) placements: Vec<Placement>,
     pub(crate) now: TurnState,
     pub(crate) dragon: Option<Pos>,
     pub(crate) fairy: Option<Fairy>,
@@ -236,18 +235,13 @@ impl Game {
             .max()
             .unwrap_or(0);
         let tiles = bag.len() + start.len();
-        let reach = start
-            .iter()
-            .map(|s| s.pos.x.abs().max(s.pos.y.abs()))
-            .max()
-            .unwrap_or(0);
         let mut game = Game {
             stages: pipeline(&rules).into(),
             stage: 0,
             pending: Pending::Place,
             scores: vec![0; n],
             supply: vec![[rules.base.followers_per_player]; n],
-            board: Board::new(tiles, reach),
+            board: Board::new(tiles),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
             next_figure: 0,
@@ -258,7 +252,6 @@ impl Game {
             turn: 0,
             active: n - 1,
             tile: None,
-            placements: Vec::new(),
             now: TurnState::default(),
             dragon: None,
             fairy: None,
@@ -408,10 +401,17 @@ impl Game {
         match self.pending {
             Pending::Over => {}
             Pending::Claim => out.extend([Action::Claim, Action::Pass]),
-            Pending::Place => out.extend(self.placements.iter().map(|p| Action::Place {
-                pos: p.pos,
-                rotation: p.rotation,
-            })),
+            Pending::Place => {
+                if let Some(tile) = self.tile {
+                    self.board.each_placement(&self.rules, tile, |p| {
+                        out.push(Action::Place {
+                            pos: p.pos,
+                            rotation: p.rotation,
+                        });
+                        true
+                    });
+                }
+            }
             Pending::Princess => self.princess_actions(out),
             Pending::DragonStep => out.extend(
                 self.dragon_steps()
@@ -581,7 +581,6 @@ impl Game {
 
     /// Draws until a tile can be placed; ends the game when the bag runs out.
     fn draw_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
-        self.placements.clear();
         loop {
             if self.draw_limit_reached() || self.dragon_tiles_only_left() {
                 return Some(self.final_scoring(events));
@@ -593,9 +592,7 @@ impl Game {
             if self.keep_dragon_tile_out(tile, events) {
                 continue;
             }
-            self.board
-                .placements(&self.rules, tile, &mut self.placements);
-            if self.placements.is_empty() {
+            if !self.board.fits_somewhere(&self.rules, tile) {
                 events.push(Event::TileDiscarded {
                     player: self.active,
                     tile: self.tile_name(tile),
@@ -612,12 +609,14 @@ impl Game {
     }
 
     fn check_place(&self, pos: Pos, rotation: Rotation) -> Result<(), RuleError> {
-        if self.placements.contains(&Placement { pos, rotation }) {
+        if let Some(tile) = self.tile
+            && self.board.fits(&self.rules, tile, pos, rotation)
+        {
             return Ok(());
         }
         let why = if self.board.at(pos).is_some() {
             "that position is taken"
-        } else if !self.board.frontier().contains(&pos) {
+        } else if !self.board.is_open(pos) {
             "it must share an edge with a placed tile (B-P1)"
         } else {
             "an edge does not match its neighbour (B-P2)"
@@ -634,7 +633,9 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
-        let placed = self.board.put(tile, pos, rotation, seg_base);
+        let placed = self
+            .board
+            .put(tile, pos, rotation, seg_base, oriented.edge_code);
         for (i, f) in oriented.features.iter().enumerate() {
             let open = f.edges.count_ones() + f.halves.count_ones();
             self.features.add(
@@ -677,7 +678,6 @@ impl Game {
         let tile = self.tile.take().unwrap_or_default();
         let placed = self.lay(tile, pos, rotation);
         self.now.placed = Some(placed);
-        self.placements.clear();
         events.push(Event::TilePlaced {
             player: self.active,
             tile: self.tile_name(tile),

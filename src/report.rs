@@ -5,7 +5,8 @@ use crate::game::Game;
 use serde_json::{Map, Value, json};
 
 /// The game as one JSON object: `finished`, `turn`, `scores` (name → points), `supply`,
-/// `figures` on the board and the `events` with seats replaced by player names.
+/// `figures` on the board, the `dragon` and the `fairy` (null when off the board), and the
+/// `events` with seats replaced by player names.
 pub fn game_json(game: &Game, events: &[Event]) -> Value {
     let names = &game.setup().players;
     let mut scores = Map::new();
@@ -33,6 +34,17 @@ pub fn game_json(game: &Game, events: &[Event]) -> Value {
         })
         .collect();
     let events: Vec<Value> = events.iter().map(|e| event_json(e, names)).collect();
+    let dragon = game.dragon().map(|p| json!({ "x": p.x, "y": p.y }));
+    let fairy = game.fairy().map(|f| {
+        let follower = f
+            .follower
+            .and_then(|id| game.figures().iter().find(|g| g.id == id))
+            .map(|g| {
+                let (pos, spot) = game.figure_spot(g);
+                json!({ "player": names[g.owner], "x": pos.x, "y": pos.y, "spot": spot.name() })
+            });
+        json!({ "x": f.pos.x, "y": f.pos.y, "follower": follower })
+    });
     json!({
         "ruleset": game.rules().name,
         "players": names,
@@ -42,6 +54,9 @@ pub fn game_json(game: &Game, events: &[Event]) -> Value {
         "scores": scores,
         "supply": supply,
         "figures": figures,
+        "dragon": dragon,
+        "fairy": fairy,
+        "set_aside": game.set_aside(),
         "events": events,
     })
 }

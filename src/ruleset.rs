@@ -269,7 +269,7 @@ impl Chain {
             start: Vec::new(),
             players,
             mechanics: file.mechanics,
-            base: self.base(&file)?,
+            base: self.checked_base(&file)?,
             pd: file.pd.clone(),
             names,
         };
@@ -277,7 +277,8 @@ impl Chain {
         Ok(rules)
     }
 
-    fn base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
+    /// Checks values that serde cannot judge alone (ranges, combinations).
+    fn checked_base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
         if !(1..=30).contains(&file.base.followers_per_player) {
             return Err(self.err_at(
                 &[PathPart::Key("base"), PathPart::Key("followers_per_player")],
@@ -327,7 +328,7 @@ impl Chain {
             let src =
                 library::find(Kind::TileSet, &r.set, near).map_err(|msg| self.err_at(&at, msg))?;
             let set = TileSet::parse(&src.path, &src.text)?;
-            for (key, _) in &r.counts {
+            for key in r.counts.keys() {
                 if !set
                     .tiles
                     .iter()

@@ -171,7 +171,7 @@ impl Game {
         self.fairy_on()
             && self.now.placed.is_some()
             && !self.princess_blocks_fairy()
-            && !(self.placed_symbol(Symbol::Volcano) && !self.rules.pd.volcano.fairy_move)
+            && (self.rules.pd.volcano.fairy_move || !self.placed_symbol(Symbol::Volcano))
     }
 
     /// Every legal fairy move (FA3–FA5, A17, A25).
