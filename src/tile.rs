@@ -26,6 +26,17 @@ pub enum EdgeKind {
     City = 2,
 }
 
+impl EdgeKind {
+    /// The lowercase name used in tile files.
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::Field => "field",
+            EdgeKind::Road => "road",
+            EdgeKind::City => "city",
+        }
+    }
+}
+
 /// The kind of a feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -398,16 +409,15 @@ impl Ctx<'_> {
                 return Err(self.err(
                     raw.edges.span(),
                     format!(
-                        "tile `{id}`: edge {} is a {:?} edge but no {} lists it",
+                        "tile `{id}`: edge {} is a {} edge but no {} lists it",
                         Edge::from_index(e).name(),
-                        edges[e],
+                        edges[e].name(),
                         if edges[e] == EdgeKind::City {
                             "city part"
                         } else {
                             "road"
                         }
-                    )
-                    .to_lowercase(),
+                    ),
                 ));
             }
         }
@@ -579,7 +589,7 @@ impl Ctx<'_> {
                             "road"
                         },
                         e.name(),
-                        format!("{:?}", edges[e as usize]).to_lowercase()
+                        edges[e as usize].name()
                     ),
                 ));
             }
