@@ -87,14 +87,15 @@ impl Board {
     }
 
     fn index(&self, p: Pos) -> Option<usize> {
-        let (x, y) = (p.x + self.radius, p.y + self.radius);
+        let (x, y) = (p.x.checked_add(self.radius)?, p.y.checked_add(self.radius)?);
         (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.width)
             .then(|| y as usize * self.width + x as usize)
     }
 
     /// Makes sure `p` and the ring around its neighbours lie inside the grid.
     fn reach(&mut self, p: Pos) {
-        let need = p.x.abs().max(p.y.abs()) + 2;
+        let need = p.x.unsigned_abs().max(p.y.unsigned_abs()).saturating_add(2);
+        let need = i32::try_from(need).unwrap_or(i32::MAX);
         if need <= self.radius {
             return;
         }

@@ -29,11 +29,11 @@ pub struct Segment {
 pub struct Totals {
     /// Edges (road, city) or half-edges (field) not yet matched by a neighbour; 0 means a
     /// closed road or city, or a fully enclosed field.
-    pub open: u16,
+    pub open: u32,
     /// Pennants in a city.
-    pub pennants: u16,
+    pub pennants: u32,
     /// Followers standing in the feature.
-    pub followers: u16,
+    pub followers: u32,
 }
 
 /// All segments on the board and how they connect.
@@ -61,7 +61,7 @@ impl Features {
     }
 
     /// Adds a segment with its own totals and returns its id.
-    pub fn add(&mut self, segment: Segment, open: u16, pennants: u16) -> SegId {
+    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32) -> SegId {
         let id = self.sets.new_set();
         self.graph.add_node(());
         self.segments.push(segment);
@@ -132,7 +132,7 @@ impl Features {
     }
 
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
-    pub fn add_followers(&mut self, s: SegId, delta: i16) {
+    pub fn add_followers(&mut self, s: SegId, delta: i32) {
         let r = self.sets.find_mut(s) as usize;
         self.totals[r].followers = self.totals[r].followers.saturating_add_signed(delta);
     }

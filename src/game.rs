@@ -644,8 +644,8 @@ impl Game {
                     feature: i as u8,
                     kind: f.kind,
                 },
-                open as u16,
-                f.pennants as u16,
+                open,
+                f.pennants as u32,
             );
         }
         for e in Edge::ALL {
@@ -997,7 +997,7 @@ impl Game {
         self.scratch = members;
         scoring::Size {
             tiles,
-            pennants: self.features.totals(seg).pennants as u32,
+            pennants: self.features.totals(seg).pennants,
         }
     }
 

@@ -16,7 +16,7 @@ use crate::action::Action;
 use crate::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::event::Event;
 use crate::figure::FigureKind;
-use crate::game::{Game, RuleError, Setup};
+use crate::game::{Game, RuleError, Setup, SetupError};
 use crate::geometry::{Pos, Rotation, Spot};
 use crate::library::{self, Kind, Source};
 use crate::ruleset::{Ruleset, StartFile, resolve_start};
@@ -225,7 +225,14 @@ impl Record {
     /// Replays the record from the start.
     pub fn replay(&self) -> Result<Replay, RecordError> {
         let (mut game, mut events) = Game::new(Arc::clone(&self.rules), self.setup.clone())
-            .map_err(|e| Diagnostic::new(&self.path, &self.text, Some(0..0), e.to_string()))?;
+            .map_err(|e| {
+                let key = match e {
+                    SetupError::Players { .. } => "players",
+                    SetupError::Start(_) => "start",
+                };
+                let span = span_at(&self.text, &[PathPart::Key(key)]).or(Some(0..0));
+                Diagnostic::new(&self.path, &self.text, span, e.to_string())
+            })?;
         for (i, (action, span)) in self.actions.iter().enumerate() {
             if let Err(error) = game.apply_into(action, &mut events) {
                 let at = Diagnostic::new(
@@ -375,7 +382,9 @@ pub fn write(game: &Game, ruleset: &str) -> String {
     let file = RecordFile {
         ruleset: ruleset.to_string(),
         players: setup.players.clone(),
-        seed: setup.draw.is_none().then_some(setup.seed),
+        // Always written: besides shuffling the bag, the seed places tiles put back into it
+        // (D0, V6), also under a forced draw order.
+        seed: Some(setup.seed),
         draw: setup.draw.as_ref().map(|d| d.iter().map(name).collect()),
         end_after: setup.end_after,
         start: setup.start.as_ref().map(|list| {

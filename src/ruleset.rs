@@ -172,6 +172,9 @@ struct Chain {
     links: Vec<Link>,
 }
 
+/// The most tiles a ruleset may put in play.
+const MAX_TILES: u64 = 10_000;
+
 /// How deep an `extends` chain may go before we call it a cycle.
 const MAX_EXTENDS: usize = 16;
 
@@ -366,6 +369,15 @@ impl Chain {
                 }
                 tiles.push(t);
             }
+        }
+        let total: u64 = tiles.iter().map(|t| t.count as u64).sum();
+        if total > MAX_TILES {
+            return Err(self.err_at(
+                &[PathPart::Key("tiles")],
+                format!(
+                    "the tile sets hold {total} tiles; a game has room for at most {MAX_TILES}"
+                ),
+            ));
         }
         Ok((tiles, names))
     }
