@@ -3,6 +3,7 @@
 
 use crate::figure::FigureKind;
 use crate::geometry::Spot;
+use crate::mechanic::count::Quarter;
 use crate::tile::FeatureKind;
 use serde::Serialize;
 use std::fmt;
@@ -18,6 +19,8 @@ pub enum ReturnReason {
     Eaten,
     /// The princess sent it home (PR3).
     Princess,
+    /// A script sent it home.
+    Script,
 }
 
 /// One thing that happened. Seats are indices into the game's player list.
@@ -182,6 +185,73 @@ pub enum Event {
     FairyPointForfeited {
         /// Seat.
         player: usize,
+    },
+    /// A follower went from supply into a quarter of the City of Carcassonne (CO-1).
+    FollowerIntoQuarter {
+        /// Seat.
+        player: usize,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// The Count moved to another quarter (CO-2).
+    CountMoved {
+        /// Seat of the player who moved it.
+        player: usize,
+        /// The quarter it moved to.
+        quarter: Quarter,
+    },
+    /// Followers left a quarter for the feature about to be scored (CO-4, CO-5); they go back
+    /// to supply after the scoring ([`Event::FigureReturned`]).
+    FollowersLeftQuarter {
+        /// Seat.
+        player: usize,
+        /// The quarter.
+        quarter: Quarter,
+        /// How many.
+        count: u8,
+        /// The kind of feature they joined.
+        feature: FeatureKind,
+        /// Column of a tile of the feature.
+        x: i32,
+        /// Row of a tile of the feature.
+        y: i32,
+    },
+    /// A script gave points.
+    ScriptScored {
+        /// The script's name.
+        script: Arc<str>,
+        /// Seat.
+        player: usize,
+        /// Points.
+        points: u32,
+        /// The script's reason.
+        why: String,
+    },
+    /// A script took a follower from its owner's supply and holds it off the board.
+    FollowerHeld {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+    },
+    /// A script gave a follower it held back to its owner's supply.
+    FollowerReleased {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+    },
+    /// A script took the dragon off the board (it stays in play).
+    DragonHidden {
+        /// The script's name.
+        script: Arc<str>,
+    },
+    /// A script explains what it did.
+    ScriptLog {
+        /// The script's name.
+        script: Arc<str>,
+        /// The explanation.
+        text: String,
     },
     /// Final scoring is done; the game is over.
     GameEnded {
@@ -349,6 +419,56 @@ impl fmt::Display for Described<'_> {
                     who(player)
                 )
             }
+            Event::FollowerIntoQuarter { player, quarter } => write!(
+                f,
+                "{} puts a follower into the {quarter} quarter of the City of Carcassonne (CO-1)",
+                who(player)
+            ),
+            Event::CountMoved { player, quarter } => {
+                write!(
+                    f,
+                    "{} moves the Count to the {quarter} quarter (CO-2)",
+                    who(player)
+                )
+            }
+            Event::FollowersLeftQuarter {
+                player,
+                quarter,
+                count,
+                feature,
+                x,
+                y,
+            } => write!(
+                f,
+                "{} moves {count} follower{} from the {quarter} quarter into the {} at ({x},{y}) (CO-5)",
+                who(player),
+                if *count == 1 { "" } else { "s" },
+                feature.name()
+            ),
+            Event::ScriptScored {
+                script,
+                player,
+                points,
+                why,
+            } => {
+                write!(f, "{}: +{points} for {} ({why})", script, who(player))
+            }
+            Event::FollowerHeld { script, player } => {
+                write!(
+                    f,
+                    "{script}: one of {}'s followers leaves the board",
+                    who(player)
+                )
+            }
+            Event::FollowerReleased { script, player } => {
+                write!(
+                    f,
+                    "{script}: one of {}'s followers returns to supply",
+                    who(player)
+                )
+            }
+            Event::DragonHidden { script } => write!(f, "{script}: the dragon leaves the board"),
+            Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
             Event::GameEnded { scores } => {
                 write!(f, "game over:")?;
                 for (p, s) in scores.iter().enumerate() {

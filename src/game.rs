@@ -72,6 +72,9 @@ pub enum RuleError {
     /// The action is not among the legal ones.
     #[error("{0}")]
     Illegal(String),
+    /// A script failed while the action was applied; the action is undone.
+    #[error("{0}")]
+    Script(crate::script::ScriptError),
 }
 
 /// Why a game could not be set up.
@@ -90,6 +93,9 @@ pub enum SetupError {
     /// Two start tiles on one position, or no start tile.
     #[error("{0}")]
     Start(String),
+    /// A script failed while the game was set up.
+    #[error("{0}")]
+    Script(crate::script::ScriptError),
 }
 
 /// A stage of the turn pipeline (RULES.md §2.1).
@@ -141,6 +147,11 @@ pub(crate) enum Pending {
     Princess,
     DragonStep,
     Deploy,
+    Script,
+    CountQuarter,
+    CountMove,
+    CountLeave,
+    CountOrder,
     Over,
 }
 
@@ -202,8 +213,24 @@ pub struct Game {
     pub(crate) now: TurnState,
     pub(crate) dragon: Option<Pos>,
     pub(crate) fairy: Option<Fairy>,
+    /// The City of Carcassonne, when the Count is in play.
+    pub(crate) count: Option<crate::mechanic::count::Count>,
     pub(crate) history: Vec<Action>,
     pub(crate) scratch: Vec<SegId>,
+    /// The dragon has entered play (it may be off the board, hidden by a script).
+    pub(crate) dragon_in_play: bool,
+    /// Followers scripts hold off the board, by seat.
+    pub(crate) held: Vec<u32>,
+    /// The scripts' own state.
+    pub(crate) script_state: serde_json::Value,
+    /// Decisions scripts asked for: the player and the offered script actions.
+    pub(crate) asked: std::collections::VecDeque<(usize, Vec<u32>)>,
+    /// The decision that waits behind the scripts' questions.
+    pub(crate) resume: Option<Pending>,
+    /// With scripts: the legal actions of the pending decision, computed once.
+    pub(crate) offer: Option<Vec<Action>>,
+    /// The first script failure of the action being applied.
+    pub(crate) fault: Option<crate::script::ScriptError>,
 }
 
 impl Game {
@@ -228,6 +255,12 @@ impl Game {
                 bag
             }
         };
+        if let Some(t) = bag.iter().find(|t| rules.tile(**t).has_inner_edge()) {
+            return Err(SetupError::Start(format!(
+                "tile `{}` has inner edges, so it can only be a start tile: lay every copy at the start",
+                rules.tile(*t).id
+            )));
+        }
         let max_features = rules
             .tiles
             .iter()
@@ -255,8 +288,19 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
+            count: rules
+                .mechanics
+                .count
+                .then(|| crate::mechanic::count::Count::new(n)),
             history: Vec::new(),
             scratch: Vec::new(),
+            dragon_in_play: false,
+            held: vec![0; n],
+            script_state: serde_json::Value::Null,
+            asked: std::collections::VecDeque::new(),
+            resume: None,
+            offer: None,
+            fault: None,
             rules,
             setup,
         };
@@ -274,6 +318,9 @@ impl Game {
             });
         }
         game.advance(&mut events);
+        if let Some(e) = game.take_fault() {
+            return Err(SetupError::Script(e));
+        }
         Ok((game, events))
     }
 
@@ -340,6 +387,53 @@ impl Game {
         self.fairy
     }
 
+    /// Whether the dragon has entered play (it may be off the board, hidden by a script).
+    pub fn dragon_in_play(&self) -> bool {
+        self.dragon_in_play
+    }
+
+    /// The tile laid this turn, if it is laid.
+    pub fn placed_this_turn(&self) -> Option<PlacedId> {
+        self.now.placed
+    }
+
+    /// An empty stand-in with no board, used while a script hook borrows the real game.
+    pub(crate) fn placeholder(&self) -> Game {
+        Game {
+            rules: Arc::clone(&self.rules),
+            setup: Setup::new(Vec::new(), 0),
+            stages: Arc::clone(&self.stages),
+            stage: 0,
+            pending: Pending::Over,
+            scores: Vec::new(),
+            supply: Vec::new(),
+            board: Board::new(0),
+            features: Features::default(),
+            figures: Vec::new(),
+            next_figure: 0,
+            bag: Vec::new(),
+            set_aside: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(0),
+            draws: 0,
+            turn: 0,
+            active: 0,
+            tile: None,
+            now: TurnState::default(),
+            dragon: None,
+            fairy: None,
+            count: None,
+            history: Vec::new(),
+            scratch: Vec::new(),
+            dragon_in_play: false,
+            held: Vec::new(),
+            script_state: serde_json::Value::Null,
+            asked: std::collections::VecDeque::new(),
+            resume: None,
+            offer: None,
+            fault: None,
+        }
+    }
+
     /// Whether final scoring has happened.
     pub fn is_over(&self) -> bool {
         self.pending == Pending::Over
@@ -388,6 +482,11 @@ impl Game {
             ),
             Pending::Princess => (self.active, DecisionKind::Princess),
             Pending::Deploy => (self.active, DecisionKind::Deploy),
+            Pending::Script => self.script_decision(),
+            Pending::CountQuarter
+            | Pending::CountMove
+            | Pending::CountLeave
+            | Pending::CountOrder => self.count_decision(),
             Pending::DragonStep => {
                 let step = self.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
                 (self.dragon_mover(step), DecisionKind::DragonStep { step })
@@ -398,7 +497,12 @@ impl Game {
 
     /// Appends every legal answer to the pending decision to `out`.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        if let Some(offer) = &self.offer {
+            out.extend_from_slice(offer);
+            return;
+        }
         match self.pending {
+            Pending::Script => {}
             Pending::Over => {}
             Pending::Claim => out.extend([Action::Claim, Action::Pass]),
             Pending::Place => {
@@ -423,6 +527,10 @@ impl Game {
                 self.fairy_actions(out);
                 out.push(Action::Pass);
             }
+            Pending::CountQuarter
+            | Pending::CountMove
+            | Pending::CountLeave
+            | Pending::CountOrder => self.count_actions(out),
         }
     }
 
@@ -450,8 +558,33 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check(action)?;
+        // With scripts, a failing hook must leave the game as it was: keep a copy.
+        let before = self.scripted().then(|| (self.clone(), events.len()));
         self.history.push(*action);
-        match (self.pending, *action) {
+        self.answer(action, events);
+        if let Some(e) = self.take_fault() {
+            if let Some((game, len)) = before {
+                *self = game;
+                events.truncate(len);
+            }
+            return Err(RuleError::Script(e));
+        }
+        Ok(())
+    }
+
+    /// Carries out a checked action and runs on to the next decision.
+    fn answer(&mut self, action: &Action, events: &mut Vec<Event>) {
+        let answered = self.pending;
+        if let Action::Script(id) = *action {
+            self.apply_script_action(id, events);
+            match answered {
+                Pending::Script => return self.after_script_decision(events),
+                // A script's answer to a dragon step lets the journey stage look again.
+                Pending::DragonStep => self.stage -= 1,
+                _ => {}
+            }
+        }
+        match (answered, *action) {
             (Pending::Claim, Action::Claim) => self.pay_fairy_turn_point(events),
             (Pending::Claim, _) => events.push(Event::FairyPointForfeited {
                 player: self.active,
@@ -469,17 +602,63 @@ impl Game {
                 self.deploy(pos, spot, figure, events)
             }
             (Pending::Deploy, Action::Fairy { pos, spot }) => self.move_fairy(pos, spot, events),
+            (
+                Pending::CountQuarter
+                | Pending::CountMove
+                | Pending::CountLeave
+                | Pending::CountOrder,
+                action,
+            ) => {
+                self.count_apply(&action, events);
+                // The Count's decisions continue the stage that asked for them (which may be
+                // stage 0, when final scoring asks).
+                self.stage = self.stage.wrapping_sub(1);
+            }
             _ => {}
         }
-        self.stage += 1;
+        self.decision_hook(answered, events);
+        self.stage = self.stage.wrapping_add(1);
         self.advance(events);
-        Ok(())
+    }
+
+    /// After a script decision: the next question, the decision that waited, or onwards.
+    fn after_script_decision(&mut self, events: &mut Vec<Event>) {
+        if !self.asked.is_empty() {
+            self.pending = Pending::Script;
+            self.prepare_offer(events);
+        } else if let Some(p) = self.resume.take() {
+            self.pending = p;
+            self.prepare_offer(events);
+        } else {
+            self.advance(events);
+        }
     }
 
     /// Checks an action against the pending decision without changing anything.
     fn check(&self, action: &Action) -> Result<(), RuleError> {
+        if self.pending == Pending::Over {
+            return Err(RuleError::GameOver);
+        }
+        if let Some(offer) = &self.offer {
+            // With scripts the legal list was computed (and filtered) once: it decides.
+            return if offer.contains(&self.canonical(action)) {
+                Ok(())
+            } else {
+                Err(RuleError::Illegal(format!(
+                    "{} is not among the legal choices",
+                    describe(action)
+                )))
+            };
+        }
         match (self.pending, action) {
             (Pending::Over, _) => Err(RuleError::GameOver),
+            (
+                Pending::CountQuarter
+                | Pending::CountMove
+                | Pending::CountLeave
+                | Pending::CountOrder,
+                _,
+            ) => self.check_count(action),
             (Pending::Place, Action::Place { pos, rotation }) => self.check_place(*pos, *rotation),
             (Pending::Deploy, Action::Deploy { pos, spot, figure }) => {
                 self.check_deploy(*pos, *spot, *figure)
@@ -516,6 +695,11 @@ impl Game {
                         "deploy (`deploy = [x, y, \"N\"]`), move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`"
                     }
                     Pending::Over => "the game is over",
+                    Pending::Script => "a script's question: `script = [\"name\", …]`",
+                    Pending::CountQuarter
+                    | Pending::CountMove
+                    | Pending::CountLeave
+                    | Pending::CountOrder => "the Count's decision",
                 }
                 .to_string(),
             )),
@@ -529,6 +713,12 @@ impl Game {
                 pos,
                 spot: self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1),
             },
+            Action::Deploy { pos, spot, figure } => Action::Deploy {
+                pos,
+                spot: self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1),
+                figure,
+            },
+            Action::Fairy { pos, spot } => self.fairy_canonical(pos, spot),
             other => other,
         }
     }
@@ -536,25 +726,44 @@ impl Game {
     /// Runs automatic stages until one needs a decision.
     fn advance(&mut self, events: &mut Vec<Event>) {
         loop {
+            if self.fault.is_some() {
+                return;
+            }
+            if self.script_decision_first() {
+                self.prepare_offer(events);
+                return;
+            }
             if self.stage >= self.stages.len() {
                 self.stage = 0;
             }
-            let pending = match self.stages[self.stage] {
+            let stage = self.stages[self.stage];
+            let pending = match stage {
                 Stage::TurnStart => self.turn_start(events),
                 Stage::Draw => self.draw_stage(events),
                 Stage::Place => Some(Pending::Place),
                 Stage::Princess => self.princess_stage(),
                 Stage::Dragon => self.dragon_stage(events),
                 Stage::Deploy => Some(Pending::Deploy),
-                Stage::Score => {
-                    self.score_stage(events);
-                    None
-                }
-                Stage::TurnEnd => None,
+                Stage::Score => self.score_stage(events),
+                Stage::TurnEnd => self.count_turn_end(),
             };
-            if let Some(p) = pending {
-                self.pending = p;
-                return;
+            match pending {
+                Some(p) if !self.asked.is_empty() && p != Pending::Over => {
+                    // Hooks of this stage asked questions: they come first.
+                    self.resume = Some(p);
+                    self.pending = Pending::Script;
+                    self.prepare_offer(events);
+                    return;
+                }
+                Some(p) => {
+                    self.pending = p;
+                    self.prepare_offer(events);
+                    return;
+                }
+                None if matches!(stage, Stage::Score | Stage::TurnEnd) => {
+                    self.stage_hook(stage, events)
+                }
+                None => {}
             }
             self.stage += 1;
         }
@@ -572,6 +781,7 @@ impl Game {
             turn: self.turn,
             player: self.active,
         });
+        self.stage_hook(Stage::TurnStart, events);
         self.fairy_turn_start(events)
     }
 
@@ -603,6 +813,7 @@ impl Game {
                 player: self.active,
                 tile: self.tile_name(tile),
             });
+            self.stage_hook(Stage::Draw, events);
             self.tile = Some(tile);
             return None;
         }
@@ -769,6 +980,9 @@ impl Game {
             return Some("the feature already has a follower (B-F3)");
         }
         let pos = self.board.placed(s.placed).pos;
+        if let Some(why) = self.count_deploy_problem(pos) {
+            return Some(why);
+        }
         if own_tile {
             if self.placed_symbol(Symbol::Volcano) {
                 return Some("no follower may stand on the volcano tile (V3)");
@@ -812,17 +1026,21 @@ impl Game {
     // Scoring.
 
     /// Scores what the tile laid this turn completed.
-    fn score_stage(&mut self, events: &mut Vec<Event>) {
-        if let Some(placed) = self.now.placed {
-            for seg in self.completed_by(placed) {
-                self.score_feature(seg, true, events);
-            }
+    fn score_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
+        let placed = self.now.placed?;
+        if self.count.is_some() {
+            // Followers may leave the City's quarters for each feature first (CO-4, CO-5).
+            return self.count_score_stage(placed, events);
         }
+        for seg in self.completed_by(placed) {
+            self.score_feature(seg, true, events);
+        }
+        None
     }
 
     /// Whether the feature of `seg` is complete: a closed road or city, or a surrounded
     /// cloister (RULES.md §1.5). Fields are complete when enclosed (used by the portal only).
-    pub(crate) fn is_complete(&self, seg: SegId) -> bool {
+    pub fn is_complete(&self, seg: SegId) -> bool {
         let s = self.features.segment(seg);
         match s.kind {
             FeatureKind::Cloister => self.board.neighbours(self.board.placed(s.placed).pos) == 8,
@@ -864,7 +1082,7 @@ impl Game {
 
     /// Scores one road, city or cloister (RULES.md §1.6–§1.7) and the fairy's bonus; returns
     /// its followers when it is complete (B-M3).
-    fn score_feature(&mut self, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+    pub(crate) fn score_feature(&mut self, seg: SegId, completed: bool, events: &mut Vec<Event>) {
         let kind = self.features.segment(seg).kind;
         let at = self.root_pos(seg);
         let size = self.size(seg);
@@ -888,6 +1106,7 @@ impl Game {
         };
         self.pay(&strength, points, kind, rule, at, events);
         self.fairy_scoring_bonus(seg, completed, events);
+        self.feature_hook(seg, completed, events);
         if completed {
             self.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
         }
@@ -901,6 +1120,7 @@ impl Game {
                 strength[f.owner] += f.kind.weight();
             }
         }
+        self.count_strength(seg, &mut strength);
         strength
     }
 
@@ -1003,6 +1223,10 @@ impl Game {
 
     /// Final scoring (RULES.md §1.8): incomplete roads, cities and cloisters, then farms.
     fn final_scoring(&mut self, events: &mut Vec<Event>) -> Pending {
+        // The Count's rounds come first (RULES.md §5.2); asking re-enters final scoring.
+        if let Some(pending) = self.count_final_rounds() {
+            return pending;
+        }
         let mut scored: Vec<SegId> = Vec::new();
         for i in 0..self.figures.len() {
             let seg = self.figures[i].seg;
@@ -1015,7 +1239,11 @@ impl Game {
         if self.rules.mechanics.farmers {
             crate::mechanic::farm::score(self, events);
         }
+        self.count_return_moving(events);
         self.tile = None;
+        if self.scripted() {
+            self.run_hook("game_end", Vec::new(), events);
+        }
         events.push(Event::GameEnded {
             scores: self.scores.clone(),
         });
@@ -1041,7 +1269,21 @@ pub fn describe(action: &Action) -> String {
         Action::Fairy { pos, spot: None } => format!("fairy to {pos}"),
         Action::Dragon { pos } => format!("dragon to {pos}"),
         Action::Remove { pos, spot } => format!("remove the knight at {pos} {spot}"),
+        Action::Quarter { quarter } => format!("follower into the {quarter} quarter"),
+        Action::Count { quarter } => format!("the Count to the {quarter} quarter"),
+        Action::Leave { quarter, count } => {
+            format!("{count} out of the {quarter} quarter")
+        }
+        Action::Score { pos, spot } => format!("score the feature at {pos} {spot} next"),
         Action::Claim => "claim".to_string(),
+        Action::Script(id) => {
+            let a = crate::script::action(*id);
+            if a.label.is_empty() {
+                format!("script action {}", a.name)
+            } else {
+                a.label
+            }
+        }
         Action::Pass => "pass".to_string(),
     }
 }

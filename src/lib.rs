@@ -16,7 +16,12 @@
 //! - [`game`]: the state machine: pending decision, legal actions, `apply`, events.
 //! - [`action`], [`event`]: what players do and what happens.
 //! - [`record`]: game records (TOML): read, write, replay; [`report`]: JSON views of a game.
-//! - [`bot`]: players that choose actions; [`simulate`]: batches of random games.
+//! - [`render`]: pictures of a game: the board as text, SVG and PNG.
+//! - [`bot`]: players that choose actions (random, greedy); [`simulate`]: batches of games
+//!   between bots.
+//! - [`play`]: the terminal game (hotseat humans and bots); [`describe`]: actions in plain
+//!   words.
+//! - [`script`]: rhai scripts hooked into the turn pipeline (sandboxed).
 //! - [`diagnostic`]: located, compiler-style errors for everything a user writes.
 //!
 //! ## Example
@@ -35,6 +40,7 @@
 pub mod action;
 pub mod board;
 pub mod bot;
+pub mod describe;
 pub mod diagnostic;
 pub mod event;
 pub mod feature;
@@ -43,8 +49,13 @@ pub mod game;
 pub mod geometry;
 pub mod library;
 pub mod mechanic;
+pub mod play;
 pub mod record;
+pub mod render;
 pub mod report;
 pub mod ruleset;
+pub mod script;
+mod script_api;
+mod script_host;
 pub mod simulate;
 pub mod tile;

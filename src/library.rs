@@ -15,6 +15,8 @@ pub enum Kind {
     Ruleset,
     /// A tile set in `tiles/`.
     TileSet,
+    /// A rhai script in `scripts/`.
+    Script,
 }
 
 impl Kind {
@@ -22,6 +24,22 @@ impl Kind {
         match self {
             Kind::Ruleset => "rulesets",
             Kind::TileSet => "tiles",
+            Kind::Script => "scripts",
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Script => ".rhai",
+            Kind::Ruleset | Kind::TileSet => ".toml",
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Ruleset => "ruleset",
+            Kind::TileSet => "tile set",
+            Kind::Script => "script",
         }
     }
 }
@@ -59,12 +77,45 @@ const BUILTIN: &[(&str, &str)] = &[
         "rulesets/house-claim-fairy-point.toml",
         include_str!("../rulesets/house-claim-fairy-point.toml"),
     ),
+    (
+        "rulesets/count.toml",
+        include_str!("../rulesets/count.toml"),
+    ),
+    (
+        "rulesets/devir-count.toml",
+        include_str!("../rulesets/devir-count.toml"),
+    ),
+    (
+        "rulesets/house-fairy-five-script.toml",
+        include_str!("../rulesets/house-fairy-five-script.toml"),
+    ),
+    (
+        "rulesets/house-fairy-shield-script.toml",
+        include_str!("../rulesets/house-fairy-shield-script.toml"),
+    ),
+    (
+        "rulesets/house-pilgrims.toml",
+        include_str!("../rulesets/house-pilgrims.toml"),
+    ),
+    (
+        "scripts/pilgrims.rhai",
+        include_str!("../scripts/pilgrims.rhai"),
+    ),
+    (
+        "scripts/house-fairy-five.rhai",
+        include_str!("../scripts/house-fairy-five.rhai"),
+    ),
+    (
+        "scripts/house-fairy-shield.rhai",
+        include_str!("../scripts/house-fairy-shield.rhai"),
+    ),
     ("tiles/base.toml", include_str!("../tiles/base.toml")),
     (
         "tiles/princess-dragon.toml",
         include_str!("../tiles/princess-dragon.toml"),
     ),
     ("tiles/tower.toml", include_str!("../tiles/tower.toml")),
+    ("tiles/count.toml", include_str!("../tiles/count.toml")),
 ];
 
 /// A data file's name (as shown in messages) and text.
@@ -78,7 +129,10 @@ pub struct Source {
 
 /// Whether a reference is a path rather than a bare name.
 pub fn is_path(reference: &str) -> bool {
-    reference.contains('/') || reference.contains('\\') || reference.ends_with(".toml")
+    reference.contains('/')
+        || reference.contains('\\')
+        || reference.ends_with(".toml")
+        || reference.ends_with(".rhai")
 }
 
 /// The names of the built-in files of one kind (for help texts and tests).
@@ -87,7 +141,7 @@ pub fn builtin_names(kind: Kind) -> Vec<&'static str> {
     BUILTIN
         .iter()
         .filter_map(|(p, _)| p.strip_prefix(prefix.as_str()))
-        .filter_map(|p| p.strip_suffix(".toml"))
+        .filter_map(|p| p.strip_suffix(kind.extension()))
         .collect()
 }
 
@@ -103,7 +157,7 @@ pub fn find(kind: Kind, reference: &str, near: &Path) -> Result<Source, String> 
             })
             .map_err(|e| format!("cannot read {}: {e}", path.display()));
     }
-    let file = format!("{}/{reference}.toml", kind.folder());
+    let file = format!("{}/{reference}{}", kind.folder(), kind.extension());
     let candidates = [
         PathBuf::from(&file),
         near.join(&file),
@@ -121,11 +175,8 @@ pub fn find(kind: Kind, reference: &str, near: &Path) -> Result<Source, String> 
         });
     }
     Err(format!(
-        "no {} named `{reference}` (looked for {file} here and beside the referring file; built in: {})",
-        match kind {
-            Kind::Ruleset => "ruleset",
-            Kind::TileSet => "tile set",
-        },
+        "no {} named `{reference}` (looked for {file} in the current directory and in the folder of the referring file and its parent; built in: {})",
+        kind.noun(),
         builtin_names(kind).join(", ")
     ))
 }

@@ -19,7 +19,8 @@ use crate::figure::FigureKind;
 use crate::game::{Game, RuleError, Setup, SetupError};
 use crate::geometry::{Pos, Rotation, Spot};
 use crate::library::{self, Kind, Source};
-use crate::ruleset::{Ruleset, StartFile, resolve_start};
+use crate::mechanic::count::Quarter;
+use crate::ruleset::{Ruleset, StartFile, check_start, resolve_start};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
@@ -60,7 +61,18 @@ struct ActionFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     remove: Option<(i32, i32, String)>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    quarter: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    leave: Option<(String, u8)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<(i32, i32, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     claim: Option<bool>,
+    /// A script's own action: `script = ["name", arg, …]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    script: Option<Vec<crate::script::Arg>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
 }
@@ -158,6 +170,17 @@ impl Record {
             Ok(src) => Arc::new(Ruleset::from_source(src)?),
             Err(msg) => return Err(err(&[PathPart::Key("ruleset")], msg)),
         };
+        if let Some((i, name)) = raw
+            .players
+            .iter()
+            .enumerate()
+            .find(|(i, n)| n.trim().is_empty() || raw.players[..*i].contains(n))
+        {
+            return Err(err(
+                &[PathPart::Key("players"), PathPart::Index(i)],
+                format!("player names must be different and not empty (`{name}`)"),
+            ));
+        }
         let (min, max) = rules.players;
         if !(min..=max).contains(&raw.players.len()) {
             return Err(err(
@@ -197,6 +220,9 @@ impl Record {
                     .collect::<Result<Vec<_>, _>>()?,
             ),
         };
+        if let Some(tiles) = &start {
+            check_start(tiles).map_err(|m| err(&[PathPart::Key("start")], m))?;
+        }
         let actions = raw
             .action
             .iter()
@@ -229,6 +255,7 @@ impl Record {
                 let key = match e {
                     SetupError::Players { .. } => "players",
                     SetupError::Start(_) => "start",
+                    SetupError::Script(_) => "ruleset",
                 };
                 let span = span_at(&self.text, &[PathPart::Key(key)]).or(Some(0..0));
                 Diagnostic::new(&self.path, &self.text, span, e.to_string())
@@ -275,17 +302,36 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
         a.fairy.is_some(),
         a.dragon.is_some(),
         a.remove.is_some(),
+        a.quarter.is_some(),
+        a.count.is_some(),
+        a.leave.is_some(),
+        a.score.is_some(),
         a.claim.is_some(),
+        a.script.is_some(),
         a.pass.is_some(),
     ];
     if keys.iter().filter(|k| **k).count() != 1 {
         return Err(
-            "an action has exactly one of `place`, `deploy`, `fairy`, `dragon`, `remove`, `claim` or `pass`"
+            "an action has exactly one of `place`, `deploy`, `fairy`, `dragon`, `remove`, `quarter`, `count`, `leave`, `score`, `claim`, `script` or `pass`"
                 .into(),
         );
     }
     if a.figure.is_some() && a.deploy.is_none() {
         return Err("`figure` goes with `deploy`".into());
+    }
+    if let Some(parts) = &a.script {
+        let Some((crate::script::Arg::Text(name), args)) = parts.split_first() else {
+            return Err(
+                "`script` starts with the action's name: script = [\"name\", arg, …]".into(),
+            );
+        };
+        return Ok(Action::Script(crate::script::intern(
+            crate::script::ScriptAction {
+                name: name.clone(),
+                args: args.to_vec(),
+                label: String::new(),
+            },
+        )));
     }
     if let Some((x, y, degrees)) = a.place {
         let rotation = Rotation::from_degrees(degrees)
@@ -330,10 +376,41 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
             spot: spot_of(spot)?,
         });
     }
+    if let Some(name) = &a.quarter {
+        return Ok(Action::Quarter {
+            quarter: quarter_of(name)?,
+        });
+    }
+    if let Some(name) = &a.count {
+        return Ok(Action::Count {
+            quarter: quarter_of(name)?,
+        });
+    }
+    if let Some((name, count)) = &a.leave {
+        if *count == 0 {
+            return Err("`leave = [\"quarter\", 0]` moves nothing: write `pass = true`".into());
+        }
+        return Ok(Action::Leave {
+            quarter: quarter_of(name)?,
+            count: *count,
+        });
+    }
+    if let Some((x, y, spot)) = &a.score {
+        return Ok(Action::Score {
+            pos: Pos::new(*x, *y),
+            spot: spot_of(spot)?,
+        });
+    }
     if a.claim.is_some() {
         return yes(a.claim, "claim", Action::Claim);
     }
     yes(a.pass, "pass", Action::Pass)
+}
+
+fn quarter_of(name: &str) -> Result<Quarter, String> {
+    Quarter::parse(name).ok_or_else(|| {
+        format!("`{name}` is no quarter of the City: use castle, cathedral, market or blacksmiths")
+    })
 }
 
 fn action_file(a: &Action) -> ActionFile {
@@ -363,10 +440,35 @@ fn action_file(a: &Action) -> ActionFile {
             remove: Some((pos.x, pos.y, spot.name().to_string())),
             ..none()
         },
+        Action::Quarter { quarter } => ActionFile {
+            quarter: Some(quarter.name().to_string()),
+            ..none()
+        },
+        Action::Count { quarter } => ActionFile {
+            count: Some(quarter.name().to_string()),
+            ..none()
+        },
+        Action::Leave { quarter, count } => ActionFile {
+            leave: Some((quarter.name().to_string(), count)),
+            ..none()
+        },
+        Action::Score { pos, spot } => ActionFile {
+            score: Some((pos.x, pos.y, spot.name().to_string())),
+            ..none()
+        },
         Action::Claim => ActionFile {
             claim: Some(true),
             ..none()
         },
+        Action::Script(id) => {
+            let a = crate::script::action(id);
+            let mut parts = vec![crate::script::Arg::Text(a.name)];
+            parts.extend(a.args);
+            ActionFile {
+                script: Some(parts),
+                ..none()
+            }
+        }
         Action::Pass => ActionFile {
             pass: Some(true),
             ..none()

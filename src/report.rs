@@ -2,11 +2,14 @@
 
 use crate::event::Event;
 use crate::game::Game;
+use crate::mechanic::count::{Count, Quarter};
 use serde_json::{Map, Value, json};
 
 /// The game as one JSON object: `finished`, `turn`, `scores` (name → points), `supply`,
-/// `figures` on the board, the `dragon` and the `fairy` (null when off the board), and the
-/// `events` with seats replaced by player names.
+/// `figures` on the board, the `dragon` and the `fairy` (null when off the board), the `count`
+/// (null without the Count: the Count's quarter as `at`, each quarter's followers by name as
+/// `quarters`, and the followers out of a quarter waiting for their feature's scoring as
+/// `moving`), and the `events` with seats replaced by player names.
 pub fn game_json(game: &Game, events: &[Event]) -> Value {
     let names = &game.setup().players;
     let mut scores = Map::new();
@@ -56,6 +59,7 @@ pub fn game_json(game: &Game, events: &[Event]) -> Value {
         "figures": figures,
         "dragon": dragon,
         "fairy": fairy,
+        "count": game.count().map(|c| count_json(c, names)),
         "set_aside": game.set_aside(),
         "events": events,
     })
@@ -80,4 +84,28 @@ pub fn event_json(event: &Event, names: &[String]) -> Value {
         }
     }
     v
+}
+
+/// The City of Carcassonne: `{"at": "castle", "quarters": {"castle": {"Ann": 1, …}, …},
+/// "moving": {"Ann": 0, …}}`.
+fn count_json(count: &Count, names: &[String]) -> Value {
+    let by_name = |n: &dyn Fn(usize) -> u32| -> Map<String, Value> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| (name.clone(), json!(n(seat))))
+            .collect()
+    };
+    let quarters: Map<String, Value> = Quarter::ALL
+        .iter()
+        .map(|q| {
+            let followers = by_name(&|seat| count.in_quarter(seat, *q) as u32);
+            (q.name().to_string(), Value::Object(followers))
+        })
+        .collect();
+    json!({
+        "at": count.at().name(),
+        "quarters": quarters,
+        "moving": by_name(&|seat| count.moving(seat) as u32),
+    })
 }

@@ -8,9 +8,11 @@
 use crate::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::geometry::{Pos, Rotation};
 use crate::library::{self, Kind};
+use crate::mechanic::count::CountRules;
 use crate::mechanic::farm::FarmScoring;
 use crate::mechanic::scoring::{SmallCity, Unplaceable};
 use crate::mechanic::{Mechanics, PdRules};
+use crate::script::{Limits, Scripts};
 use crate::tile::{TileSet, TileType};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -77,6 +79,10 @@ pub struct Ruleset {
     pub base: BaseRules,
     /// The Princess & the Dragon toggles.
     pub pd: PdRules,
+    /// The Count of Carcassonne toggles.
+    pub count: CountRules,
+    /// The ruleset's rhai scripts (none: no rhai call is ever made).
+    pub scripts: Option<Arc<Scripts>>,
     names: BTreeMap<String, TileId>,
 }
 
@@ -113,8 +119,12 @@ impl Ruleset {
 // ---------------------------------------------------------------------------------------------
 // The file format.
 
+/// The schema of one ruleset file. `name`, `scripts` and `vars` are declared so that unknown-key
+/// checking knows them; they are read from each file's own table (a name and scripts belong to
+/// the file that writes them) or from the merged table (`vars`, read by scripts).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct RulesetFile {
     name: Option<String>,
     description: Option<String>,
@@ -128,6 +138,16 @@ struct RulesetFile {
     base: BaseRules,
     #[serde(default)]
     pd: PdRules,
+    #[serde(default)]
+    count: CountRules,
+    /// Scripts of this file (each file of an `extends` chain adds its own).
+    #[serde(default)]
+    scripts: Vec<String>,
+    #[serde(default)]
+    scripting: Limits,
+    /// Free values for scripts (`var("name")`).
+    #[serde(default)]
+    vars: toml::Table,
 }
 
 #[derive(Debug, Deserialize)]
@@ -244,14 +264,18 @@ impl Chain {
                 .map_err(|e: toml::de::Error| {
                     Diagnostic::new(&root.path, &root.text, None, e.message().to_string())
                 })?;
-        let name = file.name.clone().unwrap_or_else(|| {
-            root.path
+        // A ruleset is named by its own file: a house rule that does not say `name` is not
+        // its parent.
+        let name = match root.table.get("name").and_then(|v| v.as_str()) {
+            Some(n) => n.to_string(),
+            None => root
+                .path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
+                .unwrap_or_default(),
+        };
         let players = match &file.players {
-            None => (2, 6),
+            None => (2, 5),
             Some(p) if p.min >= 1 && p.min <= p.max && p.max <= 8 => (p.min, p.max),
             Some(p) => {
                 return Err(self.err_at(
@@ -274,10 +298,59 @@ impl Chain {
             mechanics: file.mechanics,
             base: self.checked_base(&file)?,
             pd: file.pd.clone(),
+            count: file.count,
+            scripts: self.scripts(&file)?,
             names,
         };
         rules.start = self.start(&file, &rules)?;
+        self.settle_count(&mut rules)?;
         Ok(rules)
+    }
+
+    /// The Count's settings that depend on the rest: `count.dragon_access` and
+    /// `pd.dragon.count_city` are one setting (§3.3 #52 = §3.1 #15): the key written in the
+    /// file nearest the child wins, and one file must not write both with different values;
+    /// tiles with inner edges (the City of Carcassonne) are start tiles only.
+    fn settle_count(&self, rules: &mut Ruleset) -> Result<(), Diagnostic> {
+        let count_key = [PathPart::Key("count"), PathPart::Key("dragon_access")];
+        let pd_key = [
+            PathPart::Key("pd"),
+            PathPart::Key("dragon"),
+            PathPart::Key("count_city"),
+        ];
+        // Links run child first, so the first file that writes a key is the nearest.
+        let nearest = |path: &[PathPart<'_>]| {
+            self.links
+                .iter()
+                .position(|l| lookup(&l.table, path).is_some())
+        };
+        let value = |i: usize, path: &[PathPart<'_>]| {
+            lookup(&self.links[i].table, path).and_then(|v| v.as_str().map(str::to_owned))
+        };
+        match (nearest(&count_key), nearest(&pd_key)) {
+            (Some(c), Some(p)) if c == p && value(c, &count_key) != value(p, &pd_key) => {
+                return Err(self.err_at(
+                    &count_key,
+                    "`count.dragon_access` and `pd.dragon.count_city` are the same setting and disagree: write only one",
+                ));
+            }
+            (Some(c), Some(p)) if p < c => rules.count.dragon_access = rules.pd.dragon.count_city,
+            (Some(_), _) => rules.pd.dragon.count_city = rules.count.dragon_access,
+            (None, _) => rules.count.dragon_access = rules.pd.dragon.count_city,
+        }
+        for (id, t) in rules.tiles.iter().enumerate() {
+            let starts = rules.start.iter().filter(|s| s.tile as usize == id).count() as u32;
+            if t.has_inner_edge() && t.count > starts {
+                return Err(self.err_at(
+                    &[PathPart::Key("start")],
+                    format!(
+                        "tile `{}` has inner edges, so every copy must be a start tile ({} of {} are)",
+                        t.id, starts, t.count
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Checks values that serde cannot judge alone (ranges, combinations).
@@ -382,6 +455,36 @@ impl Chain {
         Ok((tiles, names))
     }
 
+    /// Every script named along the chain, ancestors first, compiled together.
+    fn scripts(&self, file: &RulesetFile) -> Result<Option<Arc<Scripts>>, Diagnostic> {
+        let mut sources: Vec<(PathBuf, String)> = Vec::new();
+        for link in self.links.iter().rev() {
+            let Some(list) = link.table.get("scripts").and_then(|v| v.as_array()) else {
+                continue;
+            };
+            let near = link.path.parent().unwrap_or(Path::new("."));
+            for (i, name) in list.iter().filter_map(|v| v.as_str()).enumerate() {
+                let src = library::find(Kind::Script, name, near).map_err(|msg| {
+                    Diagnostic::new(
+                        &link.path,
+                        &link.text,
+                        span_at(&link.text, &[PathPart::Key("scripts"), PathPart::Index(i)]),
+                        msg,
+                    )
+                })?;
+                if !sources.iter().any(|(p, _)| *p == src.path) {
+                    sources.push((src.path, src.text));
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Ok(None);
+        }
+        let mut values = self.merged();
+        values.remove("scripts");
+        Scripts::load(&sources, file.scripting, values).map(|s| Some(Arc::new(s)))
+    }
+
     fn owner(&self, path: &[PathPart<'_>]) -> &Link {
         self.links
             .iter()
@@ -426,6 +529,19 @@ pub fn resolve_start(s: &StartFile, rules: &Ruleset) -> Result<StartTile, String
         pos: Pos::new(s.x, s.y),
         rotation,
     })
+}
+
+/// A start layout needs at least one tile and one tile per position.
+pub fn check_start(tiles: &[StartTile]) -> Result<(), String> {
+    if tiles.is_empty() {
+        return Err("there must be at least one start tile".to_string());
+    }
+    for (i, a) in tiles.iter().enumerate() {
+        if tiles[..i].iter().any(|b| b.pos == a.pos) {
+            return Err(format!("two start tiles at {}", a.pos));
+        }
+    }
+    Ok(())
 }
 
 fn merge(into: &mut toml::Table, from: &toml::Table) {
@@ -473,7 +589,7 @@ mod tests {
         assert_eq!(r.base.small_city_two_tiles, SmallCity::Normal);
         assert!(r.mechanics.farmers);
         assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72);
-        assert_eq!(r.players, (2, 6));
+        assert_eq!(r.players, (2, 5));
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub enum EdgeKind {
     Road = 1,
     /// A city wall opening.
     City = 2,
+    /// An edge inside a block of start tiles (the City of Carcassonne): it touches only the
+    /// tile it was laid against, and no tile can ever be placed against it. Its half-edges may
+    /// belong to a field (a field running along the block's rim) or to nothing.
+    Inner = 3,
 }
 
 impl EdgeKind {
@@ -33,6 +37,7 @@ impl EdgeKind {
             EdgeKind::Field => "field",
             EdgeKind::Road => "road",
             EdgeKind::City => "city",
+            EdgeKind::Inner => "inner",
         }
     }
 }
@@ -182,6 +187,9 @@ pub const NO_FEATURE: u8 = u8::MAX;
 #[derive(Clone, Debug)]
 pub struct Oriented {
     /// Edge kinds packed two bits per edge (N in the low bits), for one-instruction matching.
+    /// An inner edge packs as 3, which no edge of a tile in the bag carries (tiles with inner
+    /// edges are start tiles only, see [`TileType::has_inner_edge`]), so nothing is ever
+    /// placed against it.
     pub edge_code: u8,
     /// Features with rotated edge and half-edge masks; indices are stable across rotations.
     pub features: Vec<FeatureDef>,
@@ -197,7 +205,8 @@ impl Oriented {
         match (self.edge_code >> (2 * edge as u8)) & 3 {
             0 => EdgeKind::Field,
             1 => EdgeKind::Road,
-            _ => EdgeKind::City,
+            2 => EdgeKind::City,
+            _ => EdgeKind::Inner,
         }
     }
 
@@ -253,6 +262,11 @@ impl TileType {
         self.features()
             .iter()
             .any(|f| f.kind == FeatureKind::Cloister)
+    }
+
+    /// Whether one of the tile's edges is an inner edge (the tile is laid only at the start).
+    pub fn has_inner_edge(&self) -> bool {
+        self.edges.contains(&EdgeKind::Inner)
     }
 
     /// Whether the tile carries `tag`.
@@ -405,7 +419,7 @@ impl Ctx<'_> {
             });
         }
         for (e, owner) in edge_owner.iter().enumerate() {
-            if *owner == NO_FEATURE && edges[e] != EdgeKind::Field {
+            if *owner == NO_FEATURE && matches!(edges[e], EdgeKind::City | EdgeKind::Road) {
                 return Err(self.err(
                     raw.edges.span(),
                     format!(
@@ -482,7 +496,7 @@ impl Ctx<'_> {
             });
         }
         for (h, owner) in half_owner.iter().enumerate() {
-            if *owner == NO_FEATURE && edges[h / 2] != EdgeKind::City {
+            if *owner == NO_FEATURE && matches!(edges[h / 2], EdgeKind::Road | EdgeKind::Field) {
                 return Err(self.err(
                     t.span(),
                     format!(
@@ -711,6 +725,54 @@ field = [{ halves = ["EL", "WR"], cities = ["N"] }, { halves = ["ER", "SL", "SR"
         let e = error_of(&D.replace("count = 4", "count = 4\ncolour = 1"));
         assert!(e.contains("unknown field `colour`"), "{e}");
         assert!(e.starts_with("bad.toml:"), "{e}");
+    }
+
+    /// CO/1 of the City of Carcassonne: a road stub on W, inner edges E and S, and two fields
+    /// whose halves on the inner edges are partly in no field at all.
+    const CO1: &str = r#"
+[[tile]]
+id = "CO/1"
+count = 1
+edges = ["field", "inner", "inner", "road"]
+road = [{ edges = ["W"] }]
+field = [{ halves = ["WR", "NL", "NR", "EL"] }, { halves = ["WL", "SR"] }]
+"#;
+
+    #[test]
+    fn inner_edges_need_no_field_and_pack_as_three() {
+        let set = TileSet::parse(Path::new("t.toml"), CO1).unwrap();
+        let t = &set.tiles[0];
+        assert!(t.has_inner_edge());
+        let r0 = t.at(Rotation::default());
+        assert_eq!(r0.edge_kind(Edge::E), EdgeKind::Inner);
+        assert_eq!((r0.edge_code >> (2 * Edge::S as u8)) & 3, 3);
+        // ER and SL lie on inner edges and belong to no field.
+        assert_eq!(r0.feature_at(Spot::parse("ER").unwrap()), None);
+        assert!(r0.feature_at(Spot::parse("EL").unwrap()).is_some());
+        let r90 = t.at(Rotation::from_degrees(90).unwrap());
+        assert_eq!(r90.edge_kind(Edge::S), EdgeKind::Inner);
+        assert_eq!(r90.edge_kind(Edge::W), EdgeKind::Inner);
+        assert_eq!(r90.edge_kind(Edge::N), EdgeKind::Road);
+    }
+
+    #[test]
+    fn inner_edges_carry_no_city_or_road() {
+        let bad = CO1.replace("edges = [\"W\"]", "edges = [\"W\", \"E\"]");
+        let e = error_of(&bad);
+        assert!(
+            e.contains("a road reaches edge E, but `edges` says that edge is inner"),
+            "{e}"
+        );
+        // A field edge still needs both of its halves in a field.
+        let bad = CO1.replace(
+            "\"inner\", \"inner\", \"road\"",
+            "\"field\", \"inner\", \"road\"",
+        );
+        let e = error_of(&bad);
+        assert!(
+            e.contains("half-edge ER is on a field edge but no field touches it"),
+            "{e}"
+        );
     }
 
     #[test]

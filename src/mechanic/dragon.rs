@@ -62,7 +62,8 @@ pub enum Menu {
     FleshAndBlood,
 }
 
-/// `pd.dragon.count_city` (§3.1 #15; takes effect with the Count).
+/// `pd.dragon.count_city` (§3.1 #15) = `count.dragon_access` (§3.3 #52); takes effect with the
+/// Count (`[mechanics] count`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CountCity {
@@ -134,7 +135,7 @@ impl Game {
     /// D0: a dragon tile drawn while the dragon is not in play is set aside (or, under the house
     /// rule, put back into the bag). Returns whether the tile was kept out.
     pub(crate) fn keep_dragon_tile_out(&mut self, tile: TileId, events: &mut Vec<Event>) -> bool {
-        if !self.rules.mechanics.dragon || self.dragon.is_some() || !self.is_dragon_tile(tile) {
+        if !self.rules.mechanics.dragon || self.dragon_in_play || !self.is_dragon_tile(tile) {
             return false;
         }
         let name = self.tile_name(tile);
@@ -168,7 +169,7 @@ impl Game {
     /// game ends instead of redrawing for ever.
     pub(crate) fn dragon_tiles_only_left(&self) -> bool {
         self.rules.mechanics.dragon
-            && self.dragon.is_none()
+            && !self.dragon_in_play
             && self.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
             && !self.bag.is_empty()
             && self.bag.iter().all(|t| self.is_dragon_tile(*t))
@@ -221,7 +222,8 @@ impl Game {
     }
 
     /// Tiles the dragon may step onto now (D5): orthogonal neighbours that hold a tile, were not
-    /// visited on this journey and do not hold the fairy (FA6).
+    /// visited on this journey, do not hold the fairy (FA6) and are not barred by the Count
+    /// (D5c, `count.dragon_access`).
     pub(crate) fn dragon_steps(&self) -> Vec<Pos> {
         let (Some(at), Some(journey)) = (self.dragon, self.now.journey.as_ref()) else {
             return Vec::new();
@@ -234,6 +236,7 @@ impl Game {
             .filter(|q| self.board.at(*q).is_some())
             .filter(|q| !journey.visited.contains(q))
             .filter(|q| !(blocks && fairy == Some(*q)))
+            .filter(|q| !self.count_bars_dragon(*q))
             .collect()
     }
 
@@ -257,7 +260,7 @@ impl Game {
 
     /// The dragon eats every figure on the tile at `pos`, unless the fairy protects it (D7,
     /// FA6). Every figure that exists so far is a follower, on every menu.
-    fn eat(&mut self, pos: Pos, events: &mut Vec<Event>) {
+    pub(crate) fn eat(&mut self, pos: Pos, events: &mut Vec<Event>) {
         let protected = self.rules.mechanics.fairy
             && self.rules.pd.fairy.protects_tile
             && self.fairy.is_some_and(|f| f.pos == pos);
@@ -267,10 +270,16 @@ impl Game {
         if protected {
             return;
         }
-        self.return_figures(
-            |features, f| features.segment(f.seg).placed == tile,
-            ReturnReason::Eaten,
-            events,
-        );
+        let on_tile: Vec<u32> = self
+            .figures
+            .iter()
+            .filter(|f| self.features.segment(f.seg).placed == tile)
+            .map(|f| f.id)
+            .collect();
+        if on_tile.is_empty() {
+            return;
+        }
+        let eaten = self.eaten_filter(pos, on_tile);
+        self.return_figures(|_, f| eaten.contains(&f.id), ReturnReason::Eaten, events);
     }
 }

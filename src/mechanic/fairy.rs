@@ -115,6 +115,9 @@ use crate::game::{Fairy, Game, Pending, RuleError};
 use crate::geometry::{Pos, Spot};
 use crate::tile::Symbol;
 
+/// The rule named by the fairy's scoring bonus in [`Event::Scored`] (FA8).
+pub(crate) const BONUS_RULE: &str = "FA8 fairy bonus";
+
 impl Game {
     fn fairy_on(&self) -> bool {
         self.rules.mechanics.fairy
@@ -220,7 +223,7 @@ impl Game {
 
     /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
     /// tile mode.
-    fn fairy_canonical(&self, pos: Pos, spot: Option<Spot>) -> Action {
+    pub(crate) fn fairy_canonical(&self, pos: Pos, spot: Option<Spot>) -> Action {
         let spot = match self.rules.pd.fairy.attach {
             Attach::Tile => None,
             Attach::Follower => spot.map(|s| self.seg_at(pos, s).map_or(s, |g| self.seg_spot(g).1)),
@@ -316,14 +319,7 @@ impl Game {
             }
         }
         for player in winners {
-            self.award(
-                player,
-                rules.scoring_bonus,
-                kind,
-                "FA8 fairy bonus",
-                at,
-                events,
-            );
+            self.award(player, rules.scoring_bonus, kind, BONUS_RULE, at, events);
         }
     }
 

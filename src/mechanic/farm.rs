@@ -24,6 +24,7 @@ pub enum FarmScoring {
 use crate::event::Event;
 use crate::feature::SegId;
 use crate::game::Game;
+use crate::mechanic::count;
 use crate::tile::FeatureKind;
 
 /// A farm with farmers: its root, the farmers' strength by seat, and the completed cities it
@@ -105,7 +106,12 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                         *total += s;
                     }
                 }
-                let at = game.root_pos(city);
+                game.count_market_strength(city, &mut strength);
+                let at = if city == count::CITY {
+                    game.count_city_pos()
+                } else {
+                    game.root_pos(city)
+                };
                 game.pay(
                     &strength,
                     4,
@@ -142,13 +148,34 @@ fn farms(game: &mut Game) -> Vec<Farm> {
     farms
 }
 
-/// Roots of the completed cities that the farm of `seg` borders.
+/// The farms scored at the end, as the Count's market rounds name them (RULES.md §5.2): the
+/// farms holding farmers, in scoring order; under city-centric scoring the completed cities
+/// those farms border, [`count::CITY`] standing for the City of Carcassonne.
+pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
+    let farms = farms(game);
+    if game.rules.base.farm_scoring != FarmScoring::CityCentric4 {
+        return farms.iter().map(|f| f.root).collect();
+    }
+    let mut cities: Vec<SegId> = Vec::new();
+    for c in farms.iter().flat_map(|f| &f.cities) {
+        if !cities.contains(c) {
+            cities.push(*c);
+        }
+    }
+    cities
+}
+
+/// Roots of the completed cities that the farm of `seg` borders; [`count::CITY`] when a field
+/// of the farm lies on a tile of the City of Carcassonne (`count.city_tiles_border_farms`).
 fn bordering_cities(game: &mut Game, seg: SegId) -> Vec<SegId> {
     let mut members = Vec::new();
     game.features.members(seg, &mut members);
     let mut cities = Vec::new();
     for m in members {
         let s = *game.features.segment(m);
+        if !cities.contains(&count::CITY) && game.count_city_borders(s.placed) {
+            cities.push(count::CITY);
+        }
         let base = game.board.placed(s.placed).seg_base;
         let mut borders =
             game.board.oriented(&game.rules, s.placed).features[s.feature as usize].borders;

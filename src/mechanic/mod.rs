@@ -2,6 +2,7 @@
 //! TOML, with the current Hans im Glück rules as defaults) and the functions the game's turn
 //! pipeline calls at the phases it hooks.
 
+pub mod count;
 pub mod dragon;
 pub mod fairy;
 pub mod farm;
@@ -29,6 +30,9 @@ pub struct Mechanics {
     pub princess: bool,
     /// The magic portal (§2.5).
     pub portal: bool,
+    /// The Count of Carcassonne: the quarters of the City and the Count (§5; `count.enabled`,
+    /// §3.3 #46). Needs the City's tiles (`tiles/count.toml`) as the start block.
+    pub count: bool,
 }
 
 impl Default for Mechanics {
@@ -40,6 +44,7 @@ impl Default for Mechanics {
             fairy: false,
             princess: false,
             portal: false,
+            count: false,
         }
     }
 }

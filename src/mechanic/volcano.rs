@@ -34,6 +34,7 @@ impl Game {
     /// dragon tiles back into the bag.
     pub(crate) fn volcano_placed(&mut self, pos: Pos, events: &mut Vec<Event>) {
         self.dragon = Some(pos);
+        self.dragon_in_play = true;
         events.push(Event::DragonMoved {
             player: self.active,
             x: pos.x,

@@ -1,0 +1,552 @@
+//! The game's side of scripting: calling hooks at the pipeline's stages, checking and applying
+//! the commands they give, script decisions and script actions.
+//!
+//! A ruleset without scripts never reaches this code's rhai calls: every entry point returns at
+//! once when `rules.scripts` is `None`.
+
+use crate::action::{Action, DecisionKind};
+use crate::event::{Event, ReturnReason};
+use crate::figure::{Figure, FigureKind};
+use crate::game::{Fairy, Game, Journey, Pending, Stage};
+use crate::geometry::Pos;
+use crate::script::{self, Arg, Command, ScriptAction, ScriptError};
+use crate::tile::FeatureKind;
+use rhai::{Array, Dynamic, Map};
+use std::sync::Arc;
+
+/// Interned rule names given by scripts, so scoring events keep a `&'static str` rule.
+fn rule_name(text: &str) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == text) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
+    names.push(leaked);
+    leaked
+}
+
+fn arg_of(d: &Dynamic) -> Option<Arg> {
+    if let Ok(i) = d.as_int() {
+        Some(Arg::Int(i))
+    } else if let Ok(b) = d.as_bool() {
+        Some(Arg::Bool(b))
+    } else {
+        d.clone().into_string().ok().map(Arg::Text)
+    }
+}
+
+fn dynamic_of(a: &Arg) -> Dynamic {
+    match a {
+        Arg::Int(i) => (*i).into(),
+        Arg::Bool(b) => (*b).into(),
+        Arg::Text(s) => Dynamic::from(s.clone()),
+    }
+}
+
+/// Reads an offer `#{ name: "enter", args: [..], label: ".." }` into an action id.
+fn offer_of(d: &Dynamic) -> Result<u32, String> {
+    let m = d
+        .read_lock::<Map>()
+        .ok_or("an offered action is a map #{ name, args, label }")?;
+    let name = m
+        .get("name")
+        .and_then(|n| n.clone().into_string().ok())
+        .ok_or("an offered action needs a string `name`")?;
+    let args = match m.get("args") {
+        None => Vec::new(),
+        Some(a) => a
+            .read_lock::<Array>()
+            .ok_or("`args` of an offered action is an array")?
+            .iter()
+            .map(|v| arg_of(v).ok_or("action arguments are integers, booleans or strings"))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let label = m
+        .get("label")
+        .and_then(|l| l.clone().into_string().ok())
+        .unwrap_or_else(|| name.clone());
+    Ok(script::intern(ScriptAction { name, args, label }))
+}
+
+impl Game {
+    /// Whether the ruleset has scripts.
+    pub(crate) fn scripted(&self) -> bool {
+        self.rules.scripts.is_some()
+    }
+
+    /// Calls `hook` in every script that defines it and applies the commands. A failure is
+    /// kept in `fault` (the caller rolls the action back) and later hooks are skipped.
+    pub(crate) fn run_hook(&mut self, hook: &str, args: Vec<Dynamic>, events: &mut Vec<Event>) {
+        let Some(answers) = self.call_hook(hook, args) else {
+            return;
+        };
+        for answer in answers {
+            for command in answer.commands {
+                if let Err(message) = self.apply_command(&answer.script, command, events) {
+                    self.fail(&answer.script, hook, message);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Calls a hook and returns the scripts' answers (None when nothing ran or it failed).
+    fn call_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Option<Vec<script::Answer>> {
+        let scripts = Arc::clone(self.rules.scripts.as_ref()?);
+        if self.fault.is_some() || !scripts.defines(hook) {
+            return None;
+        }
+        match scripts.call(self, hook, args) {
+            Ok(answers) => Some(answers),
+            Err(e) => {
+                self.fault = Some(e);
+                None
+            }
+        }
+    }
+
+    fn fail(&mut self, script: &str, hook: &str, message: String) {
+        if let Some(scripts) = &self.rules.scripts {
+            self.fault = Some(scripts.command_error(script, hook, message));
+        }
+    }
+
+    /// Takes the first script failure, if any.
+    pub(crate) fn take_fault(&mut self) -> Option<ScriptError> {
+        self.fault.take()
+    }
+
+    /// The stage hooks: `turn_start` (a turn began), `draw` (a tile was drawn), `score` and
+    /// `turn_end` (the stage is done). Other stages end in decisions, whose hooks follow the
+    /// answer ([`Game::decision_hook`]).
+    pub(crate) fn stage_hook(&mut self, stage: Stage, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        let hook = match stage {
+            Stage::TurnStart => "turn_start",
+            Stage::Draw => "draw",
+            Stage::Score => "score",
+            Stage::TurnEnd => "turn_end",
+            Stage::Place | Stage::Princess | Stage::Dragon | Stage::Deploy => return,
+        };
+        self.run_hook(hook, Vec::new(), events);
+    }
+
+    /// The hook that follows an answered decision (`place`, `princess`, `deploy`,
+    /// `dragon_step`).
+    pub(crate) fn decision_hook(&mut self, answered: Pending, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        match answered {
+            Pending::Place => self.run_hook("place", Vec::new(), events),
+            Pending::Princess => self.run_hook("princess", Vec::new(), events),
+            Pending::Deploy => self.run_hook("deploy", Vec::new(), events),
+            Pending::DragonStep => {
+                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
+                self.run_hook("dragon_step", vec![step.into()], events)
+            }
+            _ => {}
+        }
+    }
+
+    /// `feature_scored(feature)`: a feature is being scored.
+    pub(crate) fn feature_hook(&mut self, seg: u32, completed: bool, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        let (pos, spot) = self.seg_spot(seg);
+        let kind = self.features.segment(seg).kind;
+        let followers: Array = self
+            .figures
+            .iter()
+            .filter(|f| self.features.same(f.seg, seg))
+            .map(|f| (f.id as i64).into())
+            .collect();
+        let mut m = Map::new();
+        m.insert("kind".into(), Dynamic::from(kind.name().to_string()));
+        m.insert("x".into(), (pos.x as i64).into());
+        m.insert("y".into(), (pos.y as i64).into());
+        m.insert("spot".into(), Dynamic::from(spot.name().to_string()));
+        m.insert("completed".into(), completed.into());
+        m.insert("followers".into(), followers.into());
+        self.run_hook("feature_scored", vec![Dynamic::from_map(m)], events);
+    }
+
+    /// Script decisions wait first; otherwise the pending decision stays.
+    pub(crate) fn script_decision_first(&mut self) -> bool {
+        if self.asked.is_empty() {
+            return false;
+        }
+        self.pending = Pending::Script;
+        true
+    }
+
+    /// Computes the legal list of the pending decision once, with the scripts' filters and
+    /// offers, so that listing and checking actions never call a script.
+    pub(crate) fn prepare_offer(&mut self, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        self.offer = None;
+        if self.pending == Pending::Script {
+            let ids = self.asked.front().map(|a| a.1.clone()).unwrap_or_default();
+            self.offer = Some(ids.into_iter().map(Action::Script).collect());
+            return;
+        }
+        let mut base = Vec::new();
+        self.legal_actions(&mut base);
+        if self.pending == Pending::DragonStep {
+            base = self.filtered(base, "filter_dragon_steps", events);
+        } else if self.pending == Pending::Deploy {
+            base = self.filtered(base, "filter_deploy", events);
+        }
+        if self.pending != Pending::Over {
+            let decision = self.decision_map();
+            if let Some(answers) = self.call_hook("actions", vec![decision]) {
+                for answer in answers {
+                    let offers = answer.value.into_array().unwrap_or_default();
+                    for o in &offers {
+                        match offer_of(o) {
+                            Ok(id) => base.push(Action::Script(id)),
+                            Err(m) => {
+                                self.fail(&answer.script, "actions", m.to_string());
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.offer = Some(base);
+    }
+
+    fn decision_map(&self) -> Dynamic {
+        let d = self.decision();
+        let mut m = Map::new();
+        m.insert("player".into(), (d.player as i64).into());
+        m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
+        Dynamic::from_map(m)
+    }
+
+    /// Passes the dragon steps or deploy targets of `base` through a filter hook.
+    fn filtered(&mut self, base: Vec<Action>, hook: &str, events: &mut Vec<Event>) -> Vec<Action> {
+        let _ = events;
+        let items: Array = base
+            .iter()
+            .filter_map(|a| match a {
+                Action::Dragon { pos } => Some(xy_map(*pos, None)),
+                Action::Deploy { pos, spot, .. } => Some(xy_map(*pos, Some(spot.name()))),
+                _ => None,
+            })
+            .collect();
+        let Some(answers) = self.call_hook(hook, vec![items.into()]) else {
+            return base;
+        };
+        let mut keep = base;
+        for answer in answers {
+            let allowed: Vec<(i64, i64, Option<String>)> = answer
+                .value
+                .into_array()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|d| {
+                    let m = d.read_lock::<Map>()?;
+                    let x = m.get("x")?.as_int().ok()?;
+                    let y = m.get("y")?.as_int().ok()?;
+                    let spot = m.get("spot").and_then(|s| s.clone().into_string().ok());
+                    Some((x, y, spot))
+                })
+                .collect();
+            keep.retain(|a| match a {
+                Action::Dragon { pos } => allowed
+                    .iter()
+                    .any(|(x, y, _)| *x == pos.x as i64 && *y == pos.y as i64),
+                Action::Deploy { pos, spot, .. } => allowed.iter().any(|(x, y, s)| {
+                    *x == pos.x as i64 && *y == pos.y as i64 && s.as_deref() == Some(spot.name())
+                }),
+                _ => true,
+            });
+        }
+        keep
+    }
+
+    /// The ids of the figures on `pos` that the dragon really eats (`filter_eaten`).
+    pub(crate) fn eaten_filter(&mut self, pos: Pos, ids: Vec<u32>) -> Vec<u32> {
+        if !self.scripted() {
+            return ids;
+        }
+        let list: Array = ids.iter().map(|i| (*i as i64).into()).collect();
+        let args = vec![(pos.x as i64).into(), (pos.y as i64).into(), list.into()];
+        let Some(answers) = self.call_hook("filter_eaten", args) else {
+            return ids;
+        };
+        let mut keep = ids;
+        for answer in answers {
+            let allowed: Vec<i64> = answer
+                .value
+                .into_array()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|d| d.as_int().ok())
+                .collect();
+            keep.retain(|id| allowed.contains(&(*id as i64)));
+        }
+        keep
+    }
+
+    /// Applies a chosen script action: the `action(name, args)` hook, and the end of a script
+    /// decision.
+    pub(crate) fn apply_script_action(&mut self, id: u32, events: &mut Vec<Event>) {
+        let a = script::action(id);
+        let args: Array = a.args.iter().map(dynamic_of).collect();
+        if self.pending == Pending::Script {
+            self.asked.pop_front();
+        }
+        self.run_hook("action", vec![Dynamic::from(a.name), args.into()], events);
+    }
+
+    /// The script state as a rhai value.
+    pub(crate) fn script_state_dynamic(&self) -> Dynamic {
+        rhai::serde::to_dynamic(&self.script_state).unwrap_or(Dynamic::UNIT)
+    }
+
+    /// Followers a script holds off the board for `player` (e.g. in the dungeon).
+    pub fn held(&self, player: usize) -> u32 {
+        self.held.get(player).copied().unwrap_or(0)
+    }
+
+    /// The script state (JSON), saved with the game.
+    pub fn script_state(&self) -> &serde_json::Value {
+        &self.script_state
+    }
+
+    fn seat(&self, p: i64) -> Result<usize, String> {
+        usize::try_from(p)
+            .ok()
+            .filter(|s| *s < self.scores.len())
+            .ok_or_else(|| format!("there is no player {p}"))
+    }
+
+    fn figure_index(&self, id: i64) -> Result<usize, String> {
+        self.figures
+            .iter()
+            .position(|f| f.id as i64 == id)
+            .ok_or_else(|| format!("there is no figure {id} on the board"))
+    }
+
+    fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
+        script::pos_of(x, y)
+            .filter(|p| self.board.at(*p).is_some())
+            .ok_or_else(|| format!("there is no tile at ({x},{y})"))
+    }
+
+    /// Checks and applies one command.
+    fn apply_command(
+        &mut self,
+        script: &Arc<str>,
+        command: Command,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        match command {
+            Command::Score {
+                player,
+                points,
+                why,
+            } => {
+                let player = self.seat(player)?;
+                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
+                self.scores[player] += points;
+                events.push(Event::ScriptScored {
+                    script: Arc::clone(script),
+                    player,
+                    points,
+                    why,
+                });
+            }
+            Command::ScoreFeature {
+                player,
+                points,
+                feature,
+                rule,
+            } => {
+                let player = self.seat(player)?;
+                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
+                let kind = feature
+                    .get("kind")
+                    .and_then(|k| k.clone().into_string().ok())
+                    .and_then(|k| {
+                        [
+                            FeatureKind::Road,
+                            FeatureKind::City,
+                            FeatureKind::Cloister,
+                            FeatureKind::Field,
+                        ]
+                        .into_iter()
+                        .find(|f| f.name() == k)
+                    })
+                    .ok_or("score_feature needs the feature map given to feature_scored")?;
+                let int = |k: &str| feature.get(k).and_then(|v| v.as_int().ok()).unwrap_or(0);
+                let at = script::pos_of(int("x"), int("y")).ok_or("bad feature position")?;
+                self.award(player, points, kind, rule_name(&rule), at, events);
+            }
+            Command::ReturnFigure { id } => {
+                let i = self.figure_index(id)?;
+                let fid = self.figures[i].id;
+                self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
+            }
+            Command::TakeFollower { player } => {
+                let p = self.seat(player)?;
+                if self.supply[p][FigureKind::Follower as usize] == 0 {
+                    return Err(format!("player {p} has no follower in supply to take"));
+                }
+                self.supply[p][FigureKind::Follower as usize] -= 1;
+                self.held[p] += 1;
+                events.push(Event::FollowerHeld {
+                    script: Arc::clone(script),
+                    player: p,
+                });
+            }
+            Command::ReleaseFollower { player } => {
+                let p = self.seat(player)?;
+                if self.held[p] == 0 {
+                    return Err(format!("the script holds no follower of player {p}"));
+                }
+                self.held[p] -= 1;
+                self.supply[p][FigureKind::Follower as usize] += 1;
+                events.push(Event::FollowerReleased {
+                    script: Arc::clone(script),
+                    player: p,
+                });
+            }
+            Command::PutFollower {
+                player,
+                x,
+                y,
+                spot,
+                ignore_occupancy,
+            } => {
+                let p = self.seat(player)?;
+                let pos = self.tile_pos(x, y)?;
+                let seg = script::spot_of(&spot)
+                    .and_then(|s| self.seg_at(pos, s))
+                    .ok_or_else(|| format!("the tile at ({x},{y}) has no feature at `{spot}`"))?;
+                if self.held[p] == 0 {
+                    return Err(format!("the script holds no follower of player {p} to put"));
+                }
+                if !ignore_occupancy && self.features.totals(seg).followers > 0 {
+                    return Err("that feature already has a follower (B-F3)".into());
+                }
+                self.held[p] -= 1;
+                self.figures.push(Figure {
+                    id: self.next_figure,
+                    owner: p,
+                    kind: FigureKind::Follower,
+                    seg,
+                });
+                self.next_figure += 1;
+                self.features.add_followers(seg, 1);
+                events.push(Event::FigureDeployed {
+                    player: p,
+                    figure: FigureKind::Follower,
+                    x: pos.x,
+                    y: pos.y,
+                    feature: self.features.segment(seg).kind,
+                    spot: self.seg_spot(seg).1,
+                });
+            }
+            Command::MoveDragon { x, y } => {
+                let pos = self.tile_pos(x, y)?;
+                self.dragon = Some(pos);
+                self.dragon_in_play = true;
+                events.push(Event::DragonMoved {
+                    player: self.active,
+                    x: pos.x,
+                    y: pos.y,
+                    step: 0,
+                });
+            }
+            Command::HideDragon => {
+                self.dragon = None;
+                events.push(Event::DragonHidden {
+                    script: Arc::clone(script),
+                });
+            }
+            Command::Eat { x, y } => {
+                let pos = self.tile_pos(x, y)?;
+                self.eat(pos, events);
+            }
+            Command::EndJourney => {
+                if let Some(j) = self.now.journey.take() {
+                    events.push(Event::JourneyEnded {
+                        steps: j.steps,
+                        reason: "script",
+                    });
+                }
+                self.now.journey_due = false;
+            }
+            Command::StartJourney { steps_done } => {
+                let at = self.dragon.ok_or("the dragon is not on the board")?;
+                let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
+                self.now.journey_due = true;
+                self.now.journey = Some(Journey {
+                    steps,
+                    visited: vec![at],
+                });
+            }
+            Command::MoveFairy { x, y, follower } => {
+                let pos = self.tile_pos(x, y)?;
+                let follower = match follower {
+                    None => None,
+                    Some(id) => Some(self.figures[self.figure_index(id)?].id),
+                };
+                self.fairy = Some(Fairy { pos, follower });
+                events.push(Event::FairyMoved {
+                    player: self.active,
+                    x: pos.x,
+                    y: pos.y,
+                    spot: None,
+                });
+            }
+            Command::SetState(state) => {
+                self.script_state = rhai::serde::from_dynamic(&state)
+                    .map_err(|e| format!("the state cannot be saved: {e}"))?;
+            }
+            Command::Ask { player, offers } => {
+                let p = self.seat(player)?;
+                let ids = offers.iter().map(offer_of).collect::<Result<Vec<_>, _>>()?;
+                if ids.is_empty() {
+                    return Err("ask needs at least one option".into());
+                }
+                self.asked.push_back((p, ids));
+            }
+            Command::Log(text) => events.push(Event::ScriptLog {
+                script: Arc::clone(script),
+                text,
+            }),
+        }
+        Ok(())
+    }
+
+    /// The decision a script asked for: its player.
+    pub(crate) fn script_decision(&self) -> (usize, DecisionKind) {
+        let player = self.asked.front().map_or(self.active, |a| a.0);
+        (player, DecisionKind::Script)
+    }
+}
+
+fn xy_map(pos: Pos, spot: Option<&str>) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("x".into(), (pos.x as i64).into());
+    m.insert("y".into(), (pos.y as i64).into());
+    if let Some(s) = spot {
+        m.insert("spot".into(), Dynamic::from(s.to_string()));
+    }
+    Dynamic::from_map(m)
+}

@@ -1,0 +1,311 @@
+//! Rhai scripting: the differential tests (a house rule as toggles and as a script give the
+//! same games), the tutorial of scripts/README.md, the sandbox, and the promise that a ruleset
+//! without scripts never enters rhai.
+
+use castellan::bot::{Bot, RandomBot};
+use castellan::event::Event;
+use castellan::game::{Game, RuleError, Setup, SetupError};
+use castellan::library::Source;
+use castellan::ruleset::Ruleset;
+use castellan::script;
+use std::sync::Arc;
+
+/// Plays a whole game with a random bot and returns every event.
+fn play(rules: &Arc<Ruleset>, players: usize, seed: u64) -> (Game, Vec<Event>) {
+    let names = (0..players).map(|i| format!("P{i}")).collect();
+    let (mut game, mut events) =
+        Game::new(Arc::clone(rules), Setup::new(names, seed)).expect("the game starts");
+    let mut bot = RandomBot::new(seed + 17);
+    while !game.is_over() {
+        let action = bot.choose(&game);
+        events.extend(game.apply(&action).expect("a legal action is accepted"));
+    }
+    (game, events)
+}
+
+/// Seed 004 §House Rules (3rd bullet), RULES.md T-F7/A21: the 5-point fairy as toggles
+/// (`house-fairy-five`) and as a script (`house-fairy-five-script`) give identical event logs.
+#[test]
+fn fairy_five_script_equals_the_toggles() {
+    let toggles = Ruleset::load("house-fairy-five").expect("loads");
+    let script = Ruleset::load("house-fairy-five-script").expect("loads");
+    let mut bonuses = 0;
+    for seed in 0..40 {
+        let (_, a) = play(&toggles, 2 + (seed % 3) as usize, seed);
+        let (_, b) = play(&script, 2 + (seed % 3) as usize, seed);
+        assert_eq!(a, b, "seed {seed}");
+        bonuses += a
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Scored {
+                        rule: "FA8 fairy bonus",
+                        points: 5,
+                        ..
+                    }
+                )
+            })
+            .count();
+    }
+    assert!(
+        bonuses > 0,
+        "the comparison must include fairy bonuses: {bonuses}"
+    );
+}
+
+/// Seed 004 §House Rules (4th bullet), RULES.md A22: the shielding fairy as toggles and as a
+/// script give identical event logs.
+#[test]
+fn fairy_shield_script_equals_the_toggles() {
+    let toggles = Ruleset::load("house-fairy-shield").expect("loads");
+    let script = Ruleset::load("house-fairy-shield-script").expect("loads");
+    for seed in 0..40 {
+        let (_, a) = play(&toggles, 2 + (seed % 3) as usize, seed);
+        let (_, b) = play(&script, 2 + (seed % 3) as usize, seed);
+        assert_eq!(a, b, "seed {seed}");
+    }
+}
+
+/// The tutorial of scripts/README.md is exactly the shipped files, and it pays what it says.
+#[test]
+fn the_tutorial_works_as_written() {
+    let readme = std::fs::read_to_string("scripts/README.md").expect("readme");
+    let script = std::fs::read_to_string("scripts/pilgrims.rhai").expect("script");
+    let rules = std::fs::read_to_string("rulesets/house-pilgrims.toml").expect("ruleset");
+    assert!(
+        readme.contains(&format!("```rhai\n{script}```")),
+        "README and script differ"
+    );
+    assert!(
+        readme.contains(&format!("```toml\n{rules}```")),
+        "README and ruleset differ"
+    );
+
+    let pilgrims = Ruleset::load("house-pilgrims").expect("loads");
+    let mut blessed = 0;
+    for seed in 0..300 {
+        if blessed > 2 {
+            break;
+        }
+        let (game, events) = play(&pilgrims, 2, seed);
+        // Every completed cloister with its monk gives +2 to the monk's owner, +1 to the placer.
+        let cloisters = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Scored {
+                        feature: castellan::tile::FeatureKind::Cloister,
+                        points: 9,
+                        ..
+                    }
+                )
+            })
+            .count();
+        let blessings = events
+            .iter()
+            .filter(|e| matches!(e, Event::ScriptScored { points: 2, .. }))
+            .count();
+        assert_eq!(cloisters, blessings, "seed {seed}");
+        blessed += blessings;
+        let total: u32 = events
+            .iter()
+            .map(|e| match e {
+                Event::Scored { points, .. }
+                | Event::ScriptScored { points, .. }
+                | Event::FairyPoint { points, .. } => *points,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(total, game.scores().iter().sum::<u32>(), "seed {seed}");
+    }
+    assert!(blessed > 0, "some cloister must be completed with its monk");
+}
+
+const LOOP: &str = "fn turn_start() {\n    let n = 0;\n    loop {\n        n += 1;\n    }\n}\n";
+
+/// Writes `script` and a ruleset that loads it into `dir`; returns the ruleset's path.
+fn scripted(dir: &std::path::Path, script: &str, extra: &str) -> String {
+    std::fs::create_dir_all(dir.join("scripts")).expect("dir");
+    std::fs::write(dir.join("scripts/test.rhai"), script).expect("script");
+    let path = dir.join("test.toml");
+    let text =
+        format!("extends = \"hig\"\nname = \"t\"\nscripts = [\"scripts/test.rhai\"]\n{extra}");
+    std::fs::write(&path, text).expect("ruleset");
+    path.display().to_string()
+}
+
+fn ruleset(path: &str) -> Result<Arc<Ruleset>, castellan::diagnostic::Diagnostic> {
+    Ruleset::load(path)
+}
+
+/// The sandbox: an endless loop stops with a clear error naming the file, line and hook.
+#[test]
+fn an_endless_loop_stops_with_a_clear_error() {
+    let dir = std::env::temp_dir().join("castellan-loop");
+    let rules = ruleset(&scripted(
+        &dir,
+        LOOP,
+        "[scripting]\nmax_operations = 5000\n",
+    ))
+    .expect("the ruleset loads");
+    let err = Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 1))
+        .expect_err("the hook cannot finish");
+    let SetupError::Script(e) = err else {
+        panic!("not a script error: {err}")
+    };
+    assert_eq!(e.hook, "turn_start");
+    // rhai does not say where the operation limit struck: the hook's own line is given.
+    assert!((1..=4).contains(&e.line), "{e}");
+    assert!(e.column > 0, "{e}");
+    assert!(e.file.ends_with("test.rhai"), "{e}");
+    assert!(e.message.to_lowercase().contains("operations"), "{e}");
+}
+
+/// A runtime error names its position; the action is rejected and the game is unchanged.
+#[test]
+fn a_failing_hook_leaves_the_game_unchanged() {
+    let dir = std::env::temp_dir().join("castellan-fail");
+    let script = "fn place() {\n    let x = 1;\n    x.no_such_method();\n}\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (mut game, _) = Game::new(
+        Arc::clone(&rules),
+        Setup::new(vec!["A".into(), "B".into()], 3),
+    )
+    .expect("starts");
+    let before = castellan::record::write(&game, "t");
+    let scores = game.scores().to_vec();
+    let action = game.legal()[0];
+    let err = game.apply(&action).expect_err("the place hook fails");
+    let RuleError::Script(e) = err else {
+        panic!("not a script error: {err}")
+    };
+    assert_eq!((e.line, e.hook.as_str()), (3, "place"), "{e}");
+    assert_eq!(castellan::record::write(&game, "t"), before);
+    assert_eq!(game.scores(), scores.as_slice());
+    assert_eq!(game.legal()[0], action, "the same decision is pending");
+}
+
+/// No file access: rhai offers no file functions, `eval` is disabled and imports cannot leave
+/// the scripts folder.
+#[test]
+fn scripts_cannot_reach_files() {
+    let dir = std::env::temp_dir().join("castellan-files");
+    for (script, what) in [
+        (
+            "fn turn_start() { open_file(\"/etc/passwd\"); }",
+            "open_file",
+        ),
+        ("fn turn_start() { eval(\"1\"); }", "eval"),
+        (
+            "import \"../../etc/passwd\" as p;\nfn turn_start() { }",
+            "scripts folder",
+        ),
+        (
+            "import \"/etc/passwd\" as p;\nfn turn_start() { }",
+            "scripts folder",
+        ),
+    ] {
+        let text = scripted(&dir, script, "");
+        let outcome = ruleset(&text).map_err(|d| d.to_string()).and_then(|r| {
+            Game::new(r, Setup::new(vec!["A".into(), "B".into()], 1))
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
+        let message = outcome.expect_err(what);
+        assert!(
+            message.contains(what) || message.contains("eval"),
+            "{what}: {message}"
+        );
+    }
+}
+
+/// A syntax error is reported at load with file, line and column.
+#[test]
+fn a_syntax_error_is_located() {
+    let dir = std::env::temp_dir().join("castellan-syntax");
+    let e = ruleset(&scripted(&dir, "fn place() {\n  let = 3;\n}\n", "")).expect_err("bad");
+    assert!(e.file.ends_with("test.rhai"), "{e}");
+    assert_eq!(e.line_col().map(|l| l.0), Some(2), "{e}");
+}
+
+/// A ruleset without scripts makes no rhai call at all (DESIGN.md, issue 4).
+#[test]
+fn no_scripts_means_no_rhai_calls() {
+    let before = script::calls_on_this_thread();
+    let hig = Ruleset::load("hig").expect("loads");
+    for seed in 0..5 {
+        play(&hig, 3, seed);
+    }
+    assert_eq!(script::calls_on_this_thread(), before);
+    let scripted = Ruleset::load("house-fairy-shield-script").expect("loads");
+    play(&scripted, 2, 0);
+    assert!(
+        script::calls_on_this_thread() > before,
+        "the counter counts"
+    );
+}
+
+/// Offered actions, script decisions for other players, state and records: a script offers
+/// "tithe" at the deploy decision (pay 1 point … to gain 2 later), asks the next player a
+/// question, keeps state, and its actions replay from a written record.
+#[test]
+fn offered_actions_questions_and_state_replay() {
+    let dir = std::env::temp_dir().join("castellan-offer");
+    let script = r#"
+fn actions(decision) {
+    if decision.kind == "deploy" { return [#{ name: "tithe", args: [1], label: "pay a tithe" }]; }
+    []
+}
+fn action(name, args) {
+    if name == "tithe" {
+        let s = state();
+        if type_of(s) == "()" { s = #{ tithes: 0 }; }
+        s.tithes += args[0];
+        set_state(s);
+        let next = (active() + 1) % players();
+        ask(next, [#{ name: "bless", args: [active()], label: "bless" },
+                   #{ name: "curse", args: [active()], label: "curse" }]);
+    }
+    if name == "bless" { score(args[0], 2, "blessed"); }
+}
+"#;
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (mut game, _) = Game::new(
+        Arc::clone(&rules),
+        Setup::new(vec!["A".into(), "B".into()], 5),
+    )
+    .expect("starts");
+    let place = game.legal()[0];
+    game.apply(&place).expect("place");
+    let tithe = game
+        .legal()
+        .into_iter()
+        .find(|a| matches!(a, castellan::action::Action::Script(_)))
+        .expect("the script's action is offered at the deploy decision");
+    game.apply(&tithe).expect("tithe");
+    let d = game.decision();
+    assert_eq!(d.player, 1, "the next player answers the script's question");
+    assert_eq!(d.kind, castellan::action::DecisionKind::Script);
+    let bless = game
+        .legal()
+        .into_iter()
+        .find(|a| castellan::game::describe(a) == "bless")
+        .expect("bless offered");
+    game.apply(&bless).expect("bless");
+    assert_eq!(game.scores()[0], 2);
+    assert_eq!(game.script_state()["tithes"], 1);
+    // The record holds the script actions and replays to the same game.
+    let text = castellan::record::write(&game, &dir.join("test.toml").display().to_string());
+    assert!(text.contains("script = [\"tithe\", 1]"), "{text}");
+    let replay = castellan::record::Record::parse(Source {
+        path: "mem.toml".into(),
+        text,
+    })
+    .expect("parses")
+    .replay()
+    .expect("replays");
+    assert_eq!(replay.game.scores(), game.scores());
+    assert_eq!(replay.game.script_state(), game.script_state());
+}
