@@ -32,14 +32,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play many games with random legal moves and report mean scores and speed.
+    /// Play many games between bots and report mean scores, wins and speed.
     Simulate {
         /// Ruleset: a name in rulesets/ (or built in) or a path to a ruleset file.
-        #[arg(long, short, default_value = "base")]
+        #[arg(long, short, default_value = "hig")]
         ruleset: String,
-        /// Number of players.
-        #[arg(long, short, default_value_t = 2)]
-        players: usize,
+        /// Number of players (random bots, unless --bots says otherwise) [default: 2].
+        #[arg(long, short)]
+        players: Option<usize>,
+        /// One bot per seat, comma-separated, e.g. `greedy,random` (bots: random, greedy).
+        #[arg(long, short)]
+        bots: Option<String>,
         /// Number of games.
         #[arg(long, short, default_value_t = 1000)]
         games: u64,
@@ -50,11 +53,41 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a game in the terminal: people (hotseat) against each other and against bots.
+    Play {
+        /// Ruleset: a name in rulesets/ (or built in) or a path to a ruleset file [default: hig].
+        #[arg(long, short, conflicts_with = "resume")]
+        ruleset: Option<String>,
+        /// Seats, comma-separated: a bot's name (greedy, random) is that bot, any other name a
+        /// person, e.g. "Ann,greedy,random" [default: You,greedy].
+        #[arg(long, short, conflicts_with = "resume")]
+        players: Option<String>,
+        /// Seed for the bag (and the bots) [default: from the clock].
+        #[arg(long, short, conflicts_with = "resume")]
+        seed: Option<u64>,
+        /// Continue a game saved with `save FILE` (or any game record).
+        #[arg(long, value_name = "FILE")]
+        resume: Option<PathBuf>,
+    },
     /// Check tile sets, rulesets and records; exit 1 with located diagnostics if any is wrong.
     Validate {
         /// Files to check (the kind of each is recognised from its keys).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Draw a game record: print the board as text, or write an SVG or PNG picture with -o.
+    Render {
+        /// The record file (TOML).
+        record: PathBuf,
+        /// Draw the game after its first N actions only.
+        #[arg(long, value_name = "N")]
+        upto: Option<usize>,
+        /// Write a picture to FILE instead of printing text: SVG, or PNG if FILE ends in .png.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Also write a PNG, next to the SVG with the extension .png (needs -o).
+        #[arg(long)]
+        png: bool,
     },
 }
 
@@ -65,11 +98,30 @@ fn main() -> ExitCode {
         Command::Simulate {
             ruleset,
             players,
+            bots,
             games,
             seed,
             json,
-        } => simulate(&ruleset, players, games, seed, json),
+        } => simulate(&ruleset, players, bots.as_deref(), games, seed, json),
+        Command::Play {
+            ruleset,
+            players,
+            seed,
+            resume,
+        } => castellan::play::main(castellan::play::Options {
+            ruleset,
+            players,
+            seed,
+            resume,
+            ..Default::default()
+        }),
         Command::Validate { paths } => validate(&paths),
+        Command::Render {
+            record,
+            upto,
+            output,
+            png,
+        } => render(&record, upto, output.as_deref(), png),
     }
 }
 
@@ -123,7 +175,34 @@ fn print_replay(record: &Record, game: &castellan::game::Game, events: &[Event],
     }
 }
 
-fn simulate(ruleset: &str, players: usize, games: u64, seed: u64, json: bool) -> ExitCode {
+fn simulate(
+    ruleset: &str,
+    players: Option<usize>,
+    bots: Option<&str>,
+    games: u64,
+    seed: u64,
+    json: bool,
+) -> ExitCode {
+    let bots: Vec<&str> = match bots {
+        Some(list) => list.split(',').map(str::trim).collect(),
+        None => vec!["random"; players.unwrap_or(2)],
+    };
+    if let Some(n) = players
+        && n != bots.len()
+    {
+        eprintln!(
+            "error: --players {n} disagrees with --bots, which names {} bots",
+            bots.len()
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(unknown) = bots.iter().find(|b| !castellan::bot::is_bot_name(b)) {
+        eprintln!(
+            "error: unknown bot `{unknown}` in --bots (known bots: {})",
+            castellan::bot::NAMES.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let rules = match Ruleset::load(ruleset) {
         Ok(r) => r,
         Err(d) => return fail(&d),
@@ -138,11 +217,18 @@ fn simulate(ruleset: &str, players: usize, games: u64, seed: u64, json: bool) ->
     } else {
         ProgressBar::hidden()
     };
-    let stats = simulate::run(&rules, players, games, seed, |n| {
+    let all_random = bots.iter().all(|b| *b == "random");
+    let progress = |n| {
         if n % 64 == 0 || n == games {
             bar.set_position(n);
         }
-    });
+    };
+    // Random players only: the original single-bot games, so old numbers stay comparable.
+    let stats = if all_random {
+        simulate::run(&rules, bots.len(), games, seed, progress).map_err(|e| e.to_string())
+    } else {
+        simulate::run_bots(&rules, &bots, games, seed, progress).map_err(|e| e.to_string())
+    };
     bar.finish_and_clear();
     let stats = match stats {
         Ok(s) => s,
@@ -162,12 +248,20 @@ fn simulate(ruleset: &str, players: usize, games: u64, seed: u64, json: bool) ->
         return ExitCode::SUCCESS;
     }
     println!(
-        "{} games of `{}` with {players} random players",
-        stats.games, rules.name
+        "{} games of `{}`: {}",
+        stats.games,
+        rules.name,
+        stats.bots.join(" vs ")
     );
-    for (seat, mean) in stats.mean_scores.iter().enumerate() {
-        println!("  seat {}: mean score {mean:.2}", seat + 1);
+    for (seat, (mean, wins)) in stats.mean_scores.iter().zip(&stats.wins).enumerate() {
+        println!(
+            "  seat {} ({}): mean score {mean:.2}, wins {wins} ({:.1}%)",
+            seat + 1,
+            stats.bots[seat],
+            100.0 * *wins as f64 / stats.games.max(1) as f64
+        );
     }
+    println!("  tied games: {}", stats.ties);
     println!("  mean turns: {:.2}", stats.mean_turns);
     println!(
         "  {:.0} games per second ({:.2} s)",
@@ -230,4 +324,65 @@ fn validate_one(path: &Path) -> Result<String, Diagnostic> {
         let rules = Ruleset::from_source(source)?;
         Ok(format!("ruleset `{}`", rules.name))
     }
+}
+
+/// `castellan render`: the board after all (or the first `upto`) actions of a record, as text
+/// on stdout, or as an SVG and/or PNG file.
+fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) -> ExitCode {
+    use castellan::render::{png as to_png, svg, text};
+    let mut record = match Record::load(path) {
+        Ok(r) => r,
+        Err(d) => return fail(&d),
+    };
+    let total = record.actions.len();
+    let shown = upto.unwrap_or(total);
+    if shown > total {
+        eprintln!(
+            "error: --upto {shown}, but {} has only {total} actions",
+            path.display()
+        );
+        return ExitCode::from(1);
+    }
+    record.actions.truncate(shown);
+    let game = match record.replay() {
+        Ok(r) => r.game,
+        Err(e) => return fail(e.diagnostic()),
+    };
+    let caption = format!("after {shown} of {total} actions");
+    let Some(out) = output else {
+        if png {
+            eprintln!("error: --png needs -o FILE to say where the picture goes");
+            return ExitCode::from(1);
+        }
+        let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        println!("{}: {caption}, turn {}", path.display(), game.turn());
+        print!("{}", text::board(&game, colour));
+        print!("{}", text::legend(&game, colour));
+        return ExitCode::SUCCESS;
+    };
+    let picture = svg::board_titled(&game, &caption);
+    let png_only = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    if !png_only {
+        files.push((out.to_path_buf(), picture.clone().into_bytes()));
+    }
+    if png || png_only {
+        match to_png::from_svg(&picture) {
+            Ok(bytes) => files.push((out.with_extension("png"), bytes)),
+            Err(e) => {
+                eprintln!("error: cannot draw the PNG: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    for (file, bytes) in files {
+        if let Err(e) = std::fs::write(&file, bytes) {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+        println!("wrote {}", file.display());
+    }
+    ExitCode::SUCCESS
 }
