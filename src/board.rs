@@ -86,6 +86,17 @@ impl Board {
         }
     }
 
+    /// A board with no grid at all (a stand-in that allocates nothing).
+    pub(crate) fn empty() -> Board {
+        Board {
+            radius: 0,
+            width: 0,
+            cells: Vec::new(),
+            frontier: Vec::new(),
+            placed: Vec::new(),
+        }
+    }
+
     fn index(&self, p: Pos) -> Option<usize> {
         let (x, y) = (p.x.checked_add(self.radius)?, p.y.checked_add(self.radius)?);
         (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.width)

@@ -407,7 +407,7 @@ impl Game {
             pending: Pending::Over,
             scores: Vec::new(),
             supply: Vec::new(),
-            board: Board::new(0),
+            board: Board::empty(),
             features: Features::default(),
             figures: Vec::new(),
             next_figure: 0,
@@ -558,12 +558,20 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check(action)?;
-        // With scripts, a failing hook must leave the game as it was: keep a copy.
-        let before = self.scripted().then(|| (self.clone(), events.len()));
+        // With scripts, a failing hook must leave the game as it was: keep a copy (without the
+        // history, which only grows and is cut back instead).
+        let before = self.scripted().then(|| {
+            let history = std::mem::take(&mut self.history);
+            let copy = self.clone();
+            self.history = history;
+            (copy, events.len(), self.history.len())
+        });
         self.history.push(*action);
         self.answer(action, events);
         if let Some(e) = self.take_fault() {
-            if let Some((game, len)) = before {
+            if let Some((mut game, len, kept)) = before {
+                self.history.truncate(kept);
+                game.history = std::mem::take(&mut self.history);
                 *self = game;
                 events.truncate(len);
             }
@@ -625,10 +633,10 @@ impl Game {
     fn after_script_decision(&mut self, events: &mut Vec<Event>) {
         if !self.asked.is_empty() {
             self.pending = Pending::Script;
-            self.prepare_offer(events);
+            self.prepare_offer();
         } else if let Some(p) = self.resume.take() {
             self.pending = p;
-            self.prepare_offer(events);
+            self.prepare_offer();
         } else {
             self.advance(events);
         }
@@ -730,7 +738,7 @@ impl Game {
                 return;
             }
             if self.script_decision_first() {
-                self.prepare_offer(events);
+                self.prepare_offer();
                 return;
             }
             if self.stage >= self.stages.len() {
@@ -752,12 +760,12 @@ impl Game {
                     // Hooks of this stage asked questions: they come first.
                     self.resume = Some(p);
                     self.pending = Pending::Script;
-                    self.prepare_offer(events);
+                    self.prepare_offer();
                     return;
                 }
                 Some(p) => {
                     self.pending = p;
-                    self.prepare_offer(events);
+                    self.prepare_offer();
                     return;
                 }
                 None if matches!(stage, Stage::Score | Stage::TurnEnd) => {

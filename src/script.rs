@@ -210,6 +210,9 @@ struct Unit {
     name: Arc<str>,
     ast: AST,
     text: String,
+    /// The script's functions with their number of parameters (hooks are looked up here, so
+    /// asking whether a hook exists costs no walk over the script).
+    functions: Vec<(String, usize)>,
 }
 
 /// The scripts of a ruleset, compiled once, with the sandboxed engine that runs them.
@@ -265,11 +268,16 @@ impl Scripts {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            let functions = ast
+                .iter_functions()
+                .map(|f| (f.name.to_string(), f.params.len()))
+                .collect();
             units.push(Unit {
                 path: path.clone(),
                 name: Arc::from(name.as_str()),
                 ast,
                 text: text.clone(),
+                functions,
             });
         }
         Ok(Scripts {
@@ -285,7 +293,7 @@ impl Scripts {
     pub fn defines(&self, hook: &str) -> bool {
         self.units
             .iter()
-            .any(|u| u.ast.iter_functions().any(|f| f.name == hook))
+            .any(|u| u.functions.iter().any(|(name, _)| name == hook))
     }
 
     /// Calls `hook` in every script that defines it, with the game moved into the slot so the
@@ -301,9 +309,9 @@ impl Scripts {
         for unit in &self.units {
             let arity = args.len();
             if !unit
-                .ast
-                .iter_functions()
-                .any(|f| f.name == hook && f.params.len() == arity)
+                .functions
+                .iter()
+                .any(|(name, params)| name == hook && *params == arity)
             {
                 continue;
             }

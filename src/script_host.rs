@@ -190,7 +190,7 @@ impl Game {
 
     /// Computes the legal list of the pending decision once, with the scripts' filters and
     /// offers, so that listing and checking actions never call a script.
-    pub(crate) fn prepare_offer(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn prepare_offer(&mut self) {
         if !self.scripted() {
             return;
         }
@@ -203,9 +203,9 @@ impl Game {
         let mut base = Vec::new();
         self.legal_actions(&mut base);
         if self.pending == Pending::DragonStep {
-            base = self.filtered(base, "filter_dragon_steps", events);
+            base = self.filtered(base, "filter_dragon_steps");
         } else if self.pending == Pending::Deploy {
-            base = self.filtered(base, "filter_deploy", events);
+            base = self.filtered(base, "filter_deploy");
         }
         if self.pending != Pending::Over {
             let decision = self.decision_map();
@@ -236,8 +236,10 @@ impl Game {
     }
 
     /// Passes the dragon steps or deploy targets of `base` through a filter hook.
-    fn filtered(&mut self, base: Vec<Action>, hook: &str, events: &mut Vec<Event>) -> Vec<Action> {
-        let _ = events;
+    fn filtered(&mut self, base: Vec<Action>, hook: &str) -> Vec<Action> {
+        if !self.rules.scripts.as_ref().is_some_and(|s| s.defines(hook)) {
+            return base;
+        }
         let items: Array = base
             .iter()
             .filter_map(|a| match a {
