@@ -224,7 +224,30 @@ impl Chain {
                         "`extends` goes deeper than {MAX_EXTENDS} files: is there a cycle?"
                     )));
                 }
-                next = Some(library::find(Kind::Ruleset, parent, near).map_err(here)?);
+                let found = library::find(Kind::Ruleset, parent, near).map_err(here)?;
+                let same = |p: &Path| {
+                    p == found.path
+                        || std::fs::canonicalize(p).ok() == std::fs::canonicalize(&found.path).ok()
+                            && p.exists()
+                };
+                if same(&src.path) || links.iter().any(|l| same(&l.path)) {
+                    let mut chain: Vec<String> =
+                        links.iter().map(|l| l.path.display().to_string()).collect();
+                    chain.push(src.path.display().to_string());
+                    chain.push(found.path.display().to_string());
+                    let msg = format!("`extends` goes round in a circle: {}", chain.join(" → "));
+                    // Reported where the circle starts: the file the user asked for.
+                    return Err(match links.first() {
+                        Some(first) => Diagnostic::new(
+                            &first.path,
+                            &first.text,
+                            span_at(&first.text, &[PathPart::Key("extends")]),
+                            msg,
+                        ),
+                        None => here(msg),
+                    });
+                }
+                next = Some(found);
             }
             links.push(Link {
                 path: src.path,
