@@ -69,15 +69,12 @@ impl Game {
         if !self.is_complete(seg) {
             return None;
         }
-        let unscored = self.now.placed.is_some_and(|p| {
-            self.completed_by(p)
-                .iter()
-                .any(|d| self.features.same(*d, seg))
-        });
-        if unscored && rules.allow_completed_unscored {
-            None
-        } else {
-            Some("that feature is completed (MP3)")
-        }
+        let unscored = rules.allow_completed_unscored
+            && self.now.placed.is_some_and(|p| {
+                self.completed_by(p)
+                    .iter()
+                    .any(|d| self.features.same(*d, seg))
+            });
+        (!unscored).then_some("that feature is completed (MP3)")
     }
 }
