@@ -1,10 +1,10 @@
 //! Players that choose actions: every bot sees only the decision API.
 
-use crate::action::Action;
+use crate::action::{Action, DecisionKind};
 use crate::board::PlacedId;
 use crate::event::Event;
 use crate::feature::SegId;
-use crate::figure::FigureKind;
+use crate::figure::{Figure, FigureKind};
 use crate::game::Game;
 use crate::geometry::{Edge, Pos, facing_half};
 use crate::tile::{FeatureKind, NO_FEATURE};
@@ -68,11 +68,23 @@ pub fn is_bot_name(name: &str) -> bool {
     NAMES.contains(&name)
 }
 
-/// Looks one turn ahead: tries every legal action on a copy of the game (and the same player's
-/// follow-up decisions of the turn, such as deploying after placing), and keeps the one whose
-/// outcome evaluates best. The evaluation is the player's score plus a cheap estimate of what
-/// the followers on the board will still bring, minus the same for the best opponent.
-/// Ties are broken by the bot's own seeded generator, so it is deterministic given its seed.
+/// Looks one turn ahead: tries every legal action on a copy of the game, follows the same
+/// player's next decisions of the turn (such as deploying after placing), and keeps the action
+/// whose outcome evaluates best ([`evaluate`]): the player's score plus a cheap estimate of what
+/// its figures will still bring, minus the same for the best opponent.
+///
+/// The estimate counts, for each feature holding figures, what it pays its majority: a road its
+/// tiles; a city its tiles and pennants, more the likelier it is to be completed (fewer open
+/// edges, more tiles left); a cloister its neighbours and some of the missing ones; a farm 3 per
+/// completed city it borders and a little per open one. Followers in supply are worth up to 2
+/// points each while tiles remain, and a follower on the board gets that back in proportion to
+/// its feature's chance of completion, so followers stuck in big open cities cost. The fairy
+/// next to a follower adds a little.
+///
+/// Looking ahead, a deployment on the new tile is judged by adding the follower to the estimate
+/// rather than by playing it out, and fairy moves and portal deployments are left out; the
+/// deploy decision itself plays out every legal action. Ties are broken by the bot's own seeded
+/// generator, so it is deterministic given its seed.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: ChaCha8Rng,
@@ -106,6 +118,26 @@ impl GreedyBot {
             match action {
                 Action::Deploy { pos, .. } if Some(pos) != placed => continue,
                 Action::Fairy { .. } => continue,
+                // A deployment on the new tile is judged without playing it out: the follower
+                // is added to the estimate (completed features count at their completed value).
+                Action::Deploy {
+                    pos, spot, figure, ..
+                } => {
+                    if let Some(seg) = game.seg_at(pos, spot) {
+                        let extra = Figure {
+                            id: u32::MAX,
+                            owner: me,
+                            kind: figure,
+                            seg,
+                        };
+                        best = best.max(evaluate_with(game, me, Some(extra)));
+                    }
+                    continue;
+                }
+                Action::Pass if decision.kind == DecisionKind::Deploy => {
+                    best = best.max(evaluate(game, me));
+                    continue;
+                }
                 _ => {}
             }
             let mut next = game.clone();
@@ -167,10 +199,15 @@ const EPSILON: f64 = 1e-9;
 
 /// How `me` stands in `game`: own value minus the best opponent's (see [`GreedyBot`]).
 pub fn evaluate(game: &Game, me: usize) -> f64 {
+    evaluate_with(game, me, None)
+}
+
+/// Like [`evaluate`], as if `extra` also stood on the board (taken from its owner's supply).
+fn evaluate_with(game: &Game, me: usize, extra: Option<Figure>) -> f64 {
     let players = game.scores().len();
     let mut value: Vec<f64> = game.scores().iter().map(|s| *s as f64).collect();
     if !game.is_over() {
-        estimate(game, &mut value);
+        estimate(game, extra, &mut value);
     }
     let mine = value.get(me).copied().unwrap_or(0.0);
     let best_other = (0..players)
@@ -202,7 +239,7 @@ struct Group {
 
 /// Adds to each seat's value what its figures on the board are likely to bring, and what its
 /// followers in supply are worth.
-fn estimate(game: &Game, value: &mut [f64]) {
+fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
     let rules = game.rules();
     let features = game.features();
     let board = game.board();
@@ -214,12 +251,17 @@ fn estimate(game: &Game, value: &mut [f64]) {
     for (p, v) in value.iter_mut().enumerate() {
         *v += follower * game.supply(p, FigureKind::Follower) as f64;
     }
+    if let Some(f) = extra
+        && let Some(v) = value.get_mut(f.owner)
+    {
+        *v -= follower;
+    }
     let figures = game.figures();
-    if figures.is_empty() {
+    if figures.is_empty() && extra.is_none() {
         return;
     }
     let mut groups: Vec<Group> = Vec::new();
-    for f in figures {
+    for f in figures.iter().chain(extra.iter()) {
         let root = features.root(f.seg);
         let i = match groups.iter().position(|g| g.root == root) {
             Some(i) => i,
@@ -317,7 +359,7 @@ fn estimate(game: &Game, value: &mut [f64]) {
         }
     }
     // A follower comes back to supply when its feature is completed.
-    for f in figures {
+    for f in figures.iter().chain(extra.iter()) {
         let root = features.root(f.seg);
         if let Some(i) = groups.iter().position(|g| g.root == root) {
             value[f.owner] += completes[i] * follower;

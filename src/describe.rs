@@ -191,14 +191,12 @@ fn feature_kind(game: &Game, pos: Pos, spot: Spot) -> Option<FeatureKind> {
     feature_def(game, pos, spot).map(|d| d.kind)
 }
 
-/// What a figure is called where it stands ("knight", "farmer", …); figures other than the
-/// normal follower add their own name.
+/// What a figure is called where it stands ("knight", "farmer", …). (Figures other than the
+/// normal follower, once there are any, will add their own name here.)
 fn figure_role(kind: FigureKind, feature: Option<FeatureKind>) -> String {
     let role = feature.map_or("follower", role);
     match kind {
         FigureKind::Follower => role.to_string(),
-        #[allow(unreachable_patterns)]
-        other => format!("{} ({role})", other.name()),
     }
 }
 

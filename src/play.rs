@@ -261,6 +261,12 @@ impl Session {
         out: &mut dyn Write,
     ) -> Result<Option<Action>, PlayError> {
         let legal = self.game.legal();
+        if legal.is_empty() {
+            return Err(PlayError::Options(format!(
+                "the game offers {} no choice at all",
+                self.names[seat]
+            )));
+        }
         let words = describe::actions(&self.game, &legal, &self.names);
         self.show(seat, &words, out)?;
         let mut line = String::new();

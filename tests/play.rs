@@ -64,18 +64,25 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The last list of choices shown before `end` in `out`: from the scores line to the prompt.
+/// The last list of choices shown before `end` in `out`: from its scores line to its prompt.
 fn choices_before(out: &str, end: usize) -> String {
-    let head = &out[..end];
-    let start = head.rfind("\nscores: ").expect("a scores line before the prompt");
-    let prompt = head[start..].find(", choose ").expect("a prompt") + start;
-    head[start..prompt].to_string()
+    let start = out[..end].rfind("\nscores: ").expect("a scores line");
+    let prompt = out[start..].find(", choose ").expect("a prompt") + start;
+    out[start..prompt].to_string()
 }
 
 #[test]
 fn a_whole_game_through_the_terminal_scores_like_the_library() {
     let out = castellan(
-        &["play", "--ruleset", "base", "--players", "Ann,Bob", "--seed", "3"],
+        &[
+            "play",
+            "--ruleset",
+            "base",
+            "--players",
+            "Ann,Bob",
+            "--seed",
+            "3",
+        ],
         &ones(1000),
     );
     let text = stdout(&out);
@@ -89,7 +96,11 @@ fn a_whole_game_through_the_terminal_scores_like_the_library() {
     assert!(text.contains("final scores"));
     assert!(text.contains("winner: ") || text.contains("tie between "));
     // Every event is told in words, naming its rule.
-    assert!(text.contains("(§1.6 completed"), "{}", last_lines(&text, 30));
+    assert!(
+        text.contains("(§1.6 completed"),
+        "{}",
+        last_lines(&text, 30)
+    );
     // The same choices made through the library: the first legal action every time.
     let rules = Ruleset::load("base").expect("base loads");
     let setup = Setup::new(vec!["Ann".into(), "Bob".into()], 3);
@@ -132,12 +143,23 @@ fn a_game_against_bots_runs_to_its_final_score() {
 #[test]
 fn bad_input_gets_a_message_and_the_prompt_again() {
     let out = castellan(
-        &["play", "--ruleset", "base", "--players", "Ann,random", "--seed", "3"],
+        &[
+            "play",
+            "--ruleset",
+            "base",
+            "--players",
+            "Ann,random",
+            "--seed",
+            "3",
+        ],
         "x\n999\n0\n\nsave\nhelp\n1\nquit\n",
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("`x` is neither a number nor a command"), "{text}");
+    assert!(
+        text.contains("`x` is neither a number nor a command"),
+        "{text}"
+    );
     assert!(text.contains("999 is not on the list"), "{text}");
     assert!(text.contains("0 is not on the list"), "{text}");
     assert!(text.contains("save needs a file name"), "{text}");
@@ -151,7 +173,15 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
 #[test]
 fn the_end_of_input_before_the_end_of_the_game_is_an_error() {
     let out = castellan(
-        &["play", "--ruleset", "base", "--players", "Ann,Bob", "--seed", "1"],
+        &[
+            "play",
+            "--ruleset",
+            "base",
+            "--players",
+            "Ann,Bob",
+            "--seed",
+            "1",
+        ],
         &ones(3),
     );
     assert_eq!(out.status.code(), Some(1));
@@ -201,7 +231,10 @@ fn save_then_resume_continues_the_same_game() {
     let before = choices_before(&first_text, saved);
     let record = std::fs::read_to_string(&file).expect("the record was written");
     assert!(record.contains("ruleset = \"hig\""), "{record}");
-    assert!(record.contains("players = [\"Ann\", \"greedy\"]"), "{record}");
+    assert!(
+        record.contains("players = [\"Ann\", \"greedy\"]"),
+        "{record}"
+    );
 
     // Resuming shows the same decision…
     let resumed = castellan(&["play", "--resume", file_arg], "quit\n");
