@@ -242,13 +242,18 @@ impl Board {
         let t = rules.tile(tile);
         let codes: [u8; 4] = Rotation::ALL.map(|r| t.at(r).edge_code);
         for open in &self.frontier {
-            for (r, code) in Rotation::ALL.iter().zip(codes) {
-                if code & open.mask == open.want
-                    && !found(Placement {
-                        pos: open.pos,
-                        rotation: *r,
-                    })
-                {
+            // All four rotations at once, without a branch per rotation.
+            let mut fits = 0u8;
+            for (i, code) in codes.iter().enumerate() {
+                fits |= u8::from(code & open.mask == open.want) << i;
+            }
+            while fits != 0 {
+                let r = fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                if !found(Placement {
+                    pos: open.pos,
+                    rotation: Rotation::ALL[r],
+                }) {
                     return;
                 }
             }
