@@ -26,6 +26,9 @@ fn bench_ruleset(c: &mut Criterion, name: &str) {
 fn games(c: &mut Criterion) {
     bench_ruleset(c, "base");
     bench_ruleset(c, "hig");
+    // The dungeon variant: hig, the tower tiles and scripts/dungeon.rhai (issue 4's speed goal:
+    // at least 1,000 games per second on one core).
+    bench_ruleset(c, "dungeon");
 }
 
 criterion_group!(benches, games);

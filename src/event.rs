@@ -246,6 +246,20 @@ pub enum Event {
         /// The script's name.
         script: Arc<str>,
     },
+    /// A script put the dragon on a tile (nothing eaten by that alone).
+    DragonPlaced {
+        /// The script's name.
+        script: Arc<str>,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+    /// A script took the fairy off the board (it stays in play; a fairy move brings it back).
+    FairyHidden {
+        /// The script's name.
+        script: Arc<str>,
+    },
     /// A script explains what it did.
     ScriptLog {
         /// The script's name.
@@ -468,6 +482,10 @@ impl fmt::Display for Described<'_> {
                 )
             }
             Event::DragonHidden { script } => write!(f, "{script}: the dragon leaves the board"),
+            Event::DragonPlaced { script, x, y } => {
+                write!(f, "{script}: the dragon is put on ({x},{y})")
+            }
+            Event::FairyHidden { script } => write!(f, "{script}: the fairy leaves the board"),
             Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
             Event::GameEnded { scores } => {
                 write!(f, "game over:")?;

@@ -558,23 +558,13 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check(action)?;
-        // With scripts, a failing hook must leave the game as it was: keep a copy (without the
-        // history, which only grows and is cut back instead).
-        let before = self.scripted().then(|| {
-            let history = std::mem::take(&mut self.history);
-            let copy = self.clone();
-            self.history = history;
-            (copy, events.len(), self.history.len())
-        });
+        let (kept, len) = (self.history.len(), events.len());
         self.history.push(*action);
         self.answer(action, events);
         if let Some(e) = self.take_fault() {
-            if let Some((mut game, len, kept)) = before {
-                self.history.truncate(kept);
-                game.history = std::mem::take(&mut self.history);
-                *self = game;
-                events.truncate(len);
-            }
+            // A failing script hook leaves the game as it was before the action.
+            self.roll_back(kept);
+            events.truncate(len);
             return Err(RuleError::Script(e));
         }
         Ok(())

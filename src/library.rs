@@ -98,6 +98,14 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../rulesets/house-pilgrims.toml"),
     ),
     (
+        "rulesets/dungeon.toml",
+        include_str!("../rulesets/dungeon.toml"),
+    ),
+    (
+        "scripts/dungeon.rhai",
+        include_str!("../scripts/dungeon.rhai"),
+    ),
+    (
         "scripts/pilgrims.rhai",
         include_str!("../scripts/pilgrims.rhai"),
     ),

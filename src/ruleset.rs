@@ -145,7 +145,7 @@ struct RulesetFile {
     scripts: Vec<String>,
     #[serde(default)]
     scripting: Limits,
-    /// Free values for scripts (`var("name")`).
+    /// Free values for scripts (`vars("name")`).
     #[serde(default)]
     vars: toml::Table,
 }

@@ -1,12 +1,13 @@
 //! Rhai scripts: variants and house rules that need behaviour, not just a value.
 //!
-//! A ruleset lists its scripts (`scripts = ["../scripts/dungeon.rhai"]`, or bare names of
+//! A ruleset lists its scripts (`scripts = ["../scripts/my-rule.rhai"]`, or bare names of
 //! scripts in `scripts/`); every script of an `extends` chain is loaded. A script defines any
 //! of the hook functions below; the game calls each one at its stage of the turn pipeline, the
 //! same stages the built-in mechanics use:
 //!
 //! | hook | when |
 //! |---|---|
+//! | `game_start()` | once, as the first turn begins |
 //! | `turn_start()` | a turn begins (after the fairy's point) |
 //! | `draw()` | the tile is drawn |
 //! | `place()` | the tile is laid (after volcano and dragon-tile effects) |
@@ -23,6 +24,12 @@
 //! | `filter_deploy(targets)` | return the allowed subset of the deploy targets |
 //! | `filter_eaten(x, y, ids)` | return the ids of the figures the dragon really eats |
 //!
+//! Narrow forms run only on the turns they concern, so a script pays nothing elsewhere:
+//! `place_<name>()` and `dragon_step_<name>(step)` for a tile carrying the symbol or tag
+//! `<name>`; `actions_<kind>(player)` for one kind of decision, `actions_<kind>_<name>(player)`
+//! when the tile laid this turn carries `<name>`, `actions_<kind>_holding(player)` when scripts
+//! hold followers of the deciding player.
+//!
 //! Hooks read the game through query functions (`figures()`, `tile_at(x, y)`, …) and change it
 //! only through commands (`score(…)`, `put_follower(…)`, `ask(…)`, …) that the host checks like
 //! any move, so a script cannot corrupt a game. Scripts run sandboxed: operation, call-depth
@@ -34,6 +41,7 @@ use crate::game::Game;
 use crate::geometry::{Pos, Spot};
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -105,37 +113,143 @@ pub struct ScriptAction {
     pub label: String,
 }
 
-/// Script actions are interned so that [`crate::action::Action`] stays a small `Copy` value;
-/// the id is process-local and never written anywhere.
-fn interner() -> &'static Mutex<Vec<ScriptAction>> {
-    static TABLE: OnceLock<Mutex<Vec<ScriptAction>>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(Vec::new()))
+/// An argument seen without copying it: from a record's [`Arg`] or straight from a script's
+/// value.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum ArgRef<'a> {
+    Int(i64),
+    Bool(bool),
+    Text(&'a str),
 }
 
-/// The id of a script action (same name and arguments → same id).
-pub fn intern(action: ScriptAction) -> u32 {
-    let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = table
-        .iter()
-        .position(|a| a.name == action.name && a.args == action.args)
-    {
-        if table[i].label.is_empty() {
-            table[i].label = action.label;
+impl ArgRef<'_> {
+    fn of(a: &Arg) -> ArgRef<'_> {
+        match a {
+            Arg::Int(i) => ArgRef::Int(*i),
+            Arg::Bool(b) => ArgRef::Bool(*b),
+            Arg::Text(t) => ArgRef::Text(t),
         }
-        return i as u32;
     }
-    table.push(action);
-    (table.len() - 1) as u32
+
+    fn owned(self) -> Arg {
+        match self {
+            ArgRef::Int(i) => Arg::Int(i),
+            ArgRef::Bool(b) => Arg::Bool(b),
+            ArgRef::Text(t) => Arg::Text(t.to_string()),
+        }
+    }
+}
+
+/// A quick hash of an action's name and arguments (the interning table's keys are short and
+/// not chosen by an adversary).
+fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
+    fn mix(h: u64, v: u64) -> u64 {
+        (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    }
+    fn text(mut h: u64, t: &str) -> u64 {
+        for chunk in t.as_bytes().chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h = mix(h, u64::from_le_bytes(word));
+        }
+        mix(h, t.len() as u64)
+    }
+    let mut h = text(0, name);
+    for a in args {
+        h = match a {
+            ArgRef::Int(i) => mix(mix(h, 1), i as u64),
+            ArgRef::Bool(b) => mix(mix(h, 2), u64::from(b)),
+            ArgRef::Text(t) => text(mix(h, 3), t),
+        };
+    }
+    h
+}
+
+/// The interned script actions: by id, and the ids of each key hash.
+#[derive(Default)]
+struct Interned {
+    actions: Vec<ScriptAction>,
+    ids: HashMap<u64, Vec<u32>>,
+}
+
+/// Script actions are interned so that [`crate::action::Action`] stays a small `Copy` value;
+/// the id is process-local and never written anywhere.
+fn interner() -> &'static Mutex<Interned> {
+    static TABLE: OnceLock<Mutex<Interned>> = OnceLock::new();
+    TABLE.get_or_init(|| Mutex::new(Interned::default()))
+}
+
+/// The id of a script action (same name and arguments → same id). The label is a template:
+/// `{0}`, `{1}` … stand for the arguments (filled in once, when the action is first seen); an
+/// empty label is the action's name.
+pub fn intern(action: ScriptAction) -> u32 {
+    let label = (!action.label.is_empty()).then_some(action.label.as_str());
+    let args: Vec<ArgRef<'_>> = action.args.iter().map(ArgRef::of).collect();
+    intern_offer(&action.name, &args, label)
+}
+
+/// [`intern`] from borrowed parts: nothing is copied for an action seen before, and the label
+/// is filled in only for a new one.
+pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>) -> u32 {
+    let hash = key_hash(name, args.iter().copied());
+    let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    let table = &mut *table;
+    let known = table.ids.get(&hash).and_then(|ids| {
+        ids.iter().copied().find(|&i| {
+            let a = &table.actions[i as usize];
+            a.name == name
+                && a.args.len() == args.len()
+                && a.args.iter().zip(args).all(|(x, y)| ArgRef::of(x) == *y)
+        })
+    });
+    if let Some(i) = known {
+        let known = &mut table.actions[i as usize];
+        if let Some(l) = label.filter(|_| known.label == known.name) {
+            known.label = fill(l, &known.args);
+        }
+        return i;
+    }
+    let id = table.actions.len() as u32;
+    let args: Vec<Arg> = args.iter().map(|a| a.owned()).collect();
+    let label = label.map_or_else(|| name.to_string(), |l| fill(l, &args));
+    table.actions.push(ScriptAction {
+        name: name.to_string(),
+        args,
+        label,
+    });
+    table.ids.entry(hash).or_default().push(id);
+    id
+}
+
+/// A label template with `{i}` replaced by argument `i`.
+fn fill(template: &str, args: &[Arg]) -> String {
+    if !template.contains('{') {
+        return template.to_string();
+    }
+    let mut out = template.to_string();
+    for (i, a) in args.iter().enumerate() {
+        let text = match a {
+            Arg::Int(n) => n.to_string(),
+            Arg::Bool(b) => b.to_string(),
+            Arg::Text(t) => t.clone(),
+        };
+        out = out.replace(&format!("{{{i}}}"), &text);
+    }
+    out
 }
 
 /// The script action with this id.
 pub fn action(id: u32) -> ScriptAction {
     let table = interner().lock().unwrap_or_else(|e| e.into_inner());
-    table.get(id as usize).cloned().unwrap_or(ScriptAction {
-        name: "?".into(),
-        args: Vec::new(),
-        label: String::new(),
-    })
+    table
+        .actions
+        .get(id as usize)
+        .cloned()
+        .unwrap_or(ScriptAction {
+            name: "?".into(),
+            args: Vec::new(),
+            label: String::new(),
+        })
 }
 
 thread_local! {
@@ -194,8 +308,9 @@ pub(crate) enum Command {
     MoveFairy {
         x: i64,
         y: i64,
-        follower: Option<i64>,
+        follower: FairyTarget,
     },
+    HideFairy,
     SetState(Dynamic),
     Ask {
         player: i64,
@@ -204,15 +319,26 @@ pub(crate) enum Command {
     Log(String),
 }
 
+/// Where `move_fairy(x, y, …)` puts the fairy on its tile.
+#[derive(Clone, Debug)]
+pub(crate) enum FairyTarget {
+    /// Next to the figure with this id.
+    Figure(i64),
+    /// Next to the newest figure on this spot of the tile.
+    Spot(String),
+    /// On the tile, next to nobody (tile mode).
+    Tile,
+}
+
 /// One loaded script.
 struct Unit {
     path: PathBuf,
     name: Arc<str>,
     ast: AST,
     text: String,
-    /// The script's functions with their number of parameters (hooks are looked up here, so
+    /// The script's functions with their numbers of parameters (hooks are looked up here, so
     /// asking whether a hook exists costs no walk over the script).
-    functions: Vec<(String, usize)>,
+    functions: HashMap<String, Vec<usize>>,
 }
 
 /// The scripts of a ruleset, compiled once, with the sandboxed engine that runs them.
@@ -243,7 +369,7 @@ pub(crate) struct Answer {
 
 impl Scripts {
     /// Compiles the scripts (`(path, text)` pairs) under `limits`; `vars` and `rules` are what
-    /// `var(name)` and `rule(path)` read.
+    /// `vars(name)` and `rule(path)` read.
     pub fn load(
         sources: &[(PathBuf, String)],
         limits: Limits,
@@ -268,10 +394,13 @@ impl Scripts {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let functions = ast
-                .iter_functions()
-                .map(|f| (f.name.to_string(), f.params.len()))
-                .collect();
+            let mut functions: HashMap<String, Vec<usize>> = HashMap::new();
+            for f in ast.iter_functions() {
+                functions
+                    .entry(f.name.to_string())
+                    .or_default()
+                    .push(f.params.len());
+            }
             units.push(Unit {
                 path: path.clone(),
                 name: Arc::from(name.as_str()),
@@ -289,11 +418,16 @@ impl Scripts {
         })
     }
 
-    /// Whether any script defines `hook` (checked without running anything).
-    pub fn defines(&self, hook: &str) -> bool {
+    /// Whether any script defines an offer hook (`actions` or one of its narrow forms).
+    pub(crate) fn offers(&self) -> bool {
         self.units
             .iter()
-            .any(|u| u.functions.iter().any(|(name, _)| name == hook))
+            .any(|u| u.functions.keys().any(|f| f.starts_with("actions")))
+    }
+
+    /// Whether any script defines `hook` (checked without running anything).
+    pub fn defines(&self, hook: &str) -> bool {
+        self.units.iter().any(|u| u.functions.contains_key(hook))
     }
 
     /// Calls `hook` in every script that defines it, with the game moved into the slot so the
@@ -310,8 +444,8 @@ impl Scripts {
             let arity = args.len();
             if !unit
                 .functions
-                .iter()
-                .any(|(name, params)| name == hook && *params == arity)
+                .get(hook)
+                .is_some_and(|arities| arities.contains(&arity))
             {
                 continue;
             }

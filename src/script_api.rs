@@ -2,8 +2,9 @@
 //! change it (see `scripts/README.md` for the reference).
 
 use crate::game::Game;
-use crate::script::{Command, lock, pos_of, spot_of};
+use crate::script::{Command, FairyTarget, lock, pos_of, spot_of};
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 type Slot = Arc<Mutex<Option<Game>>>;
@@ -26,7 +27,7 @@ fn tile_map(game: &Game, id: crate::board::PlacedId) -> Dynamic {
     let p = game.board().placed(id);
     let t = game.rules().tile(p.tile);
     let symbol = match t.symbol {
-        Some(s) => Dynamic::from(format!("{s:?}").to_lowercase()),
+        Some(s) => ImmutableString::from(symbol_name(s)).into(),
         None => Dynamic::UNIT,
     };
     let tags: Array = t.tags.iter().map(|s| Dynamic::from(s.clone())).collect();
@@ -38,6 +39,123 @@ fn tile_map(game: &Game, id: crate::board::PlacedId) -> Dynamic {
         ("symbol", symbol),
         ("tags", tags.into()),
     ])
+}
+
+/// A tile symbol's name as scripts write it (`volcano`, `dragon`, `portal`).
+fn symbol_name(symbol: crate::tile::Symbol) -> &'static str {
+    match symbol {
+        crate::tile::Symbol::Volcano => "volcano",
+        crate::tile::Symbol::Dragon => "dragon",
+        crate::tile::Symbol::Portal => "portal",
+    }
+}
+
+/// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore })`.
+struct SpotFilter {
+    /// Tiles carrying this tag or symbol.
+    tag: String,
+    /// Only features not completed (a field never is).
+    open: bool,
+    /// Field segments too.
+    fields: bool,
+    /// Only features without followers.
+    unoccupied: bool,
+    /// Leave out tiles where a figure of one of these kinds stands …
+    empty_of: Vec<String>,
+    /// … not counting this figure.
+    ignore: Option<i64>,
+}
+
+impl SpotFilter {
+    fn read(m: &Map) -> Result<SpotFilter, String> {
+        let flag = |key: &str, default: bool| -> Result<bool, String> {
+            m.get(key).map_or(Ok(default), |v| {
+                v.as_bool()
+                    .map_err(|_| format!("find_spots: `{key}` is true or false"))
+            })
+        };
+        for key in m.keys() {
+            if !["tag", "open", "fields", "unoccupied", "empty_of", "ignore"]
+                .contains(&key.as_str())
+            {
+                return Err(format!("find_spots: unknown filter key `{key}`"));
+            }
+        }
+        let tag = m
+            .get("tag")
+            .and_then(|t| t.clone().into_string().ok())
+            .ok_or("find_spots needs a string `tag`")?;
+        let empty_of = match m.get("empty_of") {
+            None => Vec::new(),
+            Some(list) => list
+                .read_lock::<Array>()
+                .ok_or("find_spots: `empty_of` is an array of figure kinds")?
+                .iter()
+                .map(|k| k.clone().into_string())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| "find_spots: `empty_of` is an array of figure kinds")?,
+        };
+        let ignore = match m.get("ignore") {
+            None => None,
+            Some(v) if v.is_unit() => None,
+            Some(v) => Some(
+                v.as_int()
+                    .map_err(|_| "find_spots: `ignore` is a figure id")?,
+            ),
+        };
+        Ok(SpotFilter {
+            tag,
+            open: flag("open", false)?,
+            fields: flag("fields", true)?,
+            unoccupied: flag("unoccupied", false)?,
+            empty_of,
+            ignore,
+        })
+    }
+
+    /// `[x, y, spot]` of every segment that passes, tile by tile in placement order.
+    fn spots(&self, g: &Game) -> Array {
+        let mut out = Array::new();
+        for (id, p) in g.board().tiles().iter().enumerate() {
+            let id = id as crate::board::PlacedId;
+            if !carries(g, id, &self.tag) {
+                continue;
+            }
+            let blocked = !self.empty_of.is_empty()
+                && g.figures().iter().any(|f| {
+                    Some(f.id as i64) != self.ignore
+                        && g.root_pos(f.seg) == p.pos
+                        && self.empty_of.iter().any(|k| k == f.kind.name())
+                });
+            if blocked {
+                continue;
+            }
+            let n = g.board().oriented(g.rules(), id).features.len() as u32;
+            for seg in p.seg_base..p.seg_base + n {
+                let kind = g.features().segment(seg).kind;
+                let field = kind == crate::tile::FeatureKind::Field;
+                if (field && !self.fields)
+                    || (self.open && !field && g.is_complete(seg))
+                    || (self.unoccupied && g.features().totals(seg).followers > 0)
+                {
+                    continue;
+                }
+                let spot = g.seg_spot(seg).1;
+                out.push(Dynamic::from_array(vec![
+                    (p.pos.x as i64).into(),
+                    (p.pos.y as i64).into(),
+                    ImmutableString::from(spot.name()).into(),
+                ]));
+            }
+        }
+        out
+    }
+}
+
+/// Whether the placed tile `id` carries the tag `name` or the symbol `name`.
+fn carries(game: &Game, id: crate::board::PlacedId, name: &str) -> bool {
+    let t = game.rules().tile(game.board().placed(id).tile);
+    t.tags.iter().any(|tag| tag == name) || t.symbol.is_some_and(|s| symbol_name(s) == name)
 }
 
 fn figure_map(game: &Game, f: &crate::figure::Figure) -> Dynamic {
@@ -61,13 +179,33 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out, rules: Arc<t
     register_queries(engine, slot);
     register_board_queries(engine, slot);
     register_commands(engine, out);
+    // Ruleset values never change: each one is converted once and then handed out as a copy.
     let r = Arc::clone(&rules);
+    let seen = Mutex::new(HashMap::new());
     engine.register_fn("rule", move |path: ImmutableString| -> Dynamic {
-        lookup(&r, &path)
+        cached(&seen, &path, || lookup(&r, &path))
     });
-    engine.register_fn("var", move |name: ImmutableString| -> Dynamic {
-        lookup(&rules, &format!("vars.{name}"))
+    // `var` is a reserved word in rhai (a script cannot call a function of that name), so the
+    // `[vars]` table is read with `vars(name)`.
+    let seen = Mutex::new(HashMap::new());
+    engine.register_fn("vars", move |name: ImmutableString| -> Dynamic {
+        cached(&seen, &name, || lookup(&rules, &format!("vars.{name}")))
     });
+}
+
+/// The value for `key` from `cache`, computed by `make` the first time.
+fn cached(
+    cache: &Mutex<HashMap<ImmutableString, Dynamic>>,
+    key: &ImmutableString,
+    make: impl FnOnce() -> Dynamic,
+) -> Dynamic {
+    let mut cache = lock(cache);
+    if let Some(v) = cache.get(key) {
+        return v.clone();
+    }
+    let v = make();
+    cache.insert(key.clone(), v.clone());
+    v
 }
 
 fn lookup(table: &toml::Table, path: &str) -> Dynamic {
@@ -169,6 +307,14 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
         .unwrap_or(Dynamic::UNIT)
     });
     let s = Arc::clone(slot);
+    engine.register_fn("may_move_fairy", move || -> bool {
+        read(&s, |g| g.fairy_may_move()).unwrap_or(false)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("princess_removed", move || -> bool {
+        read(&s, |g| g.now.princess_removed).unwrap_or(false)
+    });
+    let s = Arc::clone(slot);
     engine.register_fn("decision", move || -> Dynamic {
         read(&s, |g| {
             let d = g.decision();
@@ -212,6 +358,41 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
         .unwrap_or(Dynamic::UNIT)
     });
     let s = Arc::clone(slot);
+    engine.register_fn("tiles_with", move |name: ImmutableString| -> Array {
+        read(&s, |g| {
+            g.board()
+                .tiles()
+                .iter()
+                .enumerate()
+                .filter(|(id, _)| carries(g, *id as crate::board::PlacedId, &name))
+                .map(|(_, p)| {
+                    Dynamic::from_array(vec![(p.pos.x as i64).into(), (p.pos.y as i64).into()])
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "tile_has",
+        move |x: i64, y: i64, name: ImmutableString| -> bool {
+            read(&s, |g| {
+                pos_of(x, y)
+                    .and_then(|p| g.board().at(p))
+                    .is_some_and(|id| carries(g, id, &name))
+            })
+            .unwrap_or(false)
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "find_spots",
+        move |filter: Map| -> Result<Array, Box<rhai::EvalAltResult>> {
+            let filter = SpotFilter::read(&filter).map_err(|e| e.to_string())?;
+            Ok(read(&s, |g| filter.spots(g)).unwrap_or_default())
+        },
+    );
+    let s = Arc::clone(slot);
     engine.register_fn("placed_tile", move || -> Dynamic {
         read(&s, |g| {
             g.placed_this_turn()
@@ -250,9 +431,12 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn("figures_on", move |x: i64, y: i64| -> Array {
         read(&s, |g| {
+            let Some(at) = pos_of(x, y) else {
+                return Array::new();
+            };
             g.figures()
                 .iter()
-                .filter(|f| Some(g.figure_spot(f).0) == pos_of(x, y))
+                .filter(|f| g.root_pos(f.seg) == at)
                 .map(|f| figure_map(g, f))
                 .collect()
         })
@@ -349,12 +533,17 @@ fn register_commands(engine: &mut Engine, out: &Out) {
     });
     let o = Arc::clone(out);
     engine.register_fn("move_fairy", move |x: i64, y: i64, follower: Dynamic| {
-        lock(&o).push(Command::MoveFairy {
-            x,
-            y,
-            follower: follower.as_int().ok(),
-        });
+        let follower = if let Ok(id) = follower.as_int() {
+            FairyTarget::Figure(id)
+        } else if let Ok(spot) = follower.into_string() {
+            FairyTarget::Spot(spot)
+        } else {
+            FairyTarget::Tile
+        };
+        lock(&o).push(Command::MoveFairy { x, y, follower });
     });
+    let o = Arc::clone(out);
+    engine.register_fn("hide_fairy", move || lock(&o).push(Command::HideFairy));
     let o = Arc::clone(out);
     engine.register_fn("set_state", move |state: Dynamic| {
         lock(&o).push(Command::SetState(state));

@@ -9,8 +9,8 @@ use crate::event::{Event, ReturnReason};
 use crate::figure::{Figure, FigureKind};
 use crate::game::{Fairy, Game, Journey, Pending, Stage};
 use crate::geometry::Pos;
-use crate::script::{self, Arg, Command, ScriptAction, ScriptError};
-use crate::tile::FeatureKind;
+use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
+use crate::tile::{FeatureKind, Symbol};
 use rhai::{Array, Dynamic, Map};
 use std::sync::Arc;
 
@@ -30,16 +30,6 @@ fn rule_name(text: &str) -> &'static str {
     leaked
 }
 
-fn arg_of(d: &Dynamic) -> Option<Arg> {
-    if let Ok(i) = d.as_int() {
-        Some(Arg::Int(i))
-    } else if let Ok(b) = d.as_bool() {
-        Some(Arg::Bool(b))
-    } else {
-        d.clone().into_string().ok().map(Arg::Text)
-    }
-}
-
 fn dynamic_of(a: &Arg) -> Dynamic {
     match a {
         Arg::Int(i) => (*i).into(),
@@ -48,35 +38,75 @@ fn dynamic_of(a: &Arg) -> Dynamic {
     }
 }
 
-/// Reads an offer `#{ name: "enter", args: [..], label: ".." }` into an action id.
-fn offer_of(d: &Dynamic) -> Result<u32, String> {
+/// Reads the arguments of an offered action (integers, booleans, strings) without copying
+/// them, and interns the action.
+fn intern_args(name: &str, a: &Dynamic, label: Option<&str>) -> Result<u32, &'static str> {
+    let list = a
+        .read_lock::<Array>()
+        .ok_or("the arguments of an offered action are an array")?;
+    let texts: Vec<_> = list
+        .iter()
+        .map(|v| v.read_lock::<rhai::ImmutableString>())
+        .collect();
+    let mut args = Vec::with_capacity(list.len());
+    for (v, t) in list.iter().zip(&texts) {
+        args.push(if let Ok(i) = v.as_int() {
+            script::ArgRef::Int(i)
+        } else if let Ok(b) = v.as_bool() {
+            script::ArgRef::Bool(b)
+        } else if let Some(t) = t {
+            script::ArgRef::Text(t.as_str())
+        } else {
+            return Err("action arguments are integers, booleans or strings");
+        });
+    }
+    Ok(script::intern_offer(name, &args, label))
+}
+
+/// Reads an offer `#{ name: "enter", args: [..], label: ".." }` into an action id and appends
+/// it to `out`; an offer with `each: [[..], [..], ..]` instead of `args` stands for one action
+/// per argument list.
+fn offer_of(d: &Dynamic, out: &mut Vec<u32>) -> Result<(), &'static str> {
     let m = d
         .read_lock::<Map>()
         .ok_or("an offered action is a map #{ name, args, label }")?;
     let name = m
         .get("name")
-        .and_then(|n| n.clone().into_string().ok())
+        .and_then(|n| n.read_lock::<rhai::ImmutableString>())
         .ok_or("an offered action needs a string `name`")?;
-    let args = match m.get("args") {
-        None => Vec::new(),
-        Some(a) => a
-            .read_lock::<Array>()
-            .ok_or("`args` of an offered action is an array")?
-            .iter()
-            .map(|v| arg_of(v).ok_or("action arguments are integers, booleans or strings"))
-            .collect::<Result<Vec<_>, _>>()?,
-    };
     let label = m
         .get("label")
-        .and_then(|l| l.clone().into_string().ok())
-        .unwrap_or_else(|| name.clone());
-    Ok(script::intern(ScriptAction { name, args, label }))
+        .and_then(|l| l.read_lock::<rhai::ImmutableString>());
+    let label = label
+        .as_deref()
+        .map(|l| l.as_str())
+        .filter(|l| !l.is_empty());
+    if let Some(each) = m.get("each") {
+        let lists = each
+            .read_lock::<Array>()
+            .ok_or("`each` of an offered action is an array of argument lists")?;
+        for a in lists.iter() {
+            out.push(intern_args(&name, a, label)?);
+        }
+        return Ok(());
+    }
+    let id = match m.get("args") {
+        None => script::intern_offer(&name, &[], label),
+        Some(a) => intern_args(&name, a, label)?,
+    };
+    out.push(id);
+    Ok(())
 }
 
 impl Game {
     /// Whether the ruleset has scripts.
     pub(crate) fn scripted(&self) -> bool {
         self.rules.scripts.is_some()
+    }
+
+    /// Whether a script defines `hook` (so that its arguments are worth building).
+    fn hooked(&self, hook: &str) -> bool {
+        self.rules.scripts.as_ref().is_some_and(|s| s.defines(hook))
     }
 
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
@@ -116,6 +146,32 @@ impl Game {
         }
     }
 
+    /// Undoes an action that a script failed in: the game becomes what its set-up and its
+    /// first `kept` actions make of it. A game is nothing but its set-up and its history, and
+    /// scripts are deterministic, so replaying them rebuilds it exactly; this costs a replay
+    /// only when a script fails, where keeping a copy before every action would cost a copy of
+    /// the whole game on every action.
+    pub(crate) fn roll_back(&mut self, kept: usize) {
+        let mut history = std::mem::take(&mut self.history);
+        history.truncate(kept);
+        let rebuilt = Game::new(Arc::clone(&self.rules), self.setup.clone())
+            .ok()
+            .and_then(|(mut game, _)| {
+                let mut events = Vec::new();
+                for action in &history {
+                    events.clear();
+                    game.apply_into(action, &mut events).ok()?;
+                }
+                Some(game)
+            });
+        match rebuilt {
+            Some(game) => *self = game,
+            // Only a script that answers differently the second time (none of castellan's
+            // functions lets it) can get here: keep what there is, with the history cut back.
+            None => self.history = history,
+        }
+    }
+
     /// Takes the first script failure, if any.
     pub(crate) fn take_fault(&mut self) -> Option<ScriptError> {
         self.fault.take()
@@ -127,6 +183,10 @@ impl Game {
     pub(crate) fn stage_hook(&mut self, stage: Stage, events: &mut Vec<Event>) {
         if !self.scripted() {
             return;
+        }
+        if stage == Stage::TurnStart && self.turn == 1 {
+            // Once per game, before the first turn's own hook.
+            self.run_hook("game_start", Vec::new(), events);
         }
         let hook = match stage {
             Stage::TurnStart => "turn_start",
@@ -145,20 +205,50 @@ impl Game {
             return;
         }
         match answered {
-            Pending::Place => self.run_hook("place", Vec::new(), events),
+            Pending::Place => {
+                self.run_hook("place", Vec::new(), events);
+                // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
+                // that symbol or tag.
+                if let Some(placed) = self.now.placed {
+                    self.marked_hooks("place", placed, Vec::new(), events);
+                }
+            }
             Pending::Princess => self.run_hook("princess", Vec::new(), events),
             Pending::Deploy => self.run_hook("deploy", Vec::new(), events),
             Pending::DragonStep => {
                 let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
-                self.run_hook("dragon_step", vec![step.into()], events)
+                self.run_hook("dragon_step", vec![step.into()], events);
+                // The narrow forms, for a tile with that symbol or tag.
+                if let Some(at) = self.dragon.and_then(|p| self.board.at(p)) {
+                    self.marked_hooks("dragon_step", at, vec![step.into()], events);
+                }
             }
             _ => {}
         }
     }
 
+    /// Runs `<hook>_<name>(args…)` for the symbol and each tag of the placed tile `placed`
+    /// (`place_dragon`, `dragon_step_tower_foundation`, …), where a script defines it.
+    fn marked_hooks(
+        &mut self,
+        hook: &str,
+        placed: crate::board::PlacedId,
+        args: Vec<Dynamic>,
+        events: &mut Vec<Event>,
+    ) {
+        let rules = Arc::clone(&self.rules);
+        let tile = rules.tile(self.board.placed(placed).tile);
+        for name in marks(tile) {
+            let narrow = format!("{hook}_{name}");
+            if self.hooked(&narrow) {
+                self.run_hook(&narrow, args.clone(), events);
+            }
+        }
+    }
+
     /// `feature_scored(feature)`: a feature is being scored.
     pub(crate) fn feature_hook(&mut self, seg: u32, completed: bool, events: &mut Vec<Event>) {
-        if !self.scripted() {
+        if !self.hooked("feature_scored") {
             return;
         }
         let (pos, spot) = self.seg_spot(seg);
@@ -200,31 +290,76 @@ impl Game {
             self.offer = Some(ids.into_iter().map(Action::Script).collect());
             return;
         }
-        let mut base = Vec::new();
-        self.legal_actions(&mut base);
-        if self.pending == Pending::DragonStep {
-            base = self.filtered(base, "filter_dragon_steps");
-        } else if self.pending == Pending::Deploy {
-            base = self.filtered(base, "filter_deploy");
+        if self.pending == Pending::Over {
+            return;
         }
-        if self.pending != Pending::Over {
-            let decision = self.decision_map();
-            if let Some(answers) = self.call_hook("actions", vec![decision]) {
-                for answer in answers {
-                    let offers = answer.value.into_array().unwrap_or_default();
-                    for o in &offers {
-                        match offer_of(o) {
-                            Ok(id) => base.push(Action::Script(id)),
-                            Err(m) => {
-                                self.fail(&answer.script, "actions", m.to_string());
-                                return;
-                            }
-                        }
+        let mut extra = Vec::new();
+        for hook in self.offer_hooks() {
+            let arg = if hook == "actions" {
+                self.decision_map()
+            } else {
+                (self.decision().player as i64).into()
+            };
+            let Some(answers) = self.call_hook(&hook, vec![arg]) else {
+                continue;
+            };
+            for answer in answers {
+                let offers = answer.value.into_array().unwrap_or_default();
+                let mut ids = Vec::new();
+                for o in &offers {
+                    if let Err(m) = offer_of(o, &mut ids) {
+                        self.fail(&answer.script, &hook, m.to_string());
+                        return;
                     }
                 }
+                extra.extend(ids.into_iter().map(Action::Script));
             }
         }
+        let filter = match self.pending {
+            Pending::DragonStep => Some("filter_dragon_steps"),
+            Pending::Deploy => Some("filter_deploy"),
+            _ => None,
+        }
+        .filter(|hook| self.hooked(hook));
+        // Nothing offered and nothing filtered: the built-in list and checks stand as they are,
+        // computed when asked (as without scripts).
+        if extra.is_empty() && filter.is_none() {
+            return;
+        }
+        let mut base = Vec::new();
+        self.legal_actions(&mut base);
+        if let Some(hook) = filter {
+            base = self.filtered(base, hook);
+        }
+        base.extend(extra);
         self.offer = Some(base);
+    }
+
+    /// The offer hooks that apply to the pending decision, in calling order: `actions(decision)`
+    /// always; `actions_<kind>(player)` for its kind; `actions_<kind>_<name>(player)` when the
+    /// tile laid this turn carries the symbol or tag `<name>`; `actions_<kind>_holding(player)`
+    /// when scripts hold followers of the deciding player. Only hooks some script defines.
+    fn offer_hooks(&self) -> Vec<String> {
+        let Some(scripts) = &self.rules.scripts else {
+            return Vec::new();
+        };
+        if !scripts.offers() {
+            return Vec::new();
+        }
+        let d = self.decision();
+        let kind = d.kind.name();
+        let mut hooks = vec!["actions".to_string(), format!("actions_{kind}")];
+        if let Some(placed) = self.now.placed {
+            let tile = self.rules.tile(self.board.placed(placed).tile);
+            for name in marks(tile) {
+                hooks.push(format!("actions_{kind}_{name}"));
+            }
+        }
+        if self.held(d.player) > 0 {
+            hooks.push(format!("actions_{kind}_holding"));
+        }
+        hooks.retain(|h| scripts.defines(h));
+        hooks
     }
 
     fn decision_map(&self) -> Dynamic {
@@ -237,7 +372,7 @@ impl Game {
 
     /// Passes the dragon steps or deploy targets of `base` through a filter hook.
     fn filtered(&mut self, base: Vec<Action>, hook: &str) -> Vec<Action> {
-        if !self.rules.scripts.as_ref().is_some_and(|s| s.defines(hook)) {
+        if !self.hooked(hook) {
             return base;
         }
         let items: Array = base
@@ -281,7 +416,7 @@ impl Game {
 
     /// The ids of the figures on `pos` that the dragon really eats (`filter_eaten`).
     pub(crate) fn eaten_filter(&mut self, pos: Pos, ids: Vec<u32>) -> Vec<u32> {
-        if !self.scripted() {
+        if !self.hooked("filter_eaten") {
             return ids;
         }
         let list: Array = ids.iter().map(|i| (*i as i64).into()).collect();
@@ -319,7 +454,7 @@ impl Game {
         rhai::serde::to_dynamic(&self.script_state).unwrap_or(Dynamic::UNIT)
     }
 
-    /// Followers a script holds off the board for `player` (e.g. in the dungeon).
+    /// Followers a script holds off the board for `player` (a variant's hiding place).
     pub fn held(&self, player: usize) -> u32 {
         self.held.get(player).copied().unwrap_or(0)
     }
@@ -467,11 +602,10 @@ impl Game {
                 let pos = self.tile_pos(x, y)?;
                 self.dragon = Some(pos);
                 self.dragon_in_play = true;
-                events.push(Event::DragonMoved {
-                    player: self.active,
+                events.push(Event::DragonPlaced {
+                    script: Arc::clone(script),
                     x: pos.x,
                     y: pos.y,
-                    step: 0,
                 });
             }
             Command::HideDragon => {
@@ -505,15 +639,37 @@ impl Game {
             Command::MoveFairy { x, y, follower } => {
                 let pos = self.tile_pos(x, y)?;
                 let follower = match follower {
-                    None => None,
-                    Some(id) => Some(self.figures[self.figure_index(id)?].id),
+                    FairyTarget::Tile => None,
+                    FairyTarget::Figure(id) => Some(self.figures[self.figure_index(id)?].id),
+                    FairyTarget::Spot(name) => {
+                        let seg = script::spot_of(&name)
+                            .and_then(|s| self.seg_at(pos, s))
+                            .ok_or_else(|| {
+                                format!("the tile at ({x},{y}) has no feature at `{name}`")
+                            })?;
+                        let newest = self.figures.iter().rev().find(|f| f.seg == seg);
+                        Some(
+                            newest
+                                .ok_or_else(|| format!("no figure stands at ({x},{y}) {name}"))?
+                                .id,
+                        )
+                    }
                 };
+                let spot = follower
+                    .and_then(|id| self.figures.iter().find(|f| f.id == id))
+                    .map(|f| self.figure_spot(f).1);
                 self.fairy = Some(Fairy { pos, follower });
                 events.push(Event::FairyMoved {
                     player: self.active,
                     x: pos.x,
                     y: pos.y,
-                    spot: None,
+                    spot,
+                });
+            }
+            Command::HideFairy => {
+                self.fairy = None;
+                events.push(Event::FairyHidden {
+                    script: Arc::clone(script),
                 });
             }
             Command::SetState(state) => {
@@ -522,7 +678,10 @@ impl Game {
             }
             Command::Ask { player, offers } => {
                 let p = self.seat(player)?;
-                let ids = offers.iter().map(offer_of).collect::<Result<Vec<_>, _>>()?;
+                let mut ids = Vec::new();
+                for o in &offers {
+                    offer_of(o, &mut ids)?;
+                }
                 if ids.is_empty() {
                     return Err("ask needs at least one option".into());
                 }
@@ -541,6 +700,18 @@ impl Game {
         let player = self.asked.front().map_or(self.active, |a| a.0);
         (player, DecisionKind::Script)
     }
+}
+
+/// The names a tile answers to in narrow hooks: its symbol, then its tags.
+fn marks(tile: &crate::tile::TileType) -> impl Iterator<Item = &str> {
+    let symbol = tile.symbol.map(|s| match s {
+        Symbol::Volcano => "volcano",
+        Symbol::Dragon => "dragon",
+        Symbol::Portal => "portal",
+    });
+    symbol
+        .into_iter()
+        .chain(tile.tags.iter().map(String::as_str))
 }
 
 fn xy_map(pos: Pos, spot: Option<&str>) -> Dynamic {

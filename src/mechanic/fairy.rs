@@ -170,7 +170,7 @@ impl Game {
     }
 
     /// Whether the fairy may be moved this turn (FA2, V4, PR5).
-    fn fairy_may_move(&self) -> bool {
+    pub(crate) fn fairy_may_move(&self) -> bool {
         self.fairy_on()
             && self.now.placed.is_some()
             && !self.princess_blocks_fairy()
