@@ -223,6 +223,8 @@ pub struct Game {
     pub(crate) held: Vec<u32>,
     /// The scripts' own state.
     pub(crate) script_state: serde_json::Value,
+    /// The same state as the scripts see it (kept so that reading it converts nothing).
+    pub(crate) script_value: rhai::Dynamic,
     /// Decisions scripts asked for: the player and the offered script actions.
     pub(crate) asked: std::collections::VecDeque<(usize, Vec<u32>)>,
     /// The decision that waits behind the scripts' questions.
@@ -297,6 +299,7 @@ impl Game {
             dragon_in_play: false,
             held: vec![0; n],
             script_state: serde_json::Value::Null,
+            script_value: rhai::Dynamic::UNIT,
             asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,
@@ -427,6 +430,7 @@ impl Game {
             dragon_in_play: false,
             held: Vec::new(),
             script_state: serde_json::Value::Null,
+            script_value: rhai::Dynamic::UNIT,
             asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,

@@ -140,26 +140,28 @@ impl ArgRef<'_> {
     }
 }
 
+fn mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+fn text(mut h: u64, t: &[u8]) -> u64 {
+    for chunk in t.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    mix(h, t.len() as u64)
+}
+
 /// A quick hash of an action's name and arguments (the interning table's keys are short and
 /// not chosen by an adversary).
 fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
-    fn mix(h: u64, v: u64) -> u64 {
-        (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-    }
-    fn text(mut h: u64, t: &str) -> u64 {
-        for chunk in t.as_bytes().chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            h = mix(h, u64::from_le_bytes(word));
-        }
-        mix(h, t.len() as u64)
-    }
-    let mut h = text(0, name);
+    let mut h = text(0, name.as_bytes());
     for a in args {
         h = match a {
             ArgRef::Int(i) => mix(mix(h, 1), i as u64),
             ArgRef::Bool(b) => mix(mix(h, 2), u64::from(b)),
-            ArgRef::Text(t) => text(mix(h, 3), t),
+            ArgRef::Text(t) => text(mix(h, 3), t.as_bytes()),
         };
     }
     h
@@ -350,6 +352,9 @@ pub struct Scripts {
     commands: Arc<Mutex<Vec<Command>>>,
     /// One hook call at a time per ruleset: games on several threads share the slot.
     running: Mutex<()>,
+    /// The hooks with narrow forms that some script defines (`actions…`, `place…`,
+    /// `dragon_step…`), so that finding the ones that apply builds no names.
+    narrow: Vec<String>,
 }
 
 impl fmt::Debug for Scripts {
@@ -409,20 +414,35 @@ impl Scripts {
                 functions,
             });
         }
+        let mut narrow: Vec<String> = units
+            .iter()
+            .flat_map(|u| u.functions.keys())
+            .filter(|f| {
+                ["actions", "place", "dragon_step"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+            })
+            .cloned()
+            .collect();
+        narrow.sort();
+        narrow.dedup();
         Ok(Scripts {
             engine,
             units,
             slot,
             commands,
             running: Mutex::new(()),
+            narrow,
         })
     }
 
-    /// Whether any script defines an offer hook (`actions` or one of its narrow forms).
-    pub(crate) fn offers(&self) -> bool {
-        self.units
+    /// The hooks some script defines whose names start with `prefix` (`actions`, `place`,
+    /// `dragon_step`: the broad hook and its narrow forms), in name order.
+    pub(crate) fn hooks_starting(&self, prefix: &str) -> impl Iterator<Item = &str> {
+        self.narrow
             .iter()
-            .any(|u| u.functions.keys().any(|f| f.starts_with("actions")))
+            .map(String::as_str)
+            .filter(move |name| name.starts_with(prefix))
     }
 
     /// Whether any script defines `hook` (checked without running anything).

@@ -50,7 +50,7 @@ fn symbol_name(symbol: crate::tile::Symbol) -> &'static str {
     }
 }
 
-/// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore })`.
+/// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore, new_tile })`.
 struct SpotFilter {
     /// Tiles carrying this tag or symbol.
     tag: String,
@@ -64,6 +64,8 @@ struct SpotFilter {
     empty_of: Vec<String>,
     /// … not counting this figure.
     ignore: Option<i64>,
+    /// The tile laid this turn too.
+    new_tile: bool,
 }
 
 impl SpotFilter {
@@ -75,9 +77,16 @@ impl SpotFilter {
             })
         };
         for key in m.keys() {
-            if !["tag", "open", "fields", "unoccupied", "empty_of", "ignore"]
-                .contains(&key.as_str())
-            {
+            let known = [
+                "tag",
+                "open",
+                "fields",
+                "unoccupied",
+                "empty_of",
+                "ignore",
+                "new_tile",
+            ];
+            if !known.contains(&key.as_str()) {
                 return Err(format!("find_spots: unknown filter key `{key}`"));
             }
         }
@@ -110,6 +119,7 @@ impl SpotFilter {
             unoccupied: flag("unoccupied", false)?,
             empty_of,
             ignore,
+            new_tile: flag("new_tile", true)?,
         })
     }
 
@@ -118,7 +128,7 @@ impl SpotFilter {
         let mut out = Array::new();
         for (id, p) in g.board().tiles().iter().enumerate() {
             let id = id as crate::board::PlacedId;
-            if !carries(g, id, &self.tag) {
+            if !carries(g, id, &self.tag) || (!self.new_tile && g.placed_this_turn() == Some(id)) {
                 continue;
             }
             let blocked = !self.empty_of.is_empty()

@@ -236,13 +236,20 @@ impl Game {
         args: Vec<Dynamic>,
         events: &mut Vec<Event>,
     ) {
-        let rules = Arc::clone(&self.rules);
-        let tile = rules.tile(self.board.placed(placed).tile);
-        for name in marks(tile) {
-            let narrow = format!("{hook}_{name}");
-            if self.hooked(&narrow) {
-                self.run_hook(&narrow, args.clone(), events);
-            }
+        let Some(scripts) = self.rules.scripts.clone() else {
+            return;
+        };
+        let tile = self.rules.tile(self.board.placed(placed).tile);
+        let due: Vec<&str> = scripts
+            .hooks_starting(hook)
+            .filter(|name| {
+                name.strip_prefix(hook)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|mark| marks(tile).any(|m| m == mark))
+            })
+            .collect();
+        for narrow in due {
+            self.run_hook(narrow, args.clone(), events);
         }
     }
 
@@ -343,22 +350,30 @@ impl Game {
         let Some(scripts) = &self.rules.scripts else {
             return Vec::new();
         };
-        if !scripts.offers() {
-            return Vec::new();
-        }
         let d = self.decision();
         let kind = d.kind.name();
-        let mut hooks = vec!["actions".to_string(), format!("actions_{kind}")];
-        if let Some(placed) = self.now.placed {
-            let tile = self.rules.tile(self.board.placed(placed).tile);
-            for name in marks(tile) {
-                hooks.push(format!("actions_{kind}_{name}"));
+        let placed = self
+            .now
+            .placed
+            .map(|p| self.rules.tile(self.board.placed(p).tile));
+        let mut hooks = Vec::new();
+        for name in scripts.hooks_starting("actions") {
+            let applies = match name.strip_prefix("actions") {
+                Some("") => true,
+                Some(rest) => match rest.strip_prefix('_').and_then(|r| r.strip_prefix(kind)) {
+                    Some("") => true,
+                    Some("_holding") => self.held(d.player) > 0,
+                    Some(rest) => rest
+                        .strip_prefix('_')
+                        .is_some_and(|mark| placed.is_some_and(|t| marks(t).any(|m| m == mark))),
+                    None => false,
+                },
+                None => false,
+            };
+            if applies {
+                hooks.push(name.to_string());
             }
         }
-        if self.held(d.player) > 0 {
-            hooks.push(format!("actions_{kind}_holding"));
-        }
-        hooks.retain(|h| scripts.defines(h));
         hooks
     }
 
@@ -451,7 +466,7 @@ impl Game {
 
     /// The script state as a rhai value.
     pub(crate) fn script_state_dynamic(&self) -> Dynamic {
-        rhai::serde::to_dynamic(&self.script_state).unwrap_or(Dynamic::UNIT)
+        self.script_value.clone()
     }
 
     /// Followers a script holds off the board for `player` (a variant's hiding place).
@@ -675,6 +690,7 @@ impl Game {
             Command::SetState(state) => {
                 self.script_state = rhai::serde::from_dynamic(&state)
                     .map_err(|e| format!("the state cannot be saved: {e}"))?;
+                self.script_value = state.flatten();
             }
             Command::Ask { player, offers } => {
                 let p = self.seat(player)?;

@@ -534,10 +534,25 @@ fn check_offers(game: &Game, seed: u64) {
                     is_entrance(game, entrance),
                     "seed {seed}: DG-1 needs an entrance"
                 );
-                if args.len() >= 3 {
-                    let exit = at(args.len() - 3);
+                // enter: [] or an exit [x, y, spot]; enter_from: the follower's [x, y, spot]
+                // first (Q1 "board_any"), then maybe an exit.
+                let from_board = name == "enter_from";
+                if from_board {
+                    let spot = figures_at(game, args[0].int(), args[1].int());
+                    assert!(
+                        spot.iter()
+                            .any(|(p, s)| *p == d.player && Arg::Text(s.clone()) == args[2]),
+                        "seed {seed}: {args:?} is no follower of the player"
+                    );
+                }
+                let exit_at = if from_board { 3 } else { 0 };
+                if args.len() == exit_at + 3 {
+                    let exit = at(exit_at);
                     assert_ne!(exit, entrance, "seed {seed}: DG-2 another entrance");
-                    check_exit(game, exit, &args[args.len() - 1], seed);
+                    let moving = from_board.then(|| at(0));
+                    if moving != Some(exit) {
+                        check_exit(game, exit, &args[exit_at + 2], seed);
+                    }
                 }
             }
             "exit" | "exit_escorted" => {
@@ -574,6 +589,19 @@ fn check_offers(game: &Game, seed: u64) {
     }
 }
 
+trait IntArg {
+    fn int(&self) -> i32;
+}
+
+impl IntArg for Arg {
+    fn int(&self) -> i32 {
+        match self {
+            Arg::Int(i) => *i as i32,
+            other => panic!("not an integer: {other:?}"),
+        }
+    }
+}
+
 /// DG-4: an entrance with no figure on it, a segment of a feature not completed.
 fn check_exit(game: &Game, at: Pos, spot: &Arg, seed: u64) {
     assert!(is_entrance(game, at), "seed {seed}: {at} is no entrance");
@@ -594,22 +622,17 @@ fn check_exit(game: &Game, at: Pos, spot: &Arg, seed: u64) {
     );
 }
 
-/// Followers on the board, in supply and below add up to seven for every player after every
-/// action; every action the bots choose is accepted (no script error); the offers follow the
-/// rules; and the games use every part of the variant. `DUNGEON_GAMES=n` plays more games.
-#[test]
-fn random_games_keep_every_follower_and_the_rules() {
-    let rules = Ruleset::load("dungeon").expect("loads");
-    let games: u64 = std::env::var("DUNGEON_GAMES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(120);
+/// Plays `games` random games (2 to 4 players) under `rules`, checking after every action that
+/// each player's followers on the board, in supply and below add up to seven, that every
+/// action the bots choose is accepted (no script error) and that the offers follow the rules.
+/// Returns how often each script action was chosen.
+fn play_checked(rules: &Arc<Ruleset>, games: u64) -> std::collections::BTreeMap<String, usize> {
     let mut chosen = std::collections::BTreeMap::<String, usize>::new();
     for seed in 0..games {
         let players = 2 + (seed % 3) as usize;
         let names = (0..players).map(|i| format!("P{i}")).collect();
         let (mut game, _) =
-            Game::new(Arc::clone(&rules), Setup::new(names, seed)).expect("the game starts");
+            Game::new(Arc::clone(rules), Setup::new(names, seed)).expect("the game starts");
         let mut bot = RandomBot::new(seed * 31 + 7);
         while !game.is_over() {
             check_offers(&game, seed);
@@ -618,15 +641,28 @@ fn random_games_keep_every_follower_and_the_rules() {
                 *chosen.entry(script::action(id).name).or_default() += 1;
             }
             game.apply(&action)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", rules.name));
             for p in 0..players {
                 let board = game.figures().iter().filter(|f| f.owner == p).count() as u32;
                 let total = board + u32::from(game.supply(p, FigureKind::Follower)) + game.held(p);
-                assert_eq!(total, 7, "seed {seed}, player {p}");
+                assert_eq!(total, 7, "{} seed {seed}, player {p}", rules.name);
             }
         }
         assert!(held(&game).iter().all(|h| *h == 0), "seed {seed}: Q14");
     }
+    chosen
+}
+
+/// Conservation, legality and no script error over many random `dungeon` games, which use
+/// every part of the variant. `DUNGEON_GAMES=n` plays more games.
+#[test]
+fn random_games_keep_every_follower_and_the_rules() {
+    let rules = Ruleset::load("dungeon").expect("loads");
+    let games: u64 = std::env::var("DUNGEON_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(120);
+    let chosen = play_checked(&rules, games);
     for name in [
         "enter",
         "exit",
@@ -639,6 +675,27 @@ fn random_games_keep_every_follower_and_the_rules() {
         assert!(
             chosen.get(name).is_some_and(|n| *n > 0),
             "{name}: {chosen:?}"
+        );
+    }
+}
+
+/// The same under every other value tested above, and with the fairy of the older editions
+/// that stands on a tile (it lands on the exit tile when it escorts a follower out, Q7).
+#[test]
+fn random_games_under_other_values() {
+    for fixture in [
+        "dungeon-board-any.toml",
+        "dungeon-exit-not-first.toml",
+        "dungeon-fairy-stays.toml",
+        "dungeon-fairy-tile.toml",
+        "dungeon-no-flee.toml",
+        "dungeon-no-pass-through.toml",
+        "dungeon-no-reenter.toml",
+    ] {
+        let chosen = play_checked(&fixture_rules(fixture), 25);
+        assert!(
+            chosen.contains_key("enter") || chosen.contains_key("enter_from"),
+            "{fixture}"
         );
     }
 }

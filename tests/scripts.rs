@@ -309,3 +309,88 @@ fn action(name, args) {
     assert_eq!(replay.game.scores(), game.scores());
     assert_eq!(replay.game.script_state(), game.script_state());
 }
+
+/// Narrow hooks run only where they apply; `each` offers one action per argument list and a
+/// label is a template filled in with the arguments; `vars` reads the ruleset's free values.
+#[test]
+fn narrow_hooks_bulk_offers_and_label_templates() {
+    let dir = std::env::temp_dir().join("castellan-narrow");
+    let script = r#"
+fn actions_deploy(player) {
+    [#{ name: "tithe", each: [[1, player], [vars("tithe.high"), player]], label: "seat {1} pays {0}" }]
+}
+fn action(name, args) { score(active(), args[0], "tithe"); }
+"#;
+    let rules = ruleset(&scripted(&dir, script, "[vars.tithe]\nhigh = 3\n")).expect("loads");
+    let (mut game, _) = Game::new(
+        Arc::clone(&rules),
+        Setup::new(vec!["A".into(), "B".into()], 5),
+    )
+    .expect("starts");
+    let scripted = |g: &Game| -> Vec<String> {
+        g.legal()
+            .into_iter()
+            .filter(|a| matches!(a, castellan::action::Action::Script(_)))
+            .map(|a| castellan::game::describe(&a))
+            .collect()
+    };
+    assert!(scripted(&game).is_empty(), "nothing at the place decision");
+    let place = game.legal()[0];
+    game.apply(&place).expect("place");
+    assert_eq!(scripted(&game), ["seat 0 pays 1", "seat 0 pays 3"]);
+    let pay = game
+        .legal()
+        .into_iter()
+        .find(|a| castellan::game::describe(a) == "seat 0 pays 3")
+        .expect("offered");
+    game.apply(&pay).expect("pays");
+    assert_eq!(game.scores()[0], 3);
+}
+
+/// A script that fails late in a game: the action is refused and the game is exactly what it
+/// was (rebuilt from its set-up and history), and the game goes on from there.
+#[test]
+fn a_hook_failing_late_rolls_the_game_back_exactly() {
+    let dir = std::env::temp_dir().join("castellan-late");
+    let script = "fn deploy() {\n    if turn() == 9 { throw \"late\"; }\n}\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (mut game, _) = Game::new(
+        Arc::clone(&rules),
+        Setup::new(vec!["A".into(), "B".into()], 11),
+    )
+    .expect("starts");
+    let mut bot = RandomBot::new(3);
+    while game.turn() < 9 || game.decision().kind != castellan::action::DecisionKind::Deploy {
+        let a = bot.choose(&game);
+        game.apply(&a).expect("early turns are fine");
+    }
+    let before = castellan::record::write(&game, "t");
+    let (scores, figures, legal) = (
+        game.scores().to_vec(),
+        game.figures().to_vec(),
+        game.legal(),
+    );
+    let err = game.apply(&legal[0]).expect_err("the deploy hook fails");
+    assert!(
+        matches!(err, RuleError::Script(ref e) if e.hook == "deploy"),
+        "{err}"
+    );
+    assert_eq!(castellan::record::write(&game, "t"), before);
+    assert_eq!(game.scores(), scores.as_slice());
+    assert_eq!(game.figures(), figures.as_slice());
+    assert_eq!(game.legal(), legal);
+}
+
+/// `find_spots` refuses a filter key it does not know.
+#[test]
+fn find_spots_checks_its_filter() {
+    let dir = std::env::temp_dir().join("castellan-spots");
+    let script = "fn turn_start() { find_spots(#{ tag: \"x\", opne: true }); }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let err = Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 1))
+        .expect_err("the filter is refused");
+    assert!(
+        err.to_string().contains("unknown filter key `opne`"),
+        "{err}"
+    );
+}
