@@ -534,6 +534,8 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
     engine.set_max_map_size(limits.max_map_size);
     engine.set_max_modules(16);
     engine.disable_symbol("eval");
+    // A failed hook is undone by replaying the game, so scripts must be deterministic: no clock.
+    engine.disable_symbol("timestamp");
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
     // Imports resolve only inside the folder of the first script (the project's scripts/),
