@@ -3,8 +3,8 @@
 //! `cargo bench --bench games` — each iteration plays one whole game with random legal moves
 //! (two players), so the reported time is the time per game; games per second = 1 / time.
 
-use castellan::ruleset::Ruleset;
-use castellan::simulate::play_random;
+use castellan::bot::simulate::play_random;
+use castellan::data::ruleset::Ruleset;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -5,28 +5,23 @@
 //! sequence of decisions answered by actions.
 //!
 //! ## Map of the crate
-//! - [`geometry`]: positions, edges, half-edges, rotations, spots on a tile.
-//! - [`tile`]: the tile-set format, its validation, pre-rotated tile data.
-//! - [`ruleset`]: the ruleset format, `extends` chains, validated rules.
-//! - [`library`]: finding rulesets and tile sets by name or path (shipped copies built in).
-//! - [`board`]: the grid of placed tiles and the frontier of open positions.
-//! - [`feature`]: segments, the segment graph and union-find totals.
-//! - [`figure`]: player figures.
-//! - [`mechanic`]: the rules, one module per mechanic (scoring, farms, …).
-//! - [`game`]: the state machine: pending decision, legal actions, `apply`, events.
-//! - [`action`], [`event`]: what players do and what happens.
-//! - [`record`]: game records (TOML): read, write, replay; [`report`]: JSON views of a game.
-//! - [`render`]: pictures of a game: the board as text, SVG and PNG.
-//! - [`bot`]: players that choose actions (random, greedy); [`simulate`]: batches of games
-//!   between bots.
-//! - [`play`]: the terminal game (hotseat humans and bots); [`describe`]: actions in plain
-//!   words.
-//! - [`script`]: rhai scripts hooked into the turn pipeline (sandboxed).
-//! - [`diagnostic`]: located, compiler-style errors for everything a user writes.
+//! The crate is layered; each layer uses only the layers above it in this list (checked by
+//! `tests/layers.rs`; `src/README.md` maps every file):
+//! - [`model`]: the vocabulary and the board model — positions and rotations, tiles, the board
+//!   and its frontier, features (segment graph and union-find totals), figures. No rules.
+//! - [`data`]: the data formats — rulesets and their `extends` chains, the library of shipped
+//!   files, located compiler-style diagnostics. No game logic.
+//! - [`engine`]: the game's state machine — the pending decision, legal actions, `apply`,
+//!   events.
+//! - [`mechanic`]: the rules, one folder per family (`base`, `pd`, `count`), each with its
+//!   toggles; [`script`]: rhai scripts hooked into the turn (sandboxed).
+//! - [`record`]: game records (TOML): read, write, replay.
+//! - [`bot`]: players that choose actions (random, greedy) and batches of games between them.
+//! - [`ui`]: the terminal game, actions and events in words, JSON views, pictures of the board.
 //!
 //! ## Example
 //! ```
-//! use castellan::{game::{Game, Setup}, ruleset::Ruleset, bot::{Bot, RandomBot}};
+//! use castellan::{engine::game::{Game, Setup}, data::ruleset::Ruleset, bot::{Bot, RandomBot}};
 //! let rules = Ruleset::load("base").unwrap();
 //! let (mut game, _events) = Game::new(rules, Setup::new(vec!["Ann".into(), "Bob".into()], 7)).unwrap();
 //! let mut bot = RandomBot::new(1);
@@ -37,25 +32,11 @@
 //! assert_eq!(game.tiles_left(), 0);
 //! ```
 
-pub mod action;
-pub mod board;
 pub mod bot;
-pub mod describe;
-pub mod diagnostic;
-pub mod event;
-pub mod feature;
-pub mod figure;
-pub mod game;
-pub mod geometry;
-pub mod library;
+pub mod data;
+pub mod engine;
 pub mod mechanic;
-pub mod play;
+pub mod model;
 pub mod record;
-pub mod render;
-pub mod report;
-pub mod ruleset;
 pub mod script;
-mod script_api;
-mod script_host;
-pub mod simulate;
-pub mod tile;
+pub mod ui;

@@ -1,12 +1,12 @@
 //! The `castellan` command line: replay records, simulate games, validate data files.
 
-use castellan::diagnostic::Diagnostic;
-use castellan::event::{Described, Event};
-use castellan::library::{self, Source};
+use castellan::bot::simulate;
+use castellan::data::diagnostic::Diagnostic;
+use castellan::data::library::{self, Source};
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::event::{Described, Event};
+use castellan::model::tile::TileSet;
 use castellan::record::{Record, RecordError};
-use castellan::ruleset::Ruleset;
-use castellan::simulate;
-use castellan::tile::TileSet;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -108,7 +108,7 @@ fn main() -> ExitCode {
             players,
             seed,
             resume,
-        } => castellan::play::main(castellan::play::Options {
+        } => castellan::ui::play::main(castellan::ui::play::Options {
             ruleset,
             players,
             seed,
@@ -150,10 +150,15 @@ fn replay(path: &Path, json: bool) -> ExitCode {
     }
 }
 
-fn print_replay(record: &Record, game: &castellan::game::Game, events: &[Event], json: bool) {
+fn print_replay(
+    record: &Record,
+    game: &castellan::engine::game::Game,
+    events: &[Event],
+    json: bool,
+) {
     let names = &record.setup.players;
     if json {
-        let value = castellan::report::game_json(game, events);
+        let value = castellan::ui::report::game_json(game, events);
         println!("{value}");
         return;
     }
@@ -329,7 +334,7 @@ fn validate_one(path: &Path) -> Result<String, Diagnostic> {
 /// `castellan render`: the board after all (or the first `upto`) actions of a record, as text
 /// on stdout, or as an SVG and/or PNG file.
 fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) -> ExitCode {
-    use castellan::render::{png as to_png, svg, text};
+    use castellan::ui::render::{png as to_png, svg, text};
     let mut record = match Record::load(path) {
         Ok(r) => r,
         Err(d) => return fail(&d),

@@ -12,15 +12,15 @@
 //! pass = true
 //! ```
 
-use crate::action::Action;
-use crate::diagnostic::{Diagnostic, PathPart, span_at};
-use crate::event::Event;
-use crate::figure::FigureKind;
-use crate::game::{Game, RuleError, Setup, SetupError};
-use crate::geometry::{Pos, Rotation, Spot};
-use crate::library::{self, Kind, Source};
+use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::data::library::{self, Kind, Source};
+use crate::data::ruleset::{Ruleset, StartFile, check_start, resolve_start};
+use crate::engine::action::Action;
+use crate::engine::event::Event;
+use crate::engine::game::{Game, RuleError, Setup, SetupError};
 use crate::mechanic::count::Quarter;
-use crate::ruleset::{Ruleset, StartFile, check_start, resolve_start};
+use crate::model::figure::FigureKind;
+use crate::model::geometry::{Pos, Rotation, Spot};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;

@@ -2,15 +2,15 @@
 //! rulesets and records (the fixtures in `tests/fixtures/bad/`), the command line, and random
 //! or mutated text.
 
+use castellan::bot::simulate;
 use castellan::bot::{Bot, RandomBot};
-use castellan::diagnostic::Diagnostic;
-use castellan::event::Event;
-use castellan::game::{Game, RuleError, Setup};
-use castellan::library::Source;
+use castellan::data::diagnostic::Diagnostic;
+use castellan::data::library::Source;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, RuleError, Setup};
+use castellan::model::tile::{FeatureKind, TileSet};
 use castellan::record::{self, Record, RecordError};
-use castellan::ruleset::Ruleset;
-use castellan::simulate;
-use castellan::tile::{FeatureKind, TileSet};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::ops::RangeInclusive;

@@ -10,15 +10,15 @@
 //! Coordinates are the engine's: x grows east, y grows south (RULES.md §4 draws y north).
 //! Seat 0 is Red, seat 1 is Blue in every record.
 
-use castellan::action::{Action, DecisionKind};
-use castellan::event::{Event, ReturnReason};
-use castellan::feature::SegId;
-use castellan::figure::FigureKind;
-use castellan::game::{Game, RuleError};
-use castellan::geometry::{Pos, Rotation, Spot};
-use castellan::library::Source;
+use castellan::data::library::Source;
+use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::game::{Game, RuleError};
+use castellan::model::feature::SegId;
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Rotation, Spot};
+use castellan::model::tile::FeatureKind;
 use castellan::record::{self, Record, Replay};
-use castellan::tile::FeatureKind;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! Bots: the greedy bot beats the random one clearly, every bot plays legally under every
 //! shipped ruleset, and `simulate` takes one bot per seat.
 
+use castellan::bot::simulate::{self, Stats};
 use castellan::bot::{self, Bot, GreedyBot};
-use castellan::game::{Game, Setup};
-use castellan::library::{self, Kind};
-use castellan::ruleset::Ruleset;
-use castellan::simulate::{self, Stats};
+use castellan::data::library::{self, Kind};
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::game::{Game, Setup};
 use std::process::Command;
 use std::sync::Arc;
 

@@ -20,17 +20,17 @@
 //! * CO-7 (the river) has no river tiles to play with.
 //! * `count.placement_timing` (#47) has one value only, so no test can show it change anything.
 
-use castellan::action::{Action, DecisionKind};
 use castellan::bot::{Bot, RandomBot};
-use castellan::event::Event;
-use castellan::figure::FigureKind;
-use castellan::game::{Game, RuleError, Setup};
-use castellan::geometry::{Pos, Rotation, Spot};
-use castellan::library::Source;
+use castellan::data::library::Source;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, RuleError, Setup};
 use castellan::mechanic::count::Quarter;
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::record::{self, Record, Replay};
-use castellan::report::game_json;
-use castellan::ruleset::Ruleset;
+use castellan::ui::report::game_json;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -812,8 +812,8 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
     let rules = Ruleset::load(name).map_err(|d| TestCaseError::fail(d.to_string()))?;
     let total = rules.base.followers_per_player as u32;
     let barred = match rules.count.dragon_access {
-        castellan::mechanic::dragon::CountCity::Forbidden => "count",
-        castellan::mechanic::dragon::CountCity::OuterLandscapeOnly => "count_city",
+        castellan::mechanic::pd::dragon::CountCity::Forbidden => "count",
+        castellan::mechanic::pd::dragon::CountCity::OuterLandscapeOnly => "count_city",
     };
     let names = (0..players).map(|i| format!("P{i}")).collect();
     let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, seed))

@@ -14,12 +14,12 @@
 //!
 //! Coordinates are the engine's: x grows east, y grows south. Seat 0 is Red, seat 1 is Blue.
 
-use castellan::library::{self, Kind, Source};
-use castellan::mechanic::dragon::{Menu, PreVolcano, Timing};
-use castellan::mechanic::fairy::{Attach, BonusClaim, BonusWhen, MoveCondition};
-use castellan::mechanic::princess::{Removal, RemovalBlocks};
+use castellan::data::library::{self, Kind, Source};
+use castellan::data::ruleset::Ruleset;
+use castellan::mechanic::pd::dragon::{Menu, PreVolcano, Timing};
+use castellan::mechanic::pd::fairy::{Attach, BonusClaim, BonusWhen, MoveCondition};
+use castellan::mechanic::pd::princess::{Removal, RemovalBlocks};
 use castellan::record::{Record, RecordError};
-use castellan::ruleset::Ruleset;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

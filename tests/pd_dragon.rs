@@ -13,15 +13,15 @@
 //! `tests/fixtures/pd-*.toml`, which extend `pd-synthetic.toml` (HiG defaults plus the
 //! synthetic tiles) and change one key.
 
-use castellan::action::{Action, Decision, DecisionKind};
-use castellan::event::{Event, ReturnReason};
-use castellan::figure::FigureKind;
-use castellan::game::{Game, RuleError};
-use castellan::geometry::{Pos, Rotation, Spot};
-use castellan::library::Source;
+use castellan::data::library::Source;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::{Action, Decision, DecisionKind};
+use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::game::{Game, RuleError};
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Rotation, Spot};
+use castellan::model::tile::FeatureKind;
 use castellan::record::{self, Record, RecordError, Replay};
-use castellan::ruleset::Ruleset;
-use castellan::tile::FeatureKind;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 

@@ -12,14 +12,14 @@
 //! Coordinates are the engine's: x grows east, y grows south (RULES.md §4 draws y north).
 //! Seat 0 is Red and seat 1 is Blue in every record; Red plays first.
 
-use castellan::action::{Action, DecisionKind};
-use castellan::event::{Event, ReturnReason};
-use castellan::figure::FigureKind;
-use castellan::game::{Fairy, Game, RuleError};
-use castellan::geometry::{Pos, Spot};
-use castellan::library::Source;
+use castellan::data::library::Source;
+use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::game::{Fairy, Game, RuleError};
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Spot};
+use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, RecordError, Replay};
-use castellan::tile::FeatureKind;
 use std::path::{Path, PathBuf};
 
 const RED: usize = 0;
@@ -638,7 +638,7 @@ fn a23_claim_or_lose_the_fairy_point() {
         probe
             .apply(&Action::Place {
                 pos: Pos::new(2, 1),
-                rotation: castellan::geometry::Rotation::from_degrees(0).expect("0°"),
+                rotation: castellan::model::geometry::Rotation::from_degrees(0).expect("0°"),
             })
             .is_err(),
         "the claim comes before the tile"

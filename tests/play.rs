@@ -1,7 +1,7 @@
 //! The terminal game, played through the real binary with choices piped into stdin.
 
-use castellan::game::{Game, Setup};
-use castellan::ruleset::Ruleset;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::game::{Game, Setup};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

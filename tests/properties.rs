@@ -5,16 +5,16 @@
 //! [`VARIANTS`], with 2 to 5 players, a random bag seed and a random bot seed. A failing case
 //! prints its `Spec`, which is enough to replay the game by hand.
 
-use castellan::action::{Action, Decision, DecisionKind};
+use castellan::bot::simulate;
 use castellan::bot::{Bot, RandomBot};
-use castellan::event::Event;
-use castellan::figure::{Figure, FigureKind};
-use castellan::game::{Fairy, Game, RuleError, Setup};
-use castellan::geometry::{Pos, Rotation, Spot};
-use castellan::library::Source;
+use castellan::data::library::Source;
+use castellan::data::ruleset::{Ruleset, StartTile, TileId};
+use castellan::engine::action::{Action, Decision, DecisionKind};
+use castellan::engine::event::Event;
+use castellan::engine::game::{Fairy, Game, RuleError, Setup};
+use castellan::model::figure::{Figure, FigureKind};
+use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::record::{self, Record, Replay};
-use castellan::ruleset::{Ruleset, StartTile, TileId};
-use castellan::simulate;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::TestCaseError;

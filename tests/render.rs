@@ -4,11 +4,11 @@
 //! Snapshots live in `tests/snapshots/`. After an intended change to the drawing, rerun with
 //! `UPDATE_SNAPSHOTS=1 cargo test --test render`, look at the new files and commit them.
 
-use castellan::game::Game;
-use castellan::geometry::Rotation;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::game::Game;
+use castellan::model::geometry::Rotation;
 use castellan::record::Record;
-use castellan::render::{png, svg, text};
-use castellan::ruleset::Ruleset;
+use castellan::ui::render::{png, svg, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -3,10 +3,10 @@
 //! without scripts never enters rhai.
 
 use castellan::bot::{Bot, RandomBot};
-use castellan::event::Event;
-use castellan::game::{Game, RuleError, Setup, SetupError};
-use castellan::library::Source;
-use castellan::ruleset::Ruleset;
+use castellan::data::library::Source;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, RuleError, Setup, SetupError};
 use castellan::script;
 use std::sync::Arc;
 
@@ -96,7 +96,7 @@ fn the_tutorial_works_as_written() {
                 matches!(
                     e,
                     Event::Scored {
-                        feature: castellan::tile::FeatureKind::Cloister,
+                        feature: castellan::model::tile::FeatureKind::Cloister,
                         points: 9,
                         ..
                     }
@@ -136,7 +136,7 @@ fn scripted(dir: &std::path::Path, script: &str, extra: &str) -> String {
     path.display().to_string()
 }
 
-fn ruleset(path: &str) -> Result<Arc<Ruleset>, castellan::diagnostic::Diagnostic> {
+fn ruleset(path: &str) -> Result<Arc<Ruleset>, castellan::data::diagnostic::Diagnostic> {
     Ruleset::load(path)
 }
 
@@ -282,16 +282,16 @@ fn action(name, args) {
     let tithe = game
         .legal()
         .into_iter()
-        .find(|a| matches!(a, castellan::action::Action::Script(_)))
+        .find(|a| matches!(a, castellan::engine::action::Action::Script(_)))
         .expect("the script's action is offered at the deploy decision");
     game.apply(&tithe).expect("tithe");
     let d = game.decision();
     assert_eq!(d.player, 1, "the next player answers the script's question");
-    assert_eq!(d.kind, castellan::action::DecisionKind::Script);
+    assert_eq!(d.kind, castellan::engine::action::DecisionKind::Script);
     let bless = game
         .legal()
         .into_iter()
-        .find(|a| castellan::game::describe(a) == "bless")
+        .find(|a| castellan::engine::game::describe(a) == "bless")
         .expect("bless offered");
     game.apply(&bless).expect("bless");
     assert_eq!(game.scores()[0], 2);
@@ -330,8 +330,8 @@ fn action(name, args) { score(active(), args[0], "tithe"); }
     let scripted = |g: &Game| -> Vec<String> {
         g.legal()
             .into_iter()
-            .filter(|a| matches!(a, castellan::action::Action::Script(_)))
-            .map(|a| castellan::game::describe(&a))
+            .filter(|a| matches!(a, castellan::engine::action::Action::Script(_)))
+            .map(|a| castellan::engine::game::describe(&a))
             .collect()
     };
     assert!(scripted(&game).is_empty(), "nothing at the place decision");
@@ -341,7 +341,7 @@ fn action(name, args) { score(active(), args[0], "tithe"); }
     let pay = game
         .legal()
         .into_iter()
-        .find(|a| castellan::game::describe(a) == "seat 0 pays 3")
+        .find(|a| castellan::engine::game::describe(a) == "seat 0 pays 3")
         .expect("offered");
     game.apply(&pay).expect("pays");
     assert_eq!(game.scores()[0], 3);
@@ -360,7 +360,8 @@ fn a_hook_failing_late_rolls_the_game_back_exactly() {
     )
     .expect("starts");
     let mut bot = RandomBot::new(3);
-    while game.turn() < 9 || game.decision().kind != castellan::action::DecisionKind::Deploy {
+    while game.turn() < 9 || game.decision().kind != castellan::engine::action::DecisionKind::Deploy
+    {
         let a = bot.choose(&game);
         game.apply(&a).expect("early turns are fine");
     }

@@ -2,14 +2,9 @@
 //! TOML, with the current Hans im Glück rules as defaults) and the functions the game's turn
 //! pipeline calls at the phases it hooks.
 
+pub mod base;
 pub mod count;
-pub mod dragon;
-pub mod fairy;
-pub mod farm;
-pub mod portal;
-pub mod princess;
-pub mod scoring;
-pub mod volcano;
+pub mod pd;
 
 use serde::Deserialize;
 
@@ -72,15 +67,15 @@ pub struct TunnelRules {
 #[serde(default, deny_unknown_fields)]
 pub struct PdRules {
     /// `[pd.princess]`.
-    pub princess: princess::PrincessRules,
+    pub princess: pd::princess::PrincessRules,
     /// `[pd.dragon]`.
-    pub dragon: dragon::DragonRules,
+    pub dragon: pd::dragon::DragonRules,
     /// `[pd.volcano]`.
-    pub volcano: volcano::VolcanoRules,
+    pub volcano: pd::volcano::VolcanoRules,
     /// `[pd.fairy]`.
-    pub fairy: fairy::FairyRules,
+    pub fairy: pd::fairy::FairyRules,
     /// `[pd.portal]`.
-    pub portal: portal::PortalRules,
+    pub portal: pd::portal::PortalRules,
     /// `[pd.tunnel]`.
     pub tunnel: TunnelRules,
 }

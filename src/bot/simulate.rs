@@ -1,0 +1,180 @@
+//! Simulation: many seeded games between bots, with summary statistics.
+
+use crate::bot::{self, Bot, RandomBot};
+use crate::data::ruleset::Ruleset;
+use crate::engine::game::{Game, Setup, SetupError};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Summary of a batch of games.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Stats {
+    /// Games played.
+    pub games: u64,
+    /// The bot in each seat, by name.
+    pub bots: Vec<String>,
+    /// Mean final score per seat.
+    pub mean_scores: Vec<f64>,
+    /// Games each seat won outright (the highest score, not shared).
+    pub wins: Vec<u64>,
+    /// Games whose highest score was shared.
+    pub ties: u64,
+    /// Mean number of turns per game.
+    pub mean_turns: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+}
+
+/// Why a batch of games could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimulateError {
+    /// A seat names no known bot.
+    #[error("unknown bot `{0}` (known bots: {known})", known = bot::NAMES.join(", "))]
+    UnknownBot(String),
+    /// The game could not be set up (e.g. the wrong number of players).
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+}
+
+/// Plays one game to the end with random bots; game `seed` shuffles the bag and seeds the bots.
+pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, SetupError> {
+    let names = (1..=players).map(|i| format!("P{i}")).collect();
+    let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
+    let mut bot = RandomBot::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut events = Vec::new();
+    while !game.is_over() {
+        let action = bot.choose(&game);
+        events.clear();
+        // A bot only picks legal actions, so this cannot fail; if it ever did, stop the game
+        // rather than loop.
+        if game.apply_into(&action, &mut events).is_err() {
+            break;
+        }
+    }
+    Ok(game)
+}
+
+/// The seed of the bot in `seat` for the game with `seed`: different for every seat and game.
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    // SplitMix64's finaliser spreads neighbouring seeds apart.
+    let mut z = seed
+        .wrapping_add((seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays one game to the end with one bot per seat (by name, see [`bot::by_name`]); game `seed`
+/// shuffles the bag, and each seat's bot is seeded with [`bot_seed`].
+pub fn play_bots(rules: &Arc<Ruleset>, bots: &[&str], seed: u64) -> Result<Game, SimulateError> {
+    let mut seats: Vec<Box<dyn Bot>> = bots
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            bot::by_name(name, bot_seed(seed, seat))
+                .ok_or_else(|| SimulateError::UnknownBot(name.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let names = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| format!("P{} {b}", i + 1))
+        .collect();
+    let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
+    let mut events = Vec::new();
+    while !game.is_over() {
+        let seat = game.decision().player;
+        let action = seats[seat].choose(&game);
+        events.clear();
+        if game.apply_into(&action, &mut events).is_err() {
+            break;
+        }
+    }
+    Ok(game)
+}
+
+/// Plays `games` games of random bots with seeds `seed, seed+1, …` (each game as
+/// [`play_random`]), calling `progress` after each.
+pub fn run(
+    rules: &Arc<Ruleset>,
+    players: usize,
+    games: u64,
+    seed: u64,
+    progress: impl FnMut(u64),
+) -> Result<Stats, SetupError> {
+    let bots = vec!["random".to_string(); players];
+    batch(bots, games, seed, progress, |s| {
+        play_random(rules, players, s).map_err(SimulateError::Setup)
+    })
+    .map_err(|e| match e {
+        SimulateError::Setup(e) => e,
+        // `play_random` names no bots, so this does not happen.
+        SimulateError::UnknownBot(name) => SetupError::Start(format!("unknown bot `{name}`")),
+    })
+}
+
+/// Plays `games` games with one bot per seat (each game as [`play_bots`]) and seeds
+/// `seed, seed+1, …`, calling `progress` after each.
+pub fn run_bots(
+    rules: &Arc<Ruleset>,
+    bots: &[&str],
+    games: u64,
+    seed: u64,
+    progress: impl FnMut(u64),
+) -> Result<Stats, SimulateError> {
+    if let Some(unknown) = bots.iter().find(|b| !bot::is_bot_name(b)) {
+        return Err(SimulateError::UnknownBot(unknown.to_string()));
+    }
+    let names = bots.iter().map(|b| b.to_string()).collect();
+    batch(names, games, seed, progress, |s| play_bots(rules, bots, s))
+}
+
+/// The loop shared by [`run`] and [`run_bots`].
+fn batch(
+    bots: Vec<String>,
+    games: u64,
+    seed: u64,
+    mut progress: impl FnMut(u64),
+    mut play: impl FnMut(u64) -> Result<Game, SimulateError>,
+) -> Result<Stats, SimulateError> {
+    let start = Instant::now();
+    let players = bots.len();
+    let mut totals = vec![0u64; players];
+    let mut wins = vec![0u64; players];
+    let mut ties = 0;
+    let mut turns = 0u64;
+    for i in 0..games {
+        let game = play(seed.wrapping_add(i))?;
+        let scores = game.scores();
+        for (t, s) in totals.iter_mut().zip(scores) {
+            *t += *s as u64;
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let top: Vec<usize> = (0..scores.len()).filter(|p| scores[*p] == best).collect();
+        match top.as_slice() {
+            [one] => wins[*one] += 1,
+            _ => ties += 1,
+        }
+        turns += game.turn() as u64;
+        progress(i + 1);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let n = games.max(1) as f64;
+    Ok(Stats {
+        games,
+        bots,
+        mean_scores: totals.iter().map(|t| *t as f64 / n).collect(),
+        wins,
+        ties,
+        mean_turns: turns as f64 / n,
+        seconds,
+        games_per_second: if seconds > 0.0 {
+            games as f64 / seconds
+        } else {
+            0.0
+        },
+    })
+}

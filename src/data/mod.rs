@@ -1,0 +1,6 @@
+//! The data formats and their diagnostics: rulesets, the library of shipped files, located
+//! errors. Reading and validating data; no game logic.
+
+pub mod diagnostic;
+pub mod library;
+pub mod ruleset;

@@ -1,0 +1,652 @@
+//! Rulesets: an edition or a house rule as a TOML file (`rulesets/*.toml`, documented in
+//! `rulesets/README.md`).
+//!
+//! Each file is first checked on its own against the schema (so an unknown key or a bad value
+//! is reported in the file that has it), then the `extends` chain is merged key by key (tables
+//! merge, values replace) and the result is resolved into a validated [`Ruleset`].
+
+use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::data::library::{self, Kind};
+use crate::mechanic::base::farm::FarmScoring;
+use crate::mechanic::base::scoring::{SmallCity, Unplaceable};
+use crate::mechanic::count::CountRules;
+use crate::mechanic::{Mechanics, PdRules};
+use crate::model::geometry::{Pos, Rotation};
+use crate::model::tile::{TileSet, TileType};
+use crate::script::{Limits, Scripts};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Index of a tile type within a ruleset's combined tile list.
+pub type TileId = u16;
+
+/// A tile laid before the first turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartTile {
+    /// The tile type.
+    pub tile: TileId,
+    /// Where it lies.
+    pub pos: Pos,
+    /// How it is turned.
+    pub rotation: Rotation,
+}
+
+/// Base-game toggles (`[base]`, RULES.md §3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BaseRules {
+    /// Followers each player has in supply (`base.followers_per_player`, B-C2).
+    pub followers_per_player: u8,
+    /// Farm scoring variant (`base.farm_scoring`, §1.9).
+    pub farm_scoring: FarmScoring,
+    /// The two-tile city rule (`base.small_city_two_tiles`, §1.6).
+    pub small_city_two_tiles: SmallCity,
+    /// What happens to a tile that fits nowhere (`base.unplaceable_tile`, B-P5).
+    pub unplaceable_tile: Unplaceable,
+}
+
+impl Default for BaseRules {
+    fn default() -> Self {
+        BaseRules {
+            followers_per_player: 7,
+            farm_scoring: FarmScoring::FarmCentric3,
+            small_city_two_tiles: SmallCity::Normal,
+            unplaceable_tile: Unplaceable::DiscardAndRedraw,
+        }
+    }
+}
+
+/// A validated ruleset: everything a game needs to know about its rules and tiles.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The ruleset's name.
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Every tile type in play, with the ruleset's counts (types with count 0 are dropped).
+    pub tiles: Vec<TileType>,
+    /// The start tiles (taken out of the bag).
+    pub start: Vec<StartTile>,
+    /// Smallest and largest number of players.
+    pub players: (usize, usize),
+    /// Mechanics switched on.
+    pub mechanics: Mechanics,
+    /// Base-game toggles.
+    pub base: BaseRules,
+    /// The Princess & the Dragon toggles.
+    pub pd: PdRules,
+    /// The Count of Carcassonne toggles.
+    pub count: CountRules,
+    /// The ruleset's rhai scripts (none: no rhai call is ever made).
+    pub scripts: Option<Arc<Scripts>>,
+    names: BTreeMap<String, TileId>,
+}
+
+impl Ruleset {
+    /// Loads a ruleset by name (`rulesets/NAME.toml` or built in) or by path.
+    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+        Ruleset::load_near(reference, Path::new("."))
+    }
+
+    /// Loads a ruleset named from a file in directory `near`.
+    pub fn load_near(reference: &str, near: &Path) -> Result<Arc<Ruleset>, Diagnostic> {
+        let source = library::find(Kind::Ruleset, reference, near)
+            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
+        Ruleset::from_source(source).map(Arc::new)
+    }
+
+    /// Loads a ruleset from a file's text.
+    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
+        let chain = Chain::read(source)?;
+        chain.resolve()
+    }
+
+    /// Finds a tile type by id or alias.
+    pub fn tile_id(&self, name: &str) -> Option<TileId> {
+        self.names.get(name).copied()
+    }
+
+    /// The tile type with this index.
+    pub fn tile(&self, id: TileId) -> &TileType {
+        &self.tiles[id as usize]
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file format.
+
+/// The schema of one ruleset file. `name`, `scripts` and `vars` are declared so that unknown-key
+/// checking knows them; they are read from each file's own table (a name and scripts belong to
+/// the file that writes them) or from the merged table (`vars`, read by scripts).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct RulesetFile {
+    name: Option<String>,
+    description: Option<String>,
+    extends: Option<String>,
+    players: Option<PlayersFile>,
+    tiles: Option<Vec<TilesFile>>,
+    start: Option<Vec<StartFile>>,
+    #[serde(default)]
+    mechanics: Mechanics,
+    #[serde(default)]
+    base: BaseRules,
+    #[serde(default)]
+    pd: PdRules,
+    #[serde(default)]
+    count: CountRules,
+    /// Scripts of this file (each file of an `extends` chain adds its own).
+    #[serde(default)]
+    scripts: Vec<String>,
+    #[serde(default)]
+    scripting: Limits,
+    /// Free values for scripts (`vars("name")`).
+    #[serde(default)]
+    vars: toml::Table,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayersFile {
+    min: usize,
+    max: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TilesFile {
+    set: String,
+    #[serde(default)]
+    counts: BTreeMap<String, u32>,
+}
+
+/// A start tile as written in rulesets and records.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartFile {
+    /// Tile id or alias.
+    pub tile: String,
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Clockwise rotation in degrees.
+    #[serde(default)]
+    pub rotation: i64,
+}
+
+/// One file of an `extends` chain.
+struct Link {
+    path: PathBuf,
+    text: Arc<str>,
+    table: toml::Table,
+}
+
+/// A ruleset file and its ancestors, child first.
+struct Chain {
+    links: Vec<Link>,
+}
+
+/// The most tiles a ruleset may put in play.
+const MAX_TILES: u64 = 10_000;
+
+/// How deep an `extends` chain may go before we call it a cycle.
+const MAX_EXTENDS: usize = 16;
+
+impl Chain {
+    fn read(source: library::Source) -> Result<Chain, Diagnostic> {
+        let mut links: Vec<Link> = Vec::new();
+        let mut next = Some(source);
+        while let Some(src) = next.take() {
+            let text: Arc<str> = Arc::from(src.text.as_str());
+            let table: toml::Table =
+                toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
+            // Check this file alone, so that errors point into it.
+            let file: RulesetFile =
+                toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
+            if let Some(parent) = &file.extends {
+                let near = src.path.parent().unwrap_or(Path::new("."));
+                let here = |msg: String| {
+                    Diagnostic::new(
+                        &src.path,
+                        &text,
+                        span_at(&text, &[PathPart::Key("extends")]),
+                        msg,
+                    )
+                };
+                if links.len() >= MAX_EXTENDS {
+                    return Err(here(format!(
+                        "`extends` goes deeper than {MAX_EXTENDS} files: is there a cycle?"
+                    )));
+                }
+                let found = library::find(Kind::Ruleset, parent, near).map_err(here)?;
+                let same = |p: &Path| {
+                    p == found.path
+                        || std::fs::canonicalize(p).ok() == std::fs::canonicalize(&found.path).ok()
+                            && p.exists()
+                };
+                if same(&src.path) || links.iter().any(|l| same(&l.path)) {
+                    let mut chain: Vec<String> =
+                        links.iter().map(|l| l.path.display().to_string()).collect();
+                    chain.push(src.path.display().to_string());
+                    chain.push(found.path.display().to_string());
+                    let msg = format!("`extends` goes round in a circle: {}", chain.join(" → "));
+                    // Reported where the circle starts: the file the user asked for.
+                    return Err(match links.first() {
+                        Some(first) => Diagnostic::new(
+                            &first.path,
+                            &first.text,
+                            span_at(&first.text, &[PathPart::Key("extends")]),
+                            msg,
+                        ),
+                        None => here(msg),
+                    });
+                }
+                next = Some(found);
+            }
+            links.push(Link {
+                path: src.path,
+                text,
+                table,
+            });
+        }
+        Ok(Chain { links })
+    }
+
+    /// The merged table: ancestors first, each child overriding.
+    fn merged(&self) -> toml::Table {
+        let mut merged = toml::Table::new();
+        for link in self.links.iter().rev() {
+            merge(&mut merged, &link.table);
+        }
+        merged.remove("extends");
+        merged
+    }
+
+    /// An error at `path`, in the file of the chain that sets it (the child if none does).
+    fn err_at(&self, path: &[PathPart<'_>], msg: impl Into<String>) -> Diagnostic {
+        let has = |t: &toml::Table| lookup(t, path).is_some();
+        let link = self
+            .links
+            .iter()
+            .find(|l| has(&l.table))
+            .unwrap_or(&self.links[0]);
+        Diagnostic::new(&link.path, &link.text, span_at(&link.text, path), msg)
+    }
+
+    fn resolve(&self) -> Result<Ruleset, Diagnostic> {
+        let root = &self.links[0];
+        let file: RulesetFile =
+            toml::Value::Table(self.merged())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    Diagnostic::new(&root.path, &root.text, None, e.message().to_string())
+                })?;
+        // A ruleset is named by its own file: a house rule that does not say `name` is not
+        // its parent.
+        let name = match root.table.get("name").and_then(|v| v.as_str()) {
+            Some(n) => n.to_string(),
+            None => root
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
+        let players = match &file.players {
+            None => (2, 5),
+            Some(p) if p.min >= 1 && p.min <= p.max && p.max <= 8 => (p.min, p.max),
+            Some(p) => {
+                return Err(self.err_at(
+                    &[PathPart::Key("players")],
+                    format!(
+                        "players must satisfy 1 <= min <= max <= 8 (got min {} and max {})",
+                        p.min, p.max
+                    ),
+                ));
+            }
+        };
+        let (tiles, names) = self.tiles(&file)?;
+        let mut rules = Ruleset {
+            name,
+            description: file.description.clone().unwrap_or_default(),
+            path: root.path.clone(),
+            tiles,
+            start: Vec::new(),
+            players,
+            mechanics: file.mechanics,
+            base: self.checked_base(&file)?,
+            pd: file.pd.clone(),
+            count: file.count,
+            scripts: self.scripts(&file)?,
+            names,
+        };
+        rules.start = self.start(&file, &rules)?;
+        self.settle_count(&mut rules)?;
+        Ok(rules)
+    }
+
+    /// The Count's settings that depend on the rest: `count.dragon_access` and
+    /// `pd.dragon.count_city` are one setting (§3.3 #52 = §3.1 #15): the key written in the
+    /// file nearest the child wins, and one file must not write both with different values;
+    /// tiles with inner edges (the City of Carcassonne) are start tiles only.
+    fn settle_count(&self, rules: &mut Ruleset) -> Result<(), Diagnostic> {
+        let count_key = [PathPart::Key("count"), PathPart::Key("dragon_access")];
+        let pd_key = [
+            PathPart::Key("pd"),
+            PathPart::Key("dragon"),
+            PathPart::Key("count_city"),
+        ];
+        // Links run child first, so the first file that writes a key is the nearest.
+        let nearest = |path: &[PathPart<'_>]| {
+            self.links
+                .iter()
+                .position(|l| lookup(&l.table, path).is_some())
+        };
+        let value = |i: usize, path: &[PathPart<'_>]| {
+            lookup(&self.links[i].table, path).and_then(|v| v.as_str().map(str::to_owned))
+        };
+        match (nearest(&count_key), nearest(&pd_key)) {
+            (Some(c), Some(p)) if c == p && value(c, &count_key) != value(p, &pd_key) => {
+                return Err(self.err_at(
+                    &count_key,
+                    "`count.dragon_access` and `pd.dragon.count_city` are the same setting and disagree: write only one",
+                ));
+            }
+            (Some(c), Some(p)) if p < c => rules.count.dragon_access = rules.pd.dragon.count_city,
+            (Some(_), _) => rules.pd.dragon.count_city = rules.count.dragon_access,
+            (None, _) => rules.count.dragon_access = rules.pd.dragon.count_city,
+        }
+        for (id, t) in rules.tiles.iter().enumerate() {
+            let starts = rules.start.iter().filter(|s| s.tile as usize == id).count() as u32;
+            if t.has_inner_edge() && t.count > starts {
+                return Err(self.err_at(
+                    &[PathPart::Key("start")],
+                    format!(
+                        "tile `{}` has inner edges, so every copy must be a start tile ({} of {} are)",
+                        t.id, starts, t.count
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks values that serde cannot judge alone (ranges, combinations).
+    fn checked_base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
+        if !(1..=30).contains(&file.base.followers_per_player) {
+            return Err(self.err_at(
+                &[PathPart::Key("base"), PathPart::Key("followers_per_player")],
+                "followers_per_player must be between 1 and 30",
+            ));
+        }
+        if file.mechanics.dragon && !file.mechanics.volcano {
+            return Err(self.err_at(
+                &[PathPart::Key("mechanics"), PathPart::Key("dragon")],
+                "the dragon enters play on a volcano (RULES.md V6): switch `volcano` on too",
+            ));
+        }
+        if file.pd.dragon.steps > 100 {
+            return Err(self.err_at(
+                &[
+                    PathPart::Key("pd"),
+                    PathPart::Key("dragon"),
+                    PathPart::Key("steps"),
+                ],
+                "a journey has at most 100 steps",
+            ));
+        }
+        Ok(file.base)
+    }
+
+    fn tiles(
+        &self,
+        file: &RulesetFile,
+    ) -> Result<(Vec<TileType>, BTreeMap<String, TileId>), Diagnostic> {
+        let refs = file.tiles.as_deref().unwrap_or_default();
+        if refs.is_empty() {
+            return Err(self.err_at(
+                &[PathPart::Key("tiles")],
+                "a ruleset needs at least one tile set: tiles = [{ set = \"base\" }]",
+            ));
+        }
+        let mut tiles: Vec<TileType> = Vec::new();
+        let mut names = BTreeMap::new();
+        for (i, r) in refs.iter().enumerate() {
+            let at = [
+                PathPart::Key("tiles"),
+                PathPart::Index(i),
+                PathPart::Key("set"),
+            ];
+            let link = self.owner(&at);
+            let near = link.path.parent().unwrap_or(Path::new("."));
+            let src =
+                library::find(Kind::TileSet, &r.set, near).map_err(|msg| self.err_at(&at, msg))?;
+            let set = TileSet::parse(&src.path, &src.text)?;
+            for key in r.counts.keys() {
+                if !set
+                    .tiles
+                    .iter()
+                    .any(|t| *t.id == **key || t.alias.as_deref() == Some(key))
+                {
+                    return Err(self.err_at(
+                        &[
+                            PathPart::Key("tiles"),
+                            PathPart::Index(i),
+                            PathPart::Key("counts"),
+                        ],
+                        format!("tile set `{}` has no tile `{key}`", set.name),
+                    ));
+                }
+            }
+            for mut t in set.tiles {
+                let over = r
+                    .counts
+                    .get(&*t.id)
+                    .or_else(|| t.alias.as_ref().and_then(|a| r.counts.get(a)));
+                if let Some(&n) = over {
+                    t.count = n;
+                }
+                if t.count == 0 {
+                    continue;
+                }
+                let id = tiles.len() as TileId;
+                for key in std::iter::once(t.id.to_string()).chain(t.alias.clone()) {
+                    if names.insert(key.clone(), id).is_some() {
+                        return Err(self.err_at(
+                            &at,
+                            format!("tile `{key}` is defined by two of this ruleset's tile sets"),
+                        ));
+                    }
+                }
+                tiles.push(t);
+            }
+        }
+        let total: u64 = tiles.iter().map(|t| t.count as u64).sum();
+        if total > MAX_TILES {
+            return Err(self.err_at(
+                &[PathPart::Key("tiles")],
+                format!(
+                    "the tile sets hold {total} tiles; a game has room for at most {MAX_TILES}"
+                ),
+            ));
+        }
+        Ok((tiles, names))
+    }
+
+    /// Every script named along the chain, ancestors first, compiled together.
+    fn scripts(&self, file: &RulesetFile) -> Result<Option<Arc<Scripts>>, Diagnostic> {
+        let mut sources: Vec<(PathBuf, String)> = Vec::new();
+        for link in self.links.iter().rev() {
+            let Some(list) = link.table.get("scripts").and_then(|v| v.as_array()) else {
+                continue;
+            };
+            let near = link.path.parent().unwrap_or(Path::new("."));
+            for (i, name) in list.iter().filter_map(|v| v.as_str()).enumerate() {
+                let src = library::find(Kind::Script, name, near).map_err(|msg| {
+                    Diagnostic::new(
+                        &link.path,
+                        &link.text,
+                        span_at(&link.text, &[PathPart::Key("scripts"), PathPart::Index(i)]),
+                        msg,
+                    )
+                })?;
+                if !sources.iter().any(|(p, _)| *p == src.path) {
+                    sources.push((src.path, src.text));
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Ok(None);
+        }
+        let mut values = self.merged();
+        values.remove("scripts");
+        Scripts::load(&sources, file.scripting, values).map(|s| Some(Arc::new(s)))
+    }
+
+    fn owner(&self, path: &[PathPart<'_>]) -> &Link {
+        self.links
+            .iter()
+            .find(|l| lookup(&l.table, path).is_some())
+            .unwrap_or(&self.links[0])
+    }
+
+    fn start(&self, file: &RulesetFile, rules: &Ruleset) -> Result<Vec<StartTile>, Diagnostic> {
+        let Some(start) = &file.start else {
+            return Err(self.err_at(
+                &[],
+                "a ruleset needs a start tile: start = [{ tile = \"D\", x = 0, y = 0, rotation = 0 }]",
+            ));
+        };
+        start
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                resolve_start(s, rules)
+                    .map_err(|msg| self.err_at(&[PathPart::Key("start"), PathPart::Index(i)], msg))
+            })
+            .collect()
+    }
+}
+
+/// Checks a start tile against the ruleset's tiles.
+pub fn resolve_start(s: &StartFile, rules: &Ruleset) -> Result<StartTile, String> {
+    let tile = rules
+        .tile_id(&s.tile)
+        .ok_or_else(|| format!("start tile `{}` is not in this ruleset's tile sets", s.tile))?;
+    let rotation = Rotation::from_degrees(s.rotation).ok_or_else(|| {
+        format!(
+            "rotation must be 0, 90, 180 or 270 degrees, not {}",
+            s.rotation
+        )
+    })?;
+    if s.x.abs() > 64 || s.y.abs() > 64 {
+        return Err("start tiles must lie within 64 of the origin".to_string());
+    }
+    Ok(StartTile {
+        tile,
+        pos: Pos::new(s.x, s.y),
+        rotation,
+    })
+}
+
+/// A start layout needs at least one tile and one tile per position.
+pub fn check_start(tiles: &[StartTile]) -> Result<(), String> {
+    if tiles.is_empty() {
+        return Err("there must be at least one start tile".to_string());
+    }
+    for (i, a) in tiles.iter().enumerate() {
+        if tiles[..i].iter().any(|b| b.pos == a.pos) {
+            return Err(format!("two start tiles at {}", a.pos));
+        }
+    }
+    Ok(())
+}
+
+fn merge(into: &mut toml::Table, from: &toml::Table) {
+    for (k, v) in from {
+        match (into.get_mut(k), v) {
+            (Some(toml::Value::Table(a)), toml::Value::Table(b)) => merge(a, b),
+            _ => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+fn lookup<'t>(table: &'t toml::Table, path: &[PathPart<'_>]) -> Option<&'t toml::Value> {
+    let (first, rest) = path.split_first()?;
+    let PathPart::Key(k) = first else { return None };
+    let mut v = table.get(*k)?;
+    for part in rest {
+        v = match part {
+            PathPart::Key(k) => v.as_table()?.get(*k)?,
+            PathPart::Index(i) => v.as_array()?.get(*i)?,
+        };
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Ruleset, Diagnostic> {
+        Ruleset::from_source(library::Source {
+            path: PathBuf::from("test.toml"),
+            text: text.to_string(),
+        })
+    }
+
+    const MINI: &str = "tiles = [{ set = \"base\" }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n";
+
+    #[test]
+    fn defaults_are_the_current_base_game() {
+        let r = parse(MINI).unwrap();
+        assert_eq!(r.base.followers_per_player, 7);
+        assert_eq!(r.base.farm_scoring, FarmScoring::FarmCentric3);
+        assert_eq!(r.base.small_city_two_tiles, SmallCity::Normal);
+        assert!(r.mechanics.farmers);
+        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72);
+        assert_eq!(r.players, (2, 5));
+    }
+
+    #[test]
+    fn unknown_keys_name_file_line_and_column() {
+        let e = parse(&format!("{MINI}[base]\nfarm_scorin = \"city_centric_4\"\n")).unwrap_err();
+        assert_eq!(e.line_col(), Some((4, 1)));
+        assert!(e.message.contains("unknown field `farm_scorin`"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_name_the_choices() {
+        let e = parse(&format!("{MINI}[base]\nfarm_scoring = \"most\"\n")).unwrap_err();
+        assert_eq!(e.line_col(), Some((4, 16)));
+        assert!(e.message.contains("farm_centric_3"), "{e}");
+    }
+
+    #[test]
+    fn counts_override_and_remove_tiles() {
+        let r = parse(
+            "tiles = [{ set = \"base\", counts = { D = 1, X = 0 } }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n",
+        )
+        .unwrap();
+        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72 - 3 - 1);
+        assert!(r.tile_id("X").is_none());
+        let e =
+            parse("tiles = [{ set = \"base\", counts = { Z = 1 } }]\nstart = []\n").unwrap_err();
+        assert!(e.message.contains("no tile `Z`"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_start_tile_is_located() {
+        let e = parse("tiles = [{ set = \"base\" }]\nstart = [{ tile = \"Q\", x = 0, y = 0, rotation = 45 }]\n")
+            .unwrap_err();
+        assert_eq!(e.line_col().map(|l| l.0), Some(2));
+        assert!(e.message.contains("rotation must be"), "{e}");
+    }
+}

@@ -1,0 +1,499 @@
+//! Events: every change to a game, in order. The event log is what replays, user interfaces,
+//! statistics and tests read.
+
+use crate::mechanic::count::Quarter;
+use crate::model::figure::FigureKind;
+use crate::model::geometry::Spot;
+use crate::model::tile::FeatureKind;
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a figure went back to its owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReturnReason {
+    /// Its feature was completed and scored (B-M3).
+    Scored,
+    /// The dragon ate it (D7).
+    Eaten,
+    /// The princess sent it home (PR3).
+    Princess,
+    /// A script sent it home.
+    Script,
+}
+
+/// One thing that happened. Seats are indices into the game's player list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A tile was laid before the first turn.
+    StartTile {
+        /// Tile id.
+        tile: Arc<str>,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Clockwise degrees.
+        rotation: u32,
+    },
+    /// A player's turn began.
+    TurnStarted {
+        /// Turn number, from 1.
+        turn: u32,
+        /// Seat.
+        player: usize,
+    },
+    /// A tile was drawn.
+    TileDrawn {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// A drawn tile fits nowhere and leaves the game (B-P5).
+    TileDiscarded {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// A tile was laid.
+    TilePlaced {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Clockwise degrees.
+        rotation: u32,
+    },
+    /// A figure went from supply onto a feature.
+    FigureDeployed {
+        /// Owner's seat.
+        player: usize,
+        /// Which figure.
+        figure: FigureKind,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Feature kind.
+        feature: FeatureKind,
+        /// Spot on the tile.
+        spot: Spot,
+    },
+    /// A road, city or cloister was completed.
+    FeatureCompleted {
+        /// Feature kind.
+        feature: FeatureKind,
+        /// Distinct tiles (for a cloister: 9).
+        tiles: u32,
+        /// Column of a tile of the feature.
+        x: i32,
+        /// Row of a tile of the feature.
+        y: i32,
+    },
+    /// A player scored.
+    Scored {
+        /// Seat.
+        player: usize,
+        /// Points.
+        points: u32,
+        /// The kind of feature that paid.
+        feature: FeatureKind,
+        /// The rule that paid, with its RULES.md id.
+        rule: &'static str,
+        /// Column of a tile of the feature.
+        x: i32,
+        /// Row of a tile of the feature.
+        y: i32,
+    },
+    /// The fairy's point at the start of a turn (FA7).
+    FairyPoint {
+        /// Seat.
+        player: usize,
+        /// Points.
+        points: u32,
+    },
+    /// A figure went back to its owner's supply.
+    FigureReturned {
+        /// Owner's seat.
+        player: usize,
+        /// Which figure.
+        figure: FigureKind,
+        /// Column it stood on.
+        x: i32,
+        /// Row it stood on.
+        y: i32,
+        /// Why.
+        reason: ReturnReason,
+    },
+    /// A dragon tile drawn before the dragon is in play was set aside (D0.1).
+    TileSetAside {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// A dragon tile drawn before the dragon is in play went back into the bag (house rule D0).
+    TileReturned {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
+    /// The set-aside dragon tiles were shuffled back into the bag (V6, D0.2).
+    TilesReshuffled {
+        /// How many.
+        count: u32,
+    },
+    /// The dragon moved: flew to a volcano (V2) or took a journey step (D4).
+    DragonMoved {
+        /// Seat of the player who moved it (the placer, for a volcano).
+        player: usize,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Step number within the journey, or 0 for a flight to a volcano.
+        step: u32,
+    },
+    /// The dragon's journey ended.
+    JourneyEnded {
+        /// Steps taken.
+        steps: u32,
+        /// `dead_end` (D6) or `steps_done` (D3).
+        reason: &'static str,
+    },
+    /// The fairy moved (FA2–FA5).
+    FairyMoved {
+        /// Seat.
+        player: usize,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// The follower's spot it stands next to (follower mode), or none (tile mode).
+        spot: Option<Spot>,
+    },
+    /// The fairy's turn point was not claimed in time (house rule A23).
+    FairyPointForfeited {
+        /// Seat.
+        player: usize,
+    },
+    /// A follower went from supply into a quarter of the City of Carcassonne (CO-1).
+    FollowerIntoQuarter {
+        /// Seat.
+        player: usize,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// The Count moved to another quarter (CO-2).
+    CountMoved {
+        /// Seat of the player who moved it.
+        player: usize,
+        /// The quarter it moved to.
+        quarter: Quarter,
+    },
+    /// Followers left a quarter for the feature about to be scored (CO-4, CO-5); they go back
+    /// to supply after the scoring ([`Event::FigureReturned`]).
+    FollowersLeftQuarter {
+        /// Seat.
+        player: usize,
+        /// The quarter.
+        quarter: Quarter,
+        /// How many.
+        count: u8,
+        /// The kind of feature they joined.
+        feature: FeatureKind,
+        /// Column of a tile of the feature.
+        x: i32,
+        /// Row of a tile of the feature.
+        y: i32,
+    },
+    /// A script gave points.
+    ScriptScored {
+        /// The script's name.
+        script: Arc<str>,
+        /// Seat.
+        player: usize,
+        /// Points.
+        points: u32,
+        /// The script's reason.
+        why: String,
+    },
+    /// A script took a follower from its owner's supply and holds it off the board.
+    FollowerHeld {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+    },
+    /// A script gave a follower it held back to its owner's supply.
+    FollowerReleased {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+    },
+    /// A script took the dragon off the board (it stays in play).
+    DragonHidden {
+        /// The script's name.
+        script: Arc<str>,
+    },
+    /// A script put the dragon on a tile (nothing eaten by that alone).
+    DragonPlaced {
+        /// The script's name.
+        script: Arc<str>,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+    /// A script took the fairy off the board (it stays in play; a fairy move brings it back).
+    FairyHidden {
+        /// The script's name.
+        script: Arc<str>,
+    },
+    /// A script explains what it did.
+    ScriptLog {
+        /// The script's name.
+        script: Arc<str>,
+        /// The explanation.
+        text: String,
+    },
+    /// Final scoring is done; the game is over.
+    GameEnded {
+        /// Final scores by seat.
+        scores: Vec<u32>,
+    },
+}
+
+/// An event with the players' names, for people to read.
+pub struct Described<'a> {
+    /// The event.
+    pub event: &'a Event,
+    /// Names by seat.
+    pub names: &'a [String],
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = |p: &usize| self.names.get(*p).map_or("?", String::as_str);
+        match self.event {
+            Event::StartTile {
+                tile,
+                x,
+                y,
+                rotation,
+            } => {
+                write!(f, "start tile {tile} at ({x},{y}) turned {rotation}°")
+            }
+            Event::TurnStarted { turn, player } => write!(f, "turn {turn}: {}", who(player)),
+            Event::TileDrawn { player, tile } => write!(f, "{} draws {tile}", who(player)),
+            Event::TileDiscarded { player, tile } => {
+                write!(
+                    f,
+                    "{tile} fits nowhere and leaves the game; {} draws again (B-P5)",
+                    who(player)
+                )
+            }
+            Event::TilePlaced {
+                player,
+                tile,
+                x,
+                y,
+                rotation,
+            } => {
+                write!(
+                    f,
+                    "{} places {tile} at ({x},{y}) turned {rotation}°",
+                    who(player)
+                )
+            }
+            Event::FigureDeployed {
+                player,
+                figure,
+                x,
+                y,
+                feature,
+                spot,
+            } => write!(
+                f,
+                "{} puts a {} on the {} at ({x},{y}) {spot}",
+                who(player),
+                figure.name(),
+                feature.name()
+            ),
+            Event::FeatureCompleted {
+                feature,
+                tiles,
+                x,
+                y,
+            } => {
+                write!(
+                    f,
+                    "a {} of {tiles} tiles is completed at ({x},{y})",
+                    feature.name()
+                )
+            }
+            Event::Scored {
+                player,
+                points,
+                feature,
+                rule,
+                ..
+            } => {
+                write!(
+                    f,
+                    "{} scores {points} for a {} ({rule})",
+                    who(player),
+                    feature.name()
+                )
+            }
+            Event::FigureReturned {
+                player,
+                figure,
+                x,
+                y,
+                ..
+            } => {
+                write!(
+                    f,
+                    "{}'s {} at ({x},{y}) returns to supply",
+                    who(player),
+                    figure.name()
+                )
+            }
+            Event::TileSetAside { player, tile } => write!(
+                f,
+                "{} draws {tile}: the dragon is not in play yet, so it is set aside (D0)",
+                who(player)
+            ),
+            Event::TileReturned { player, tile } => write!(
+                f,
+                "{} draws {tile}: the dragon is not in play yet, so it goes back into the bag (house rule D0)",
+                who(player)
+            ),
+            Event::TilesReshuffled { count } => {
+                write!(
+                    f,
+                    "the first volcano: {count} set-aside dragon tiles are shuffled back in (V6)"
+                )
+            }
+            Event::DragonMoved {
+                player,
+                x,
+                y,
+                step: 0,
+            } => {
+                write!(
+                    f,
+                    "the dragon flies to {}'s volcano at ({x},{y}) (V2)",
+                    who(player)
+                )
+            }
+            Event::DragonMoved { player, x, y, step } => {
+                write!(
+                    f,
+                    "dragon step {step}: {} moves the dragon to ({x},{y}) (D4)",
+                    who(player)
+                )
+            }
+            Event::JourneyEnded { steps, reason } => {
+                write!(
+                    f,
+                    "the dragon's journey ends after {steps} steps ({reason})"
+                )
+            }
+            Event::FairyMoved { player, x, y, spot } => match spot {
+                Some(s) => write!(
+                    f,
+                    "{} moves the fairy next to the follower at ({x},{y}) {s}",
+                    who(player)
+                ),
+                None => write!(f, "{} moves the fairy to ({x},{y})", who(player)),
+            },
+            Event::FairyPoint { player, points } => {
+                write!(
+                    f,
+                    "the fairy: +{points} for {} at the start of the turn (FA7)",
+                    who(player)
+                )
+            }
+            Event::FairyPointForfeited { player } => {
+                write!(
+                    f,
+                    "{} does not claim the fairy's point (house rule A23)",
+                    who(player)
+                )
+            }
+            Event::FollowerIntoQuarter { player, quarter } => write!(
+                f,
+                "{} puts a follower into the {quarter} quarter of the City of Carcassonne (CO-1)",
+                who(player)
+            ),
+            Event::CountMoved { player, quarter } => {
+                write!(
+                    f,
+                    "{} moves the Count to the {quarter} quarter (CO-2)",
+                    who(player)
+                )
+            }
+            Event::FollowersLeftQuarter {
+                player,
+                quarter,
+                count,
+                feature,
+                x,
+                y,
+            } => write!(
+                f,
+                "{} moves {count} follower{} from the {quarter} quarter into the {} at ({x},{y}) (CO-5)",
+                who(player),
+                if *count == 1 { "" } else { "s" },
+                feature.name()
+            ),
+            Event::ScriptScored {
+                script,
+                player,
+                points,
+                why,
+            } => {
+                write!(f, "{}: +{points} for {} ({why})", script, who(player))
+            }
+            Event::FollowerHeld { script, player } => {
+                write!(
+                    f,
+                    "{script}: one of {}'s followers leaves the board",
+                    who(player)
+                )
+            }
+            Event::FollowerReleased { script, player } => {
+                write!(
+                    f,
+                    "{script}: one of {}'s followers returns to supply",
+                    who(player)
+                )
+            }
+            Event::DragonHidden { script } => write!(f, "{script}: the dragon leaves the board"),
+            Event::DragonPlaced { script, x, y } => {
+                write!(f, "{script}: the dragon is put on ({x},{y})")
+            }
+            Event::FairyHidden { script } => write!(f, "{script}: the fairy leaves the board"),
+            Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
+            Event::GameEnded { scores } => {
+                write!(f, "game over:")?;
+                for (p, s) in scores.iter().enumerate() {
+                    write!(f, " {} {s}", who(&p))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! The engine: the game's state machine, the decisions it asks, the actions that answer them
+//! and the events they cause.
+
+pub mod action;
+pub mod event;
+pub mod game;

@@ -1,0 +1,192 @@
+//! Farm scoring at the end of the game (RULES.md §1.9), in its three historical variants.
+
+use serde::Deserialize;
+
+/// `base.farm_scoring`: how farmers score at the end (RULES.md §1.9, toggle #41).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FarmScoring {
+    /// Each farm on its own: its majority scores 3 per completed bordering city; a city can pay a
+    /// player through several farms (third first-edition rules and every later edition).
+    #[default]
+    #[serde(rename = "farm_centric_3")]
+    FarmCentric3,
+    /// Like `farm_centric_3`, but a player collects any one city at most once over all farms
+    /// (second first-edition rules).
+    #[serde(rename = "farm_centric_3_once")]
+    FarmCentric3Once,
+    /// Per completed city: the players with the most farmers in all farms bordering it score 4
+    /// (the original 2000 rules).
+    #[serde(rename = "city_centric_4")]
+    CityCentric4,
+}
+
+use crate::engine::event::Event;
+use crate::engine::game::Game;
+use crate::mechanic::count;
+use crate::model::feature::SegId;
+use crate::model::tile::FeatureKind;
+
+/// A farm with farmers: its root, the farmers' strength by seat, and the completed cities it
+/// borders (as feature roots, in discovery order).
+struct Farm {
+    root: SegId,
+    strength: Vec<u32>,
+    cities: Vec<SegId>,
+}
+
+/// Scores every farm that holds a farmer, under the ruleset's variant (RULES.md §1.9).
+pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
+    let farms = farms(game);
+    pay_farmers(game, &farms, events);
+    for farm in &farms {
+        game.fairy_scoring_bonus(farm.root, false, events);
+    }
+}
+
+fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
+    let rule = game.rules.base.farm_scoring;
+    match rule {
+        FarmScoring::FarmCentric3 => {
+            for farm in farms {
+                let at = game.root_pos(farm.root);
+                let points = 3 * farm.cities.len() as u32;
+                game.pay(
+                    &farm.strength,
+                    points,
+                    FeatureKind::Field,
+                    "§1.9 farm_centric_3",
+                    at,
+                    events,
+                );
+            }
+        }
+        FarmScoring::FarmCentric3Once => {
+            let mut collected: Vec<Vec<SegId>> = vec![Vec::new(); game.scores.len()];
+            for farm in farms {
+                let at = game.root_pos(farm.root);
+                let best = farm.strength.iter().copied().max().unwrap_or(0);
+                for (player, s) in farm.strength.iter().enumerate() {
+                    if best == 0 || *s != best {
+                        continue;
+                    }
+                    let new: Vec<SegId> = farm
+                        .cities
+                        .iter()
+                        .copied()
+                        .filter(|c| !collected[player].contains(c))
+                        .collect();
+                    collected[player].extend(&new);
+                    let mut one = vec![0; farm.strength.len()];
+                    one[player] = 1;
+                    game.pay(
+                        &one,
+                        3 * new.len() as u32,
+                        FeatureKind::Field,
+                        "§1.9 farm_centric_3_once",
+                        at,
+                        events,
+                    );
+                }
+            }
+        }
+        FarmScoring::CityCentric4 => {
+            let mut cities: Vec<SegId> = Vec::new();
+            for farm in farms {
+                for c in &farm.cities {
+                    if !cities.contains(c) {
+                        cities.push(*c);
+                    }
+                }
+            }
+            for city in cities {
+                let mut strength = vec![0; game.scores.len()];
+                for farm in farms.iter().filter(|f| f.cities.contains(&city)) {
+                    for (total, s) in strength.iter_mut().zip(&farm.strength) {
+                        *total += s;
+                    }
+                }
+                game.count_market_strength(city, &mut strength);
+                let at = if city == count::CITY {
+                    game.count_city_pos()
+                } else {
+                    game.root_pos(city)
+                };
+                game.pay(
+                    &strength,
+                    4,
+                    FeatureKind::Field,
+                    "§1.9 city_centric_4",
+                    at,
+                    events,
+                );
+            }
+        }
+    }
+}
+
+/// The farms holding farmers, in the order their first farmer was deployed.
+fn farms(game: &mut Game) -> Vec<Farm> {
+    let mut farms: Vec<Farm> = Vec::new();
+    for i in 0..game.figures.len() {
+        let seg = game.figures[i].seg;
+        if game.features.segment(seg).kind != FeatureKind::Field {
+            continue;
+        }
+        let root = game.features.root(seg);
+        if farms.iter().any(|f| f.root == root) {
+            continue;
+        }
+        let strength = game.strength(root);
+        let cities = bordering_cities(game, seg);
+        farms.push(Farm {
+            root,
+            strength,
+            cities,
+        });
+    }
+    farms
+}
+
+/// The farms scored at the end, as the Count's market rounds name them (RULES.md §5.2): the
+/// farms holding farmers, in scoring order; under city-centric scoring the completed cities
+/// those farms border, [`count::CITY`] standing for the City of Carcassonne.
+pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
+    let farms = farms(game);
+    if game.rules.base.farm_scoring != FarmScoring::CityCentric4 {
+        return farms.iter().map(|f| f.root).collect();
+    }
+    let mut cities: Vec<SegId> = Vec::new();
+    for c in farms.iter().flat_map(|f| &f.cities) {
+        if !cities.contains(c) {
+            cities.push(*c);
+        }
+    }
+    cities
+}
+
+/// Roots of the completed cities that the farm of `seg` borders; [`count::CITY`] when a field
+/// of the farm lies on a tile of the City of Carcassonne (`count.city_tiles_border_farms`).
+fn bordering_cities(game: &mut Game, seg: SegId) -> Vec<SegId> {
+    let mut members = Vec::new();
+    game.features.members(seg, &mut members);
+    let mut cities = Vec::new();
+    for m in members {
+        let s = *game.features.segment(m);
+        if !cities.contains(&count::CITY) && game.count_city_borders(s.placed) {
+            cities.push(count::CITY);
+        }
+        let base = game.board.placed(s.placed).seg_base;
+        let mut borders =
+            game.board.oriented(&game.rules, s.placed).features[s.feature as usize].borders;
+        while borders != 0 {
+            let city = base + borders.trailing_zeros();
+            borders &= borders - 1;
+            let root = game.features.root(city);
+            if game.features.closed(city) && !cities.contains(&root) {
+                cities.push(root);
+            }
+        }
+    }
+    cities
+}

@@ -1,0 +1,301 @@
+//! The board: placed tiles on a grid, and the frontier of open positions next to them, so
+//! legal placements are found without scanning the board.
+
+use crate::data::ruleset::{Ruleset, TileId};
+use crate::model::geometry::{Edge, Pos, Rotation};
+use crate::model::tile::Oriented;
+
+/// Index of a placed tile, in placement order.
+pub type PlacedId = u16;
+
+/// A tile on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// The tile type.
+    pub tile: TileId,
+    /// Where it lies.
+    pub pos: Pos,
+    /// How it is turned.
+    pub rotation: Rotation,
+    /// Id of its first feature segment; its features are `seg_base..seg_base + n`.
+    pub seg_base: u32,
+}
+
+/// A legal way to lay the drawn tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Where.
+    pub pos: Pos,
+    /// Turned how.
+    pub rotation: Rotation,
+}
+
+const NOT_FRONTIER: u16 = u16::MAX;
+
+/// What the board knows about one grid cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cell {
+    /// 0 = empty, else placed index + 1.
+    tile: u16,
+    /// Index into the frontier, or `NOT_FRONTIER`.
+    slot: u16,
+    /// How many of the 8 surrounding cells hold tiles (cloister completion).
+    around: u8,
+}
+
+const EMPTY: Cell = Cell {
+    tile: 0,
+    slot: NOT_FRONTIER,
+    around: 0,
+};
+
+/// An open position and what its placed neighbours require, as (mask, wanted) over the packed
+/// edge code: kept up to date as tiles are laid and stored contiguously, so finding every
+/// legal placement is a linear scan with one AND and one compare per rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Open {
+    pos: Pos,
+    mask: u8,
+    want: u8,
+}
+
+/// Radius of a new board; it doubles whenever a tile comes near the border.
+const FIRST_RADIUS: i32 = 12;
+
+/// Placed tiles on a square grid centred on the origin that grows as needed.
+#[derive(Clone, Debug)]
+pub struct Board {
+    radius: i32,
+    width: usize,
+    cells: Vec<Cell>,
+    frontier: Vec<Open>,
+    placed: Vec<Placed>,
+}
+
+impl Board {
+    /// An empty board with room for about `tiles` tiles.
+    pub fn new(tiles: usize) -> Board {
+        let radius = FIRST_RADIUS;
+        let width = (2 * radius + 1) as usize;
+        Board {
+            radius,
+            width,
+            cells: vec![EMPTY; width * width],
+            frontier: Vec::with_capacity(tiles),
+            placed: Vec::with_capacity(tiles),
+        }
+    }
+
+    /// A board with no grid at all (a stand-in that allocates nothing).
+    pub(crate) fn empty() -> Board {
+        Board {
+            radius: 0,
+            width: 0,
+            cells: Vec::new(),
+            frontier: Vec::new(),
+            placed: Vec::new(),
+        }
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (x, y) = (p.x.checked_add(self.radius)?, p.y.checked_add(self.radius)?);
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.width)
+            .then(|| y as usize * self.width + x as usize)
+    }
+
+    /// Makes sure `p` and the ring around its neighbours lie inside the grid.
+    fn reach(&mut self, p: Pos) {
+        let need = p.x.unsigned_abs().max(p.y.unsigned_abs()).saturating_add(2);
+        let need = i32::try_from(need).unwrap_or(i32::MAX);
+        if need <= self.radius {
+            return;
+        }
+        let mut radius = self.radius;
+        while radius < need {
+            radius *= 2;
+        }
+        let width = (2 * radius + 1) as usize;
+        let mut cells = vec![EMPTY; width * width];
+        for y in -self.radius..=self.radius {
+            for x in -self.radius..=self.radius {
+                let old = (y + self.radius) as usize * self.width + (x + self.radius) as usize;
+                cells[(y + radius) as usize * width + (x + radius) as usize] = self.cells[old];
+            }
+        }
+        self.radius = radius;
+        self.width = width;
+        self.cells = cells;
+    }
+
+    /// The tile at `p`, if any.
+    pub fn at(&self, p: Pos) -> Option<PlacedId> {
+        let i = self.index(p)?;
+        match self.cells[i].tile {
+            0 => None,
+            v => Some(v - 1),
+        }
+    }
+
+    /// A placed tile.
+    pub fn placed(&self, id: PlacedId) -> &Placed {
+        &self.placed[id as usize]
+    }
+
+    /// All placed tiles, in placement order.
+    pub fn tiles(&self) -> &[Placed] {
+        &self.placed
+    }
+
+    /// Open positions next to placed tiles.
+    pub fn frontier(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.frontier.iter().map(|o| o.pos)
+    }
+
+    /// Whether `p` is an open position next to a placed tile.
+    pub fn is_open(&self, p: Pos) -> bool {
+        self.index(p)
+            .is_some_and(|i| self.cells[i].slot != NOT_FRONTIER)
+    }
+
+    /// Puts a tile on the board (legality is the caller's business) and returns its id.
+    /// `edge_code` is the tile's packed edge kinds in this rotation.
+    pub fn put(
+        &mut self,
+        tile: TileId,
+        pos: Pos,
+        rotation: Rotation,
+        seg_base: u32,
+        edge_code: u8,
+    ) -> PlacedId {
+        self.reach(pos);
+        let id = self.placed.len() as PlacedId;
+        self.placed.push(Placed {
+            tile,
+            pos,
+            rotation,
+            seg_base,
+        });
+        if let Some(i) = self.index(pos) {
+            self.cells[i].tile = id + 1;
+            self.leave_frontier(i);
+        }
+        for e in Edge::ALL {
+            let n = pos.step(e);
+            let Some(i) = self.index(n) else { continue };
+            if self.cells[i].tile != 0 {
+                continue;
+            }
+            if self.cells[i].slot == NOT_FRONTIER {
+                self.cells[i].slot = self.frontier.len() as u16;
+                self.frontier.push(Open {
+                    pos: n,
+                    mask: 0,
+                    want: 0,
+                });
+            }
+            let side = 2 * e.opposite() as u8;
+            let kind = (edge_code >> (2 * e as u8)) & 3;
+            let open = &mut self.frontier[self.cells[i].slot as usize];
+            open.mask |= 3 << side;
+            open.want |= kind << side;
+        }
+        for q in pos.ring() {
+            if let Some(i) = self.index(q) {
+                self.cells[i].around += 1;
+            }
+        }
+        id
+    }
+
+    fn leave_frontier(&mut self, i: usize) {
+        let slot = self.cells[i].slot;
+        if slot == NOT_FRONTIER {
+            return;
+        }
+        self.cells[i].slot = NOT_FRONTIER;
+        self.frontier.swap_remove(slot as usize);
+        if let Some(moved) = self.frontier.get(slot as usize)
+            && let Some(j) = self.index(moved.pos)
+        {
+            self.cells[j].slot = slot;
+        }
+    }
+
+    /// Whether the tile fits at `p` turned `r` (B-P1, B-P2): on the frontier and every
+    /// abutting edge matches.
+    pub fn fits(&self, rules: &Ruleset, tile: TileId, p: Pos, r: Rotation) -> bool {
+        let Some(i) = self.index(p) else { return false };
+        let Some(open) = self.frontier.get(self.cells[i].slot as usize) else {
+            return false;
+        };
+        rules.tile(tile).at(r).edge_code & open.mask == open.want
+    }
+
+    /// Calls `found` for every legal placement of `tile` (frontier order, then rotation) until
+    /// it returns `false`.
+    pub fn each_placement(
+        &self,
+        rules: &Ruleset,
+        tile: TileId,
+        mut found: impl FnMut(Placement) -> bool,
+    ) {
+        let t = rules.tile(tile);
+        let codes: [u8; 4] = Rotation::ALL.map(|r| t.at(r).edge_code);
+        for open in &self.frontier {
+            // All four rotations at once, without a branch per rotation.
+            let mut fits = 0u8;
+            for (i, code) in codes.iter().enumerate() {
+                fits |= u8::from(code & open.mask == open.want) << i;
+            }
+            while fits != 0 {
+                let r = fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                if !found(Placement {
+                    pos: open.pos,
+                    rotation: Rotation::ALL[r],
+                }) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether `tile` fits anywhere (B-P5).
+    pub fn fits_somewhere(&self, rules: &Ruleset, tile: TileId) -> bool {
+        let mut any = false;
+        self.each_placement(rules, tile, |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// The oriented data of a placed tile.
+    pub fn oriented<'r>(&self, rules: &'r Ruleset, id: PlacedId) -> &'r Oriented {
+        let p = &self.placed[id as usize];
+        rules.tile(p.tile).at(p.rotation)
+    }
+
+    /// How many of the 8 positions around `p` hold tiles.
+    pub fn neighbours(&self, p: Pos) -> u32 {
+        self.index(p).map_or(0, |i| self.cells[i].around as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_grows_and_keeps_its_tiles() {
+        let mut b = Board::new(4);
+        b.put(0, Pos::new(0, 0), Rotation::default(), 0, 0);
+        b.put(1, Pos::new(40, -3), Rotation::default(), 1, 0);
+        assert_eq!(b.at(Pos::new(0, 0)), Some(0));
+        assert_eq!(b.at(Pos::new(40, -3)), Some(1));
+        assert!(b.is_open(Pos::new(0, 1)));
+        assert!(b.is_open(Pos::new(41, -3)));
+        assert_eq!(b.neighbours(Pos::new(1, 1)), 1);
+        assert_eq!(b.frontier().count(), 8);
+    }
+}

@@ -1,0 +1,198 @@
+//! Features across tiles: every feature part of a placed tile is a segment; segments joined
+//! across tile borders form a feature.
+//!
+//! The segments are the nodes of a petgraph graph (an edge per border joint) so that a feature
+//! can be walked, and an incremental union-find keeps per-feature totals (open edges, pennants,
+//! followers) at its root, so completion and occupancy are O(1) to read.
+
+use crate::model::board::PlacedId;
+use crate::model::tile::FeatureKind;
+use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::unionfind::UnionFind;
+
+/// Id of a segment (one feature part of one placed tile).
+pub type SegId = u32;
+
+/// A segment's fixed facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// The tile it is on.
+    pub placed: PlacedId,
+    /// Its feature index on that tile.
+    pub feature: u8,
+    /// Road, city, cloister or field.
+    pub kind: FeatureKind,
+}
+
+/// Totals kept at the root of each feature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Edges (road, city) or half-edges (field) not yet matched by a neighbour; 0 means a
+    /// closed road or city, or a fully enclosed field.
+    pub open: u32,
+    /// Pennants in a city.
+    pub pennants: u32,
+    /// Followers standing in the feature.
+    pub followers: u32,
+}
+
+/// All segments on the board and how they connect.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    segments: Vec<Segment>,
+    graph: UnGraph<(), ()>,
+    sets: UnionFind<SegId>,
+    totals: Vec<Totals>,
+    stamp: Vec<u32>,
+    epoch: u32,
+}
+
+impl Features {
+    /// Room for about `segments` segments.
+    pub fn with_capacity(segments: usize) -> Features {
+        Features {
+            segments: Vec::with_capacity(segments),
+            graph: UnGraph::with_capacity(segments, segments * 2),
+            sets: UnionFind::with_capacity(segments),
+            totals: Vec::with_capacity(segments),
+            stamp: Vec::with_capacity(segments),
+            epoch: 0,
+        }
+    }
+
+    /// Adds a segment with its own totals and returns its id.
+    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32) -> SegId {
+        let id = self.sets.new_set();
+        self.graph.add_node(());
+        self.segments.push(segment);
+        self.totals.push(Totals {
+            open,
+            pennants,
+            followers: 0,
+        });
+        self.stamp.push(0);
+        id
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// Whether there are no segments.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// A segment's facts.
+    pub fn segment(&self, s: SegId) -> &Segment {
+        &self.segments[s as usize]
+    }
+
+    /// The feature's representative segment.
+    pub fn root(&self, s: SegId) -> SegId {
+        self.sets.find(s)
+    }
+
+    /// The feature's totals.
+    pub fn totals(&self, s: SegId) -> Totals {
+        self.totals[self.sets.find(s) as usize]
+    }
+
+    /// Whether two segments belong to the same feature.
+    pub fn same(&self, a: SegId, b: SegId) -> bool {
+        self.sets.equiv(a, b)
+    }
+
+    /// Whether a road or city is closed, or a field enclosed (cloisters are judged by their
+    /// neighbours).
+    pub fn closed(&self, s: SegId) -> bool {
+        self.totals(s).open == 0
+    }
+
+    /// Joins two segments across a border (an edge for roads and cities, a half-edge for
+    /// fields); each side loses one open edge.
+    pub fn join(&mut self, a: SegId, b: SegId) {
+        self.graph
+            .add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
+        let ra = self.sets.find_mut(a);
+        let rb = self.sets.find_mut(b);
+        self.totals[ra as usize].open -= 1;
+        self.totals[rb as usize].open -= 1;
+        if ra != rb {
+            let (ta, tb) = (self.totals[ra as usize], self.totals[rb as usize]);
+            self.sets.union(ra, rb);
+            let root = self.sets.find_mut(ra);
+            self.totals[root as usize] = Totals {
+                open: ta.open + tb.open,
+                pennants: ta.pennants + tb.pennants,
+                followers: ta.followers + tb.followers,
+            };
+        }
+    }
+
+    /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
+    pub fn add_followers(&mut self, s: SegId, delta: i32) {
+        let r = self.sets.find_mut(s) as usize;
+        self.totals[r].followers = self.totals[r].followers.saturating_add_signed(delta);
+    }
+
+    /// Walks the feature containing `s` and appends its segments to `out`.
+    pub fn members(&mut self, s: SegId, out: &mut Vec<SegId>) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|v| *v = 0);
+            self.epoch = 1;
+        }
+        let start = out.len();
+        out.push(s);
+        self.stamp[s as usize] = self.epoch;
+        let mut i = start;
+        while i < out.len() {
+            let cur = out[i];
+            for n in self.graph.neighbors(NodeIndex::new(cur as usize)) {
+                let n = n.index() as SegId;
+                if self.stamp[n as usize] != self.epoch {
+                    self.stamp[n as usize] = self.epoch;
+                    out.push(n);
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(placed: PlacedId) -> Segment {
+        Segment {
+            placed,
+            feature: 0,
+            kind: FeatureKind::City,
+        }
+    }
+
+    #[test]
+    fn totals_follow_unions_and_loops() {
+        let mut f = Features::with_capacity(4);
+        let a = f.add(seg(0), 2, 1);
+        let b = f.add(seg(1), 2, 0);
+        let c = f.add(seg(2), 2, 1);
+        f.join(a, b);
+        assert_eq!(f.totals(a).open, 2);
+        f.join(b, c);
+        assert_eq!(f.totals(c).open, 2);
+        assert_eq!(f.totals(c).pennants, 2);
+        // Closing the loop inside one feature takes two open edges away.
+        f.join(c, a);
+        assert!(f.closed(a));
+        f.add_followers(b, 1);
+        assert_eq!(f.totals(a).followers, 1);
+        let mut out = Vec::new();
+        f.members(c, &mut out);
+        out.sort();
+        assert_eq!(out, vec![a, b, c]);
+    }
+}

@@ -1,0 +1,8 @@
+//! The vocabulary and the board model: positions, tiles, the board, features and figures. No
+//! rules live here, and nothing here names an expansion.
+
+pub mod board;
+pub mod feature;
+pub mod figure;
+pub mod geometry;
+pub mod tile;

@@ -1,0 +1,569 @@
+//! The functions scripts call: queries that read the game and commands that ask the host to
+//! change it (see `scripts/README.md` for the reference).
+
+use crate::engine::game::Game;
+use crate::script::{Command, FairyTarget, lock, pos_of, spot_of};
+use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+type Slot = Arc<Mutex<Option<Game>>>;
+type Out = Arc<Mutex<Vec<Command>>>;
+
+fn map(entries: Vec<(&str, Dynamic)>) -> Dynamic {
+    let mut m = Map::new();
+    for (k, v) in entries {
+        m.insert(k.into(), v);
+    }
+    Dynamic::from_map(m)
+}
+
+fn xy(x: i32, y: i32) -> Dynamic {
+    map(vec![("x", (x as i64).into()), ("y", (y as i64).into())])
+}
+
+/// The tile at `pos` as a map: x, y, id, rotation, symbol, tags.
+fn tile_map(game: &Game, id: crate::model::board::PlacedId) -> Dynamic {
+    let p = game.board().placed(id);
+    let t = game.rules().tile(p.tile);
+    let symbol = match t.symbol {
+        Some(s) => ImmutableString::from(symbol_name(s)).into(),
+        None => Dynamic::UNIT,
+    };
+    let tags: Array = t.tags.iter().map(|s| Dynamic::from(s.clone())).collect();
+    map(vec![
+        ("x", (p.pos.x as i64).into()),
+        ("y", (p.pos.y as i64).into()),
+        ("id", Dynamic::from(t.id.to_string())),
+        ("rotation", (p.rotation.degrees() as i64).into()),
+        ("symbol", symbol),
+        ("tags", tags.into()),
+    ])
+}
+
+/// A tile symbol's name as scripts write it (`volcano`, `dragon`, `portal`).
+fn symbol_name(symbol: crate::model::tile::Symbol) -> &'static str {
+    match symbol {
+        crate::model::tile::Symbol::Volcano => "volcano",
+        crate::model::tile::Symbol::Dragon => "dragon",
+        crate::model::tile::Symbol::Portal => "portal",
+    }
+}
+
+/// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore, new_tile })`.
+struct SpotFilter {
+    /// Tiles carrying this tag or symbol.
+    tag: String,
+    /// Only features not completed (a field never is).
+    open: bool,
+    /// Field segments too.
+    fields: bool,
+    /// Only features without followers.
+    unoccupied: bool,
+    /// Leave out tiles where a figure of one of these kinds stands …
+    empty_of: Vec<String>,
+    /// … not counting this figure.
+    ignore: Option<i64>,
+    /// The tile laid this turn too.
+    new_tile: bool,
+}
+
+impl SpotFilter {
+    fn read(m: &Map) -> Result<SpotFilter, String> {
+        let flag = |key: &str, default: bool| -> Result<bool, String> {
+            m.get(key).map_or(Ok(default), |v| {
+                v.as_bool()
+                    .map_err(|_| format!("find_spots: `{key}` is true or false"))
+            })
+        };
+        for key in m.keys() {
+            let known = [
+                "tag",
+                "open",
+                "fields",
+                "unoccupied",
+                "empty_of",
+                "ignore",
+                "new_tile",
+            ];
+            if !known.contains(&key.as_str()) {
+                return Err(format!("find_spots: unknown filter key `{key}`"));
+            }
+        }
+        let tag = m
+            .get("tag")
+            .and_then(|t| t.clone().into_string().ok())
+            .ok_or("find_spots needs a string `tag`")?;
+        let empty_of = match m.get("empty_of") {
+            None => Vec::new(),
+            Some(list) => list
+                .read_lock::<Array>()
+                .ok_or("find_spots: `empty_of` is an array of figure kinds")?
+                .iter()
+                .map(|k| k.clone().into_string())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| "find_spots: `empty_of` is an array of figure kinds")?,
+        };
+        let ignore = match m.get("ignore") {
+            None => None,
+            Some(v) if v.is_unit() => None,
+            Some(v) => Some(
+                v.as_int()
+                    .map_err(|_| "find_spots: `ignore` is a figure id")?,
+            ),
+        };
+        Ok(SpotFilter {
+            tag,
+            open: flag("open", false)?,
+            fields: flag("fields", true)?,
+            unoccupied: flag("unoccupied", false)?,
+            empty_of,
+            ignore,
+            new_tile: flag("new_tile", true)?,
+        })
+    }
+
+    /// `[x, y, spot]` of every segment that passes, tile by tile in placement order.
+    fn spots(&self, g: &Game) -> Array {
+        let mut out = Array::new();
+        for (id, p) in g.board().tiles().iter().enumerate() {
+            let id = id as crate::model::board::PlacedId;
+            if !carries(g, id, &self.tag) || (!self.new_tile && g.placed_this_turn() == Some(id)) {
+                continue;
+            }
+            let blocked = !self.empty_of.is_empty()
+                && g.figures().iter().any(|f| {
+                    Some(f.id as i64) != self.ignore
+                        && g.root_pos(f.seg) == p.pos
+                        && self.empty_of.iter().any(|k| k == f.kind.name())
+                });
+            if blocked {
+                continue;
+            }
+            let n = g.board().oriented(g.rules(), id).features.len() as u32;
+            for seg in p.seg_base..p.seg_base + n {
+                let kind = g.features().segment(seg).kind;
+                let field = kind == crate::model::tile::FeatureKind::Field;
+                if (field && !self.fields)
+                    || (self.open && !field && g.is_complete(seg))
+                    || (self.unoccupied && g.features().totals(seg).followers > 0)
+                {
+                    continue;
+                }
+                let spot = g.seg_spot(seg).1;
+                out.push(Dynamic::from_array(vec![
+                    (p.pos.x as i64).into(),
+                    (p.pos.y as i64).into(),
+                    ImmutableString::from(spot.name()).into(),
+                ]));
+            }
+        }
+        out
+    }
+}
+
+/// Whether the placed tile `id` carries the tag `name` or the symbol `name`.
+fn carries(game: &Game, id: crate::model::board::PlacedId, name: &str) -> bool {
+    let t = game.rules().tile(game.board().placed(id).tile);
+    t.tags.iter().any(|tag| tag == name) || t.symbol.is_some_and(|s| symbol_name(s) == name)
+}
+
+fn figure_map(game: &Game, f: &crate::model::figure::Figure) -> Dynamic {
+    let (pos, spot) = game.figure_spot(f);
+    map(vec![
+        ("id", (f.id as i64).into()),
+        ("player", (f.owner as i64).into()),
+        ("kind", Dynamic::from(f.kind.name().to_string())),
+        ("x", (pos.x as i64).into()),
+        ("y", (pos.y as i64).into()),
+        ("spot", Dynamic::from(spot.name().to_string())),
+        (
+            "feature",
+            Dynamic::from(game.features().segment(f.seg).kind.name().to_string()),
+        ),
+    ])
+}
+
+/// Registers every query and command on `engine`.
+pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out, rules: Arc<toml::Table>) {
+    register_queries(engine, slot);
+    register_board_queries(engine, slot);
+    register_commands(engine, out);
+    // Ruleset values never change: each one is converted once and then handed out as a copy.
+    let r = Arc::clone(&rules);
+    let seen = Mutex::new(HashMap::new());
+    engine.register_fn("rule", move |path: ImmutableString| -> Dynamic {
+        cached(&seen, &path, || lookup(&r, &path))
+    });
+    // `var` is a reserved word in rhai (a script cannot call a function of that name), so the
+    // `[vars]` table is read with `vars(name)`.
+    let seen = Mutex::new(HashMap::new());
+    engine.register_fn("vars", move |name: ImmutableString| -> Dynamic {
+        cached(&seen, &name, || lookup(&rules, &format!("vars.{name}")))
+    });
+}
+
+/// The value for `key` from `cache`, computed by `make` the first time.
+fn cached(
+    cache: &Mutex<HashMap<ImmutableString, Dynamic>>,
+    key: &ImmutableString,
+    make: impl FnOnce() -> Dynamic,
+) -> Dynamic {
+    let mut cache = lock(cache);
+    if let Some(v) = cache.get(key) {
+        return v.clone();
+    }
+    let v = make();
+    cache.insert(key.clone(), v.clone());
+    v
+}
+
+fn lookup(table: &toml::Table, path: &str) -> Dynamic {
+    let mut value: Option<&toml::Value> = None;
+    for part in path.split('.') {
+        value = match value {
+            None => table.get(part),
+            Some(v) => v.as_table().and_then(|t| t.get(part)),
+        };
+        if value.is_none() {
+            return Dynamic::UNIT;
+        }
+    }
+    value.map_or(Dynamic::UNIT, toml_to_dynamic)
+}
+
+fn toml_to_dynamic(v: &toml::Value) -> Dynamic {
+    match v {
+        toml::Value::String(s) => Dynamic::from(s.clone()),
+        toml::Value::Integer(i) => (*i).into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        toml::Value::Array(a) => Dynamic::from_array(a.iter().map(toml_to_dynamic).collect()),
+        toml::Value::Table(t) => {
+            let mut m = Map::new();
+            for (k, v) in t {
+                m.insert(k.as_str().into(), toml_to_dynamic(v));
+            }
+            Dynamic::from_map(m)
+        }
+        other => Dynamic::from(other.to_string()),
+    }
+}
+
+/// Reads the game in the slot; outside a hook call there is none and queries return `()`.
+fn read<T>(slot: &Slot, f: impl FnOnce(&Game) -> T) -> Option<T> {
+    lock(slot).as_ref().map(f)
+}
+
+fn register_queries(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn("turn", move || read(&s, |g| g.turn() as i64).unwrap_or(0));
+    let s = Arc::clone(slot);
+    engine.register_fn("active", move || {
+        read(&s, |g| g.active() as i64).unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("players", move || {
+        read(&s, |g| g.scores().len() as i64).unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("player_name", move |p: i64| -> Dynamic {
+        read(&s, |g| {
+            g.setup()
+                .players
+                .get(p as usize)
+                .map_or(Dynamic::UNIT, |n| Dynamic::from(n.clone()))
+        })
+        .unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("score_of", move |p: i64| -> i64 {
+        read(&s, |g| g.scores().get(p as usize).map_or(0, |v| *v as i64)).unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("supply", move |p: i64| -> i64 {
+        read(&s, |g| {
+            if p >= 0 && (p as usize) < g.scores().len() {
+                g.supply(p as usize, crate::model::figure::FigureKind::Follower) as i64
+            } else {
+                0
+            }
+        })
+        .unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("held", move |p: i64| -> i64 {
+        read(&s, |g| g.held(p as usize) as i64).unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("dragon", move || -> Dynamic {
+        read(&s, |g| g.dragon().map_or(Dynamic::UNIT, |p| xy(p.x, p.y))).unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("dragon_in_play", move || -> bool {
+        read(&s, |g| g.dragon_in_play()).unwrap_or(false)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("fairy", move || -> Dynamic {
+        read(&s, |g| {
+            g.fairy().map_or(Dynamic::UNIT, |f| {
+                let follower = f.follower.map_or(Dynamic::UNIT, |id| (id as i64).into());
+                map(vec![
+                    ("x", (f.pos.x as i64).into()),
+                    ("y", (f.pos.y as i64).into()),
+                    ("follower", follower),
+                ])
+            })
+        })
+        .unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("may_move_fairy", move || -> bool {
+        read(&s, |g| g.fairy_may_move()).unwrap_or(false)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("princess_removed", move || -> bool {
+        read(&s, |g| g.now.princess_removed).unwrap_or(false)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("decision", move || -> Dynamic {
+        read(&s, |g| {
+            let d = g.decision();
+            map(vec![
+                ("player", (d.player as i64).into()),
+                ("kind", Dynamic::from(d.kind.name().to_string())),
+            ])
+        })
+        .unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("state", move || -> Dynamic {
+        read(&s, |g| g.script_state_dynamic()).unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("figures", move || -> Array {
+        read(&s, |g| {
+            g.figures().iter().map(|f| figure_map(g, f)).collect()
+        })
+        .unwrap_or_default()
+    });
+}
+
+fn register_board_queries(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn("tiles", move || -> Array {
+        read(&s, |g| {
+            (0..g.board().tiles().len() as u16)
+                .map(|id| tile_map(g, id))
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("tile_at", move |x: i64, y: i64| -> Dynamic {
+        read(&s, |g| {
+            pos_of(x, y)
+                .and_then(|p| g.board().at(p))
+                .map_or(Dynamic::UNIT, |id| tile_map(g, id))
+        })
+        .unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("tiles_with", move |name: ImmutableString| -> Array {
+        read(&s, |g| {
+            g.board()
+                .tiles()
+                .iter()
+                .enumerate()
+                .filter(|(id, _)| carries(g, *id as crate::model::board::PlacedId, &name))
+                .map(|(_, p)| {
+                    Dynamic::from_array(vec![(p.pos.x as i64).into(), (p.pos.y as i64).into()])
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "tile_has",
+        move |x: i64, y: i64, name: ImmutableString| -> bool {
+            read(&s, |g| {
+                pos_of(x, y)
+                    .and_then(|p| g.board().at(p))
+                    .is_some_and(|id| carries(g, id, &name))
+            })
+            .unwrap_or(false)
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "find_spots",
+        move |filter: Map| -> Result<Array, Box<rhai::EvalAltResult>> {
+            let filter = SpotFilter::read(&filter).map_err(|e| e.to_string())?;
+            Ok(read(&s, |g| filter.spots(g)).unwrap_or_default())
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn("placed_tile", move || -> Dynamic {
+        read(&s, |g| {
+            g.placed_this_turn()
+                .map_or(Dynamic::UNIT, |id| tile_map(g, id))
+        })
+        .unwrap_or(Dynamic::UNIT)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("features_on", move |x: i64, y: i64| -> Array {
+        read(&s, |g| {
+            let Some(id) = pos_of(x, y).and_then(|p| g.board().at(p)) else {
+                return Array::new();
+            };
+            let base = g.board().placed(id).seg_base;
+            let n = g.board().oriented(g.rules(), id).features.len() as u32;
+            (base..base + n)
+                .map(|seg| {
+                    let (_, spot) = g.seg_spot(seg);
+                    map(vec![
+                        ("spot", Dynamic::from(spot.name().to_string())),
+                        (
+                            "kind",
+                            Dynamic::from(g.features().segment(seg).kind.name().to_string()),
+                        ),
+                        ("complete", g.is_complete(seg).into()),
+                        (
+                            "followers",
+                            (g.features().totals(seg).followers as i64).into(),
+                        ),
+                    ])
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("figures_on", move |x: i64, y: i64| -> Array {
+        read(&s, |g| {
+            let Some(at) = pos_of(x, y) else {
+                return Array::new();
+            };
+            g.figures()
+                .iter()
+                .filter(|f| g.root_pos(f.seg) == at)
+                .map(|f| figure_map(g, f))
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "same_feature",
+        move |x1: i64,
+              y1: i64,
+              s1: ImmutableString,
+              x2: i64,
+              y2: i64,
+              s2: ImmutableString|
+              -> bool {
+            read(&s, |g| {
+                let a = pos_of(x1, y1)
+                    .zip(spot_of(&s1))
+                    .and_then(|(p, sp)| g.seg_at(p, sp));
+                let b = pos_of(x2, y2)
+                    .zip(spot_of(&s2))
+                    .and_then(|(p, sp)| g.seg_at(p, sp));
+                matches!((a, b), (Some(a), Some(b)) if g.features().same(a, b))
+            })
+            .unwrap_or(false)
+        },
+    );
+}
+
+fn register_commands(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "score",
+        move |player: i64, points: i64, why: ImmutableString| {
+            lock(&o).push(Command::Score {
+                player,
+                points,
+                why: why.to_string(),
+            });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "score_feature",
+        move |player: i64, points: i64, feature: Map, rule: ImmutableString| {
+            lock(&o).push(Command::ScoreFeature {
+                player,
+                points,
+                feature,
+                rule: rule.to_string(),
+            });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn("return_figure", move |id: i64| {
+        lock(&o).push(Command::ReturnFigure { id });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("take_follower", move |player: i64| {
+        lock(&o).push(Command::TakeFollower { player });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("release_follower", move |player: i64| {
+        lock(&o).push(Command::ReleaseFollower { player });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "put_follower",
+        move |player: i64, x: i64, y: i64, spot: ImmutableString, ignore_occupancy: bool| {
+            lock(&o).push(Command::PutFollower {
+                player,
+                x,
+                y,
+                spot: spot.to_string(),
+                ignore_occupancy,
+            });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn("move_dragon", move |x: i64, y: i64| {
+        lock(&o).push(Command::MoveDragon { x, y });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("hide_dragon", move || lock(&o).push(Command::HideDragon));
+    let o = Arc::clone(out);
+    engine.register_fn("eat", move |x: i64, y: i64| {
+        lock(&o).push(Command::Eat { x, y });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("end_journey", move || lock(&o).push(Command::EndJourney));
+    let o = Arc::clone(out);
+    engine.register_fn("start_journey", move |steps_done: i64| {
+        lock(&o).push(Command::StartJourney { steps_done });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("move_fairy", move |x: i64, y: i64, follower: Dynamic| {
+        let follower = if let Ok(id) = follower.as_int() {
+            FairyTarget::Figure(id)
+        } else if let Ok(spot) = follower.into_string() {
+            FairyTarget::Spot(spot)
+        } else {
+            FairyTarget::Tile
+        };
+        lock(&o).push(Command::MoveFairy { x, y, follower });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("hide_fairy", move || lock(&o).push(Command::HideFairy));
+    let o = Arc::clone(out);
+    engine.register_fn("set_state", move |state: Dynamic| {
+        lock(&o).push(Command::SetState(state));
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("ask", move |player: i64, offers: Array| {
+        lock(&o).push(Command::Ask { player, offers });
+    });
+    let o = Arc::clone(out);
+    engine.register_fn("log", move |text: ImmutableString| {
+        lock(&o).push(Command::Log(text.to_string()));
+    });
+}

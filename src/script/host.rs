@@ -1,0 +1,741 @@
+//! The game's side of scripting: calling hooks at the pipeline's stages, checking and applying
+//! the commands they give, script decisions and script actions.
+//!
+//! A ruleset without scripts never reaches this code's rhai calls: every entry point returns at
+//! once when `rules.scripts` is `None`.
+
+use crate::engine::action::{Action, DecisionKind};
+use crate::engine::event::{Event, ReturnReason};
+use crate::engine::game::{Fairy, Game, Journey, Pending, Stage};
+use crate::model::figure::{Figure, FigureKind};
+use crate::model::geometry::Pos;
+use crate::model::tile::{FeatureKind, Symbol};
+use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
+use rhai::{Array, Dynamic, Map};
+use std::sync::Arc;
+
+/// Interned rule names given by scripts, so scoring events keep a `&'static str` rule.
+fn rule_name(text: &str) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == text) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
+    names.push(leaked);
+    leaked
+}
+
+fn dynamic_of(a: &Arg) -> Dynamic {
+    match a {
+        Arg::Int(i) => (*i).into(),
+        Arg::Bool(b) => (*b).into(),
+        Arg::Text(s) => Dynamic::from(s.clone()),
+    }
+}
+
+/// Reads the arguments of an offered action (integers, booleans, strings) without copying
+/// them, and interns the action.
+fn intern_args(name: &str, a: &Dynamic, label: Option<&str>) -> Result<u32, &'static str> {
+    let list = a
+        .read_lock::<Array>()
+        .ok_or("the arguments of an offered action are an array")?;
+    let texts: Vec<_> = list
+        .iter()
+        .map(|v| v.read_lock::<rhai::ImmutableString>())
+        .collect();
+    let mut args = Vec::with_capacity(list.len());
+    for (v, t) in list.iter().zip(&texts) {
+        args.push(if let Ok(i) = v.as_int() {
+            script::ArgRef::Int(i)
+        } else if let Ok(b) = v.as_bool() {
+            script::ArgRef::Bool(b)
+        } else if let Some(t) = t {
+            script::ArgRef::Text(t.as_str())
+        } else {
+            return Err("action arguments are integers, booleans or strings");
+        });
+    }
+    Ok(script::intern_offer(name, &args, label))
+}
+
+/// Reads an offer `#{ name: "enter", args: [..], label: ".." }` into an action id and appends
+/// it to `out`; an offer with `each: [[..], [..], ..]` instead of `args` stands for one action
+/// per argument list.
+fn offer_of(d: &Dynamic, out: &mut Vec<u32>) -> Result<(), &'static str> {
+    let m = d
+        .read_lock::<Map>()
+        .ok_or("an offered action is a map #{ name, args, label }")?;
+    let name = m
+        .get("name")
+        .and_then(|n| n.read_lock::<rhai::ImmutableString>())
+        .ok_or("an offered action needs a string `name`")?;
+    let label = m
+        .get("label")
+        .and_then(|l| l.read_lock::<rhai::ImmutableString>());
+    let label = label
+        .as_deref()
+        .map(|l| l.as_str())
+        .filter(|l| !l.is_empty());
+    if let Some(each) = m.get("each") {
+        let lists = each
+            .read_lock::<Array>()
+            .ok_or("`each` of an offered action is an array of argument lists")?;
+        for a in lists.iter() {
+            out.push(intern_args(&name, a, label)?);
+        }
+        return Ok(());
+    }
+    let id = match m.get("args") {
+        None => script::intern_offer(&name, &[], label),
+        Some(a) => intern_args(&name, a, label)?,
+    };
+    out.push(id);
+    Ok(())
+}
+
+impl Game {
+    /// Whether the ruleset has scripts.
+    pub(crate) fn scripted(&self) -> bool {
+        self.rules.scripts.is_some()
+    }
+
+    /// Whether a script defines `hook` (so that its arguments are worth building).
+    fn hooked(&self, hook: &str) -> bool {
+        self.rules.scripts.as_ref().is_some_and(|s| s.defines(hook))
+    }
+
+    /// Calls `hook` in every script that defines it and applies the commands. A failure is
+    /// kept in `fault` (the caller rolls the action back) and later hooks are skipped.
+    pub(crate) fn run_hook(&mut self, hook: &str, args: Vec<Dynamic>, events: &mut Vec<Event>) {
+        let Some(answers) = self.call_hook(hook, args) else {
+            return;
+        };
+        for answer in answers {
+            for command in answer.commands {
+                if let Err(message) = self.apply_command(&answer.script, command, events) {
+                    self.fail(&answer.script, hook, message);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Calls a hook and returns the scripts' answers (None when nothing ran or it failed).
+    fn call_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Option<Vec<script::Answer>> {
+        let scripts = Arc::clone(self.rules.scripts.as_ref()?);
+        if self.fault.is_some() || !scripts.defines(hook) {
+            return None;
+        }
+        match scripts.call(self, hook, args) {
+            Ok(answers) => Some(answers),
+            Err(e) => {
+                self.fault = Some(e);
+                None
+            }
+        }
+    }
+
+    fn fail(&mut self, script: &str, hook: &str, message: String) {
+        if let Some(scripts) = &self.rules.scripts {
+            self.fault = Some(scripts.command_error(script, hook, message));
+        }
+    }
+
+    /// Undoes an action that a script failed in: the game becomes what its set-up and its
+    /// first `kept` actions make of it. A game is nothing but its set-up and its history, and
+    /// scripts are deterministic, so replaying them rebuilds it exactly; this costs a replay
+    /// only when a script fails, where keeping a copy before every action would cost a copy of
+    /// the whole game on every action.
+    pub(crate) fn roll_back(&mut self, kept: usize) {
+        let mut history = std::mem::take(&mut self.history);
+        history.truncate(kept);
+        let rebuilt = Game::new(Arc::clone(&self.rules), self.setup.clone())
+            .ok()
+            .and_then(|(mut game, _)| {
+                let mut events = Vec::new();
+                for action in &history {
+                    events.clear();
+                    game.apply_into(action, &mut events).ok()?;
+                }
+                Some(game)
+            });
+        match rebuilt {
+            Some(game) => *self = game,
+            // Only a script that answers differently the second time (none of castellan's
+            // functions lets it) can get here: keep what there is, with the history cut back.
+            None => self.history = history,
+        }
+    }
+
+    /// Takes the first script failure, if any.
+    pub(crate) fn take_fault(&mut self) -> Option<ScriptError> {
+        self.fault.take()
+    }
+
+    /// The stage hooks: `turn_start` (a turn began), `draw` (a tile was drawn), `score` and
+    /// `turn_end` (the stage is done). Other stages end in decisions, whose hooks follow the
+    /// answer ([`Game::decision_hook`]).
+    pub(crate) fn stage_hook(&mut self, stage: Stage, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        if stage == Stage::TurnStart && self.turn == 1 {
+            // Once per game, before the first turn's own hook.
+            self.run_hook("game_start", Vec::new(), events);
+        }
+        let hook = match stage {
+            Stage::TurnStart => "turn_start",
+            Stage::Draw => "draw",
+            Stage::Score => "score",
+            Stage::TurnEnd => "turn_end",
+            Stage::Place | Stage::Princess | Stage::Dragon | Stage::Deploy => return,
+        };
+        self.run_hook(hook, Vec::new(), events);
+    }
+
+    /// The hook that follows an answered decision (`place`, `princess`, `deploy`,
+    /// `dragon_step`).
+    pub(crate) fn decision_hook(&mut self, answered: Pending, events: &mut Vec<Event>) {
+        if !self.scripted() {
+            return;
+        }
+        match answered {
+            Pending::Place => {
+                self.run_hook("place", Vec::new(), events);
+                // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
+                // that symbol or tag.
+                if let Some(placed) = self.now.placed {
+                    self.marked_hooks("place", placed, Vec::new(), events);
+                }
+            }
+            Pending::Princess => self.run_hook("princess", Vec::new(), events),
+            Pending::Deploy => self.run_hook("deploy", Vec::new(), events),
+            Pending::DragonStep => {
+                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
+                self.run_hook("dragon_step", vec![step.into()], events);
+                // The narrow forms, for a tile with that symbol or tag.
+                if let Some(at) = self.dragon.and_then(|p| self.board.at(p)) {
+                    self.marked_hooks("dragon_step", at, vec![step.into()], events);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs `<hook>_<name>(args…)` for the symbol and each tag of the placed tile `placed`
+    /// (`place_dragon`, `dragon_step_tower_foundation`, …), where a script defines it.
+    fn marked_hooks(
+        &mut self,
+        hook: &str,
+        placed: crate::model::board::PlacedId,
+        args: Vec<Dynamic>,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(scripts) = self.rules.scripts.clone() else {
+            return;
+        };
+        let tile = self.rules.tile(self.board.placed(placed).tile);
+        let due: Vec<&str> = scripts
+            .hooks_starting(hook)
+            .filter(|name| {
+                name.strip_prefix(hook)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|mark| marks(tile).any(|m| m == mark))
+            })
+            .collect();
+        for narrow in due {
+            self.run_hook(narrow, args.clone(), events);
+        }
+    }
+
+    /// `feature_scored(feature)`: a feature is being scored.
+    pub(crate) fn feature_hook(&mut self, seg: u32, completed: bool, events: &mut Vec<Event>) {
+        if !self.hooked("feature_scored") {
+            return;
+        }
+        let (pos, spot) = self.seg_spot(seg);
+        let kind = self.features.segment(seg).kind;
+        let followers: Array = self
+            .figures
+            .iter()
+            .filter(|f| self.features.same(f.seg, seg))
+            .map(|f| (f.id as i64).into())
+            .collect();
+        let mut m = Map::new();
+        m.insert("kind".into(), Dynamic::from(kind.name().to_string()));
+        m.insert("x".into(), (pos.x as i64).into());
+        m.insert("y".into(), (pos.y as i64).into());
+        m.insert("spot".into(), Dynamic::from(spot.name().to_string()));
+        m.insert("completed".into(), completed.into());
+        m.insert("followers".into(), followers.into());
+        self.run_hook("feature_scored", vec![Dynamic::from_map(m)], events);
+    }
+
+    /// Script decisions wait first; otherwise the pending decision stays.
+    pub(crate) fn script_decision_first(&mut self) -> bool {
+        if self.asked.is_empty() {
+            return false;
+        }
+        self.pending = Pending::Script;
+        true
+    }
+
+    /// Computes the legal list of the pending decision once, with the scripts' filters and
+    /// offers, so that listing and checking actions never call a script.
+    pub(crate) fn prepare_offer(&mut self) {
+        if !self.scripted() {
+            return;
+        }
+        self.offer = None;
+        if self.pending == Pending::Script {
+            let ids = self.asked.front().map(|a| a.1.clone()).unwrap_or_default();
+            self.offer = Some(ids.into_iter().map(Action::Script).collect());
+            return;
+        }
+        if self.pending == Pending::Over {
+            return;
+        }
+        let mut extra = Vec::new();
+        for hook in self.offer_hooks() {
+            let arg = if hook == "actions" {
+                self.decision_map()
+            } else {
+                (self.decision().player as i64).into()
+            };
+            let Some(answers) = self.call_hook(&hook, vec![arg]) else {
+                continue;
+            };
+            for answer in answers {
+                let offers = answer.value.into_array().unwrap_or_default();
+                let mut ids = Vec::new();
+                for o in &offers {
+                    if let Err(m) = offer_of(o, &mut ids) {
+                        self.fail(&answer.script, &hook, m.to_string());
+                        return;
+                    }
+                }
+                extra.extend(ids.into_iter().map(Action::Script));
+            }
+        }
+        let filter = match self.pending {
+            Pending::DragonStep => Some("filter_dragon_steps"),
+            Pending::Deploy => Some("filter_deploy"),
+            _ => None,
+        }
+        .filter(|hook| self.hooked(hook));
+        // Nothing offered and nothing filtered: the built-in list and checks stand as they are,
+        // computed when asked (as without scripts).
+        if extra.is_empty() && filter.is_none() {
+            return;
+        }
+        let mut base = Vec::new();
+        self.legal_actions(&mut base);
+        if let Some(hook) = filter {
+            base = self.filtered(base, hook);
+        }
+        base.extend(extra);
+        self.offer = Some(base);
+    }
+
+    /// The offer hooks that apply to the pending decision, in calling order: `actions(decision)`
+    /// always; `actions_<kind>(player)` for its kind; `actions_<kind>_<name>(player)` when the
+    /// tile laid this turn carries the symbol or tag `<name>`; `actions_<kind>_holding(player)`
+    /// when scripts hold followers of the deciding player. Only hooks some script defines.
+    fn offer_hooks(&self) -> Vec<String> {
+        let Some(scripts) = &self.rules.scripts else {
+            return Vec::new();
+        };
+        let d = self.decision();
+        let kind = d.kind.name();
+        let placed = self
+            .now
+            .placed
+            .map(|p| self.rules.tile(self.board.placed(p).tile));
+        let mut hooks = Vec::new();
+        for name in scripts.hooks_starting("actions") {
+            let applies = match name.strip_prefix("actions") {
+                Some("") => true,
+                Some(rest) => match rest.strip_prefix('_').and_then(|r| r.strip_prefix(kind)) {
+                    Some("") => true,
+                    Some("_holding") => self.held(d.player) > 0,
+                    Some(rest) => rest
+                        .strip_prefix('_')
+                        .is_some_and(|mark| placed.is_some_and(|t| marks(t).any(|m| m == mark))),
+                    None => false,
+                },
+                None => false,
+            };
+            if applies {
+                hooks.push(name.to_string());
+            }
+        }
+        hooks
+    }
+
+    fn decision_map(&self) -> Dynamic {
+        let d = self.decision();
+        let mut m = Map::new();
+        m.insert("player".into(), (d.player as i64).into());
+        m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
+        Dynamic::from_map(m)
+    }
+
+    /// Passes the dragon steps or deploy targets of `base` through a filter hook.
+    fn filtered(&mut self, base: Vec<Action>, hook: &str) -> Vec<Action> {
+        if !self.hooked(hook) {
+            return base;
+        }
+        let items: Array = base
+            .iter()
+            .filter_map(|a| match a {
+                Action::Dragon { pos } => Some(xy_map(*pos, None)),
+                Action::Deploy { pos, spot, .. } => Some(xy_map(*pos, Some(spot.name()))),
+                _ => None,
+            })
+            .collect();
+        let Some(answers) = self.call_hook(hook, vec![items.into()]) else {
+            return base;
+        };
+        let mut keep = base;
+        for answer in answers {
+            let allowed: Vec<(i64, i64, Option<String>)> = answer
+                .value
+                .into_array()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|d| {
+                    let m = d.read_lock::<Map>()?;
+                    let x = m.get("x")?.as_int().ok()?;
+                    let y = m.get("y")?.as_int().ok()?;
+                    let spot = m.get("spot").and_then(|s| s.clone().into_string().ok());
+                    Some((x, y, spot))
+                })
+                .collect();
+            keep.retain(|a| match a {
+                Action::Dragon { pos } => allowed
+                    .iter()
+                    .any(|(x, y, _)| *x == pos.x as i64 && *y == pos.y as i64),
+                Action::Deploy { pos, spot, .. } => allowed.iter().any(|(x, y, s)| {
+                    *x == pos.x as i64 && *y == pos.y as i64 && s.as_deref() == Some(spot.name())
+                }),
+                _ => true,
+            });
+        }
+        keep
+    }
+
+    /// The ids of the figures on `pos` that the dragon really eats (`filter_eaten`).
+    pub(crate) fn eaten_filter(&mut self, pos: Pos, ids: Vec<u32>) -> Vec<u32> {
+        if !self.hooked("filter_eaten") {
+            return ids;
+        }
+        let list: Array = ids.iter().map(|i| (*i as i64).into()).collect();
+        let args = vec![(pos.x as i64).into(), (pos.y as i64).into(), list.into()];
+        let Some(answers) = self.call_hook("filter_eaten", args) else {
+            return ids;
+        };
+        let mut keep = ids;
+        for answer in answers {
+            let allowed: Vec<i64> = answer
+                .value
+                .into_array()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|d| d.as_int().ok())
+                .collect();
+            keep.retain(|id| allowed.contains(&(*id as i64)));
+        }
+        keep
+    }
+
+    /// Applies a chosen script action: the `action(name, args)` hook, and the end of a script
+    /// decision.
+    pub(crate) fn apply_script_action(&mut self, id: u32, events: &mut Vec<Event>) {
+        let a = script::action(id);
+        let args: Array = a.args.iter().map(dynamic_of).collect();
+        if self.pending == Pending::Script {
+            self.asked.pop_front();
+        }
+        self.run_hook("action", vec![Dynamic::from(a.name), args.into()], events);
+    }
+
+    /// The script state as a rhai value.
+    pub(crate) fn script_state_dynamic(&self) -> Dynamic {
+        self.script_value.clone()
+    }
+
+    /// Followers a script holds off the board for `player` (a variant's hiding place).
+    pub fn held(&self, player: usize) -> u32 {
+        self.held.get(player).copied().unwrap_or(0)
+    }
+
+    /// The script state (JSON), saved with the game.
+    pub fn script_state(&self) -> &serde_json::Value {
+        &self.script_state
+    }
+
+    fn seat(&self, p: i64) -> Result<usize, String> {
+        usize::try_from(p)
+            .ok()
+            .filter(|s| *s < self.scores.len())
+            .ok_or_else(|| format!("there is no player {p}"))
+    }
+
+    fn figure_index(&self, id: i64) -> Result<usize, String> {
+        self.figures
+            .iter()
+            .position(|f| f.id as i64 == id)
+            .ok_or_else(|| format!("there is no figure {id} on the board"))
+    }
+
+    fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
+        script::pos_of(x, y)
+            .filter(|p| self.board.at(*p).is_some())
+            .ok_or_else(|| format!("there is no tile at ({x},{y})"))
+    }
+
+    /// Checks and applies one command.
+    fn apply_command(
+        &mut self,
+        script: &Arc<str>,
+        command: Command,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        match command {
+            Command::Score {
+                player,
+                points,
+                why,
+            } => {
+                let player = self.seat(player)?;
+                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
+                self.scores[player] += points;
+                events.push(Event::ScriptScored {
+                    script: Arc::clone(script),
+                    player,
+                    points,
+                    why,
+                });
+            }
+            Command::ScoreFeature {
+                player,
+                points,
+                feature,
+                rule,
+            } => {
+                let player = self.seat(player)?;
+                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
+                let kind = feature
+                    .get("kind")
+                    .and_then(|k| k.clone().into_string().ok())
+                    .and_then(|k| {
+                        [
+                            FeatureKind::Road,
+                            FeatureKind::City,
+                            FeatureKind::Cloister,
+                            FeatureKind::Field,
+                        ]
+                        .into_iter()
+                        .find(|f| f.name() == k)
+                    })
+                    .ok_or("score_feature needs the feature map given to feature_scored")?;
+                let int = |k: &str| feature.get(k).and_then(|v| v.as_int().ok()).unwrap_or(0);
+                let at = script::pos_of(int("x"), int("y")).ok_or("bad feature position")?;
+                self.award(player, points, kind, rule_name(&rule), at, events);
+            }
+            Command::ReturnFigure { id } => {
+                let i = self.figure_index(id)?;
+                let fid = self.figures[i].id;
+                self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
+            }
+            Command::TakeFollower { player } => {
+                let p = self.seat(player)?;
+                if self.supply[p][FigureKind::Follower as usize] == 0 {
+                    return Err(format!("player {p} has no follower in supply to take"));
+                }
+                self.supply[p][FigureKind::Follower as usize] -= 1;
+                self.held[p] += 1;
+                events.push(Event::FollowerHeld {
+                    script: Arc::clone(script),
+                    player: p,
+                });
+            }
+            Command::ReleaseFollower { player } => {
+                let p = self.seat(player)?;
+                if self.held[p] == 0 {
+                    return Err(format!("the script holds no follower of player {p}"));
+                }
+                self.held[p] -= 1;
+                self.supply[p][FigureKind::Follower as usize] += 1;
+                events.push(Event::FollowerReleased {
+                    script: Arc::clone(script),
+                    player: p,
+                });
+            }
+            Command::PutFollower {
+                player,
+                x,
+                y,
+                spot,
+                ignore_occupancy,
+            } => {
+                let p = self.seat(player)?;
+                let pos = self.tile_pos(x, y)?;
+                let seg = script::spot_of(&spot)
+                    .and_then(|s| self.seg_at(pos, s))
+                    .ok_or_else(|| format!("the tile at ({x},{y}) has no feature at `{spot}`"))?;
+                if self.held[p] == 0 {
+                    return Err(format!("the script holds no follower of player {p} to put"));
+                }
+                if !ignore_occupancy && self.features.totals(seg).followers > 0 {
+                    return Err("that feature already has a follower (B-F3)".into());
+                }
+                self.held[p] -= 1;
+                self.figures.push(Figure {
+                    id: self.next_figure,
+                    owner: p,
+                    kind: FigureKind::Follower,
+                    seg,
+                });
+                self.next_figure += 1;
+                self.features.add_followers(seg, 1);
+                events.push(Event::FigureDeployed {
+                    player: p,
+                    figure: FigureKind::Follower,
+                    x: pos.x,
+                    y: pos.y,
+                    feature: self.features.segment(seg).kind,
+                    spot: self.seg_spot(seg).1,
+                });
+            }
+            Command::MoveDragon { x, y } => {
+                let pos = self.tile_pos(x, y)?;
+                self.dragon = Some(pos);
+                self.dragon_in_play = true;
+                events.push(Event::DragonPlaced {
+                    script: Arc::clone(script),
+                    x: pos.x,
+                    y: pos.y,
+                });
+            }
+            Command::HideDragon => {
+                self.dragon = None;
+                events.push(Event::DragonHidden {
+                    script: Arc::clone(script),
+                });
+            }
+            Command::Eat { x, y } => {
+                let pos = self.tile_pos(x, y)?;
+                self.eat(pos, events);
+            }
+            Command::EndJourney => {
+                if let Some(j) = self.now.journey.take() {
+                    events.push(Event::JourneyEnded {
+                        steps: j.steps,
+                        reason: "script",
+                    });
+                }
+                self.now.journey_due = false;
+            }
+            Command::StartJourney { steps_done } => {
+                let at = self.dragon.ok_or("the dragon is not on the board")?;
+                let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
+                self.now.journey_due = true;
+                self.now.journey = Some(Journey {
+                    steps,
+                    visited: vec![at],
+                });
+            }
+            Command::MoveFairy { x, y, follower } => {
+                let pos = self.tile_pos(x, y)?;
+                let follower = match follower {
+                    FairyTarget::Tile => None,
+                    FairyTarget::Figure(id) => Some(self.figures[self.figure_index(id)?].id),
+                    FairyTarget::Spot(name) => {
+                        let seg = script::spot_of(&name)
+                            .and_then(|s| self.seg_at(pos, s))
+                            .ok_or_else(|| {
+                                format!("the tile at ({x},{y}) has no feature at `{name}`")
+                            })?;
+                        let newest = self.figures.iter().rev().find(|f| f.seg == seg);
+                        Some(
+                            newest
+                                .ok_or_else(|| format!("no figure stands at ({x},{y}) {name}"))?
+                                .id,
+                        )
+                    }
+                };
+                let spot = follower
+                    .and_then(|id| self.figures.iter().find(|f| f.id == id))
+                    .map(|f| self.figure_spot(f).1);
+                self.fairy = Some(Fairy { pos, follower });
+                events.push(Event::FairyMoved {
+                    player: self.active,
+                    x: pos.x,
+                    y: pos.y,
+                    spot,
+                });
+            }
+            Command::HideFairy => {
+                self.fairy = None;
+                events.push(Event::FairyHidden {
+                    script: Arc::clone(script),
+                });
+            }
+            Command::SetState(state) => {
+                self.script_state = rhai::serde::from_dynamic(&state)
+                    .map_err(|e| format!("the state cannot be saved: {e}"))?;
+                self.script_value = state.flatten();
+            }
+            Command::Ask { player, offers } => {
+                let p = self.seat(player)?;
+                let mut ids = Vec::new();
+                for o in &offers {
+                    offer_of(o, &mut ids)?;
+                }
+                if ids.is_empty() {
+                    return Err("ask needs at least one option".into());
+                }
+                self.asked.push_back((p, ids));
+            }
+            Command::Log(text) => events.push(Event::ScriptLog {
+                script: Arc::clone(script),
+                text,
+            }),
+        }
+        Ok(())
+    }
+
+    /// The decision a script asked for: its player.
+    pub(crate) fn script_decision(&self) -> (usize, DecisionKind) {
+        let player = self.asked.front().map_or(self.active, |a| a.0);
+        (player, DecisionKind::Script)
+    }
+}
+
+/// The names a tile answers to in narrow hooks: its symbol, then its tags.
+fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
+    let symbol = tile.symbol.map(|s| match s {
+        Symbol::Volcano => "volcano",
+        Symbol::Dragon => "dragon",
+        Symbol::Portal => "portal",
+    });
+    symbol
+        .into_iter()
+        .chain(tile.tags.iter().map(String::as_str))
+}
+
+fn xy_map(pos: Pos, spot: Option<&str>) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("x".into(), (pos.x as i64).into());
+    m.insert("y".into(), (pos.y as i64).into());
+    if let Some(s) = spot {
+        m.insert("spot".into(), Dynamic::from(s.to_string()));
+    }
+    Dynamic::from_map(m)
+}

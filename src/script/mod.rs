@@ -1,0 +1,645 @@
+//! Rhai scripts: variants and house rules that need behaviour, not just a value.
+//!
+//! A ruleset lists its scripts (`scripts = ["../scripts/my-rule.rhai"]`, or bare names of
+//! scripts in `scripts/`); every script of an `extends` chain is loaded. A script defines any
+//! of the hook functions below; the game calls each one at its stage of the turn pipeline, the
+//! same stages the built-in mechanics use:
+//!
+//! | hook | when |
+//! |---|---|
+//! | `game_start()` | once, as the first turn begins |
+//! | `turn_start()` | a turn begins (after the fairy's point) |
+//! | `draw()` | the tile is drawn |
+//! | `place()` | the tile is laid (after volcano and dragon-tile effects) |
+//! | `princess()` | after the princess decision |
+//! | `deploy()` | after the deploy decision (deploy, portal, fairy or pass) |
+//! | `dragon_step(step)` | after each dragon step (the dragon has eaten) |
+//! | `feature_scored(feature)` | a feature is scored, before its followers go home |
+//! | `score()` | after the turn's scoring |
+//! | `turn_end()` | the turn ends |
+//! | `game_end()` | after final scoring |
+//! | `actions(decision)` | a decision is pending: return extra actions to offer |
+//! | `action(name, args)` | one of the script's own actions was chosen |
+//! | `filter_dragon_steps(steps)` | return the allowed subset of the dragon's steps |
+//! | `filter_deploy(targets)` | return the allowed subset of the deploy targets |
+//! | `filter_eaten(x, y, ids)` | return the ids of the figures the dragon really eats |
+//!
+//! Narrow forms run only on the turns they concern, so a script pays nothing elsewhere:
+//! `place_<name>()` and `dragon_step_<name>(step)` for a tile carrying the symbol or tag
+//! `<name>`; `actions_<kind>(player)` for one kind of decision, `actions_<kind>_<name>(player)`
+//! when the tile laid this turn carries `<name>`, `actions_<kind>_holding(player)` when scripts
+//! hold followers of the deciding player.
+//!
+//! Hooks read the game through query functions (`figures()`, `tile_at(x, y)`, …) and change it
+//! only through commands (`score(…)`, `put_follower(…)`, `ask(…)`, …) that the host checks like
+//! any move, so a script cannot corrupt a game. Scripts run sandboxed: operation, call-depth
+//! and size limits, no `eval`, no file or network access, imports only from `scripts/`. The API
+//! is documented in `scripts/README.md`.
+
+pub(crate) mod api;
+pub(crate) mod host;
+
+use crate::data::diagnostic::Diagnostic;
+use crate::engine::game::Game;
+use crate::model::geometry::{Pos, Spot};
+use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// `[scripting]`: the sandbox's limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Operations one hook call may perform.
+    pub max_operations: u64,
+    /// Nested function calls.
+    pub max_call_depth: usize,
+    /// Characters in a string.
+    pub max_string_size: usize,
+    /// Elements in an array.
+    pub max_array_size: usize,
+    /// Entries in a map.
+    pub max_map_size: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_operations: 200_000,
+            max_call_depth: 32,
+            max_string_size: 10_000,
+            max_array_size: 10_000,
+            max_map_size: 10_000,
+        }
+    }
+}
+
+/// A script failed: where, in which hook, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: script error in hook `{hook}`: {message}")]
+pub struct ScriptError {
+    /// The script file.
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+    /// The hook that was running.
+    pub hook: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A value passed to or from a script action.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A string.
+    Text(String),
+}
+
+/// An action a script offers: a name and its arguments (`script = ["enter", 2]` in records).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScriptAction {
+    /// The name the script gave it.
+    pub name: String,
+    /// Its arguments.
+    pub args: Vec<Arg>,
+    /// Plain words for people (not part of the action's identity).
+    pub label: String,
+}
+
+/// An argument seen without copying it: from a record's [`Arg`] or straight from a script's
+/// value.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum ArgRef<'a> {
+    Int(i64),
+    Bool(bool),
+    Text(&'a str),
+}
+
+impl ArgRef<'_> {
+    fn of(a: &Arg) -> ArgRef<'_> {
+        match a {
+            Arg::Int(i) => ArgRef::Int(*i),
+            Arg::Bool(b) => ArgRef::Bool(*b),
+            Arg::Text(t) => ArgRef::Text(t),
+        }
+    }
+
+    fn owned(self) -> Arg {
+        match self {
+            ArgRef::Int(i) => Arg::Int(i),
+            ArgRef::Bool(b) => Arg::Bool(b),
+            ArgRef::Text(t) => Arg::Text(t.to_string()),
+        }
+    }
+}
+
+fn mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+fn text(mut h: u64, t: &[u8]) -> u64 {
+    for chunk in t.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    mix(h, t.len() as u64)
+}
+
+/// A quick hash of an action's name and arguments (the interning table's keys are short and
+/// not chosen by an adversary).
+fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
+    let mut h = text(0, name.as_bytes());
+    for a in args {
+        h = match a {
+            ArgRef::Int(i) => mix(mix(h, 1), i as u64),
+            ArgRef::Bool(b) => mix(mix(h, 2), u64::from(b)),
+            ArgRef::Text(t) => text(mix(h, 3), t.as_bytes()),
+        };
+    }
+    h
+}
+
+/// The interned script actions: by id, and the ids of each key hash.
+#[derive(Default)]
+struct Interned {
+    actions: Vec<ScriptAction>,
+    ids: HashMap<u64, Vec<u32>>,
+}
+
+/// Script actions are interned so that [`crate::engine::action::Action`] stays a small `Copy` value;
+/// the id is process-local and never written anywhere.
+fn interner() -> &'static Mutex<Interned> {
+    static TABLE: OnceLock<Mutex<Interned>> = OnceLock::new();
+    TABLE.get_or_init(|| Mutex::new(Interned::default()))
+}
+
+/// The id of a script action (same name and arguments → same id). The label is a template:
+/// `{0}`, `{1}` … stand for the arguments (filled in once, when the action is first seen); an
+/// empty label is the action's name.
+pub fn intern(action: ScriptAction) -> u32 {
+    let label = (!action.label.is_empty()).then_some(action.label.as_str());
+    let args: Vec<ArgRef<'_>> = action.args.iter().map(ArgRef::of).collect();
+    intern_offer(&action.name, &args, label)
+}
+
+/// [`intern`] from borrowed parts: nothing is copied for an action seen before, and the label
+/// is filled in only for a new one.
+pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>) -> u32 {
+    let hash = key_hash(name, args.iter().copied());
+    let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    let table = &mut *table;
+    let known = table.ids.get(&hash).and_then(|ids| {
+        ids.iter().copied().find(|&i| {
+            let a = &table.actions[i as usize];
+            a.name == name
+                && a.args.len() == args.len()
+                && a.args.iter().zip(args).all(|(x, y)| ArgRef::of(x) == *y)
+        })
+    });
+    if let Some(i) = known {
+        let known = &mut table.actions[i as usize];
+        if let Some(l) = label.filter(|_| known.label == known.name) {
+            known.label = fill(l, &known.args);
+        }
+        return i;
+    }
+    let id = table.actions.len() as u32;
+    let args: Vec<Arg> = args.iter().map(|a| a.owned()).collect();
+    let label = label.map_or_else(|| name.to_string(), |l| fill(l, &args));
+    table.actions.push(ScriptAction {
+        name: name.to_string(),
+        args,
+        label,
+    });
+    table.ids.entry(hash).or_default().push(id);
+    id
+}
+
+/// A label template with `{i}` replaced by argument `i`.
+fn fill(template: &str, args: &[Arg]) -> String {
+    if !template.contains('{') {
+        return template.to_string();
+    }
+    let mut out = template.to_string();
+    for (i, a) in args.iter().enumerate() {
+        let text = match a {
+            Arg::Int(n) => n.to_string(),
+            Arg::Bool(b) => b.to_string(),
+            Arg::Text(t) => t.clone(),
+        };
+        out = out.replace(&format!("{{{i}}}"), &text);
+    }
+    out
+}
+
+/// The script action with this id.
+pub fn action(id: u32) -> ScriptAction {
+    let table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    table
+        .actions
+        .get(id as usize)
+        .cloned()
+        .unwrap_or(ScriptAction {
+            name: "?".into(),
+            args: Vec::new(),
+            label: String::new(),
+        })
+}
+
+thread_local! {
+    static CALLS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many hook calls this thread has made (tests use it to prove that a ruleset without
+/// scripts never enters rhai).
+pub fn calls_on_this_thread() -> u64 {
+    CALLS.with(|c| c.get())
+}
+
+/// A command a hook gives; the host applies and checks it after the hook returns.
+#[derive(Clone, Debug)]
+pub(crate) enum Command {
+    Score {
+        player: i64,
+        points: i64,
+        why: String,
+    },
+    ScoreFeature {
+        player: i64,
+        points: i64,
+        feature: Map,
+        rule: String,
+    },
+    ReturnFigure {
+        id: i64,
+    },
+    TakeFollower {
+        player: i64,
+    },
+    ReleaseFollower {
+        player: i64,
+    },
+    PutFollower {
+        player: i64,
+        x: i64,
+        y: i64,
+        spot: String,
+        ignore_occupancy: bool,
+    },
+    MoveDragon {
+        x: i64,
+        y: i64,
+    },
+    HideDragon,
+    Eat {
+        x: i64,
+        y: i64,
+    },
+    EndJourney,
+    StartJourney {
+        steps_done: i64,
+    },
+    MoveFairy {
+        x: i64,
+        y: i64,
+        follower: FairyTarget,
+    },
+    HideFairy,
+    SetState(Dynamic),
+    Ask {
+        player: i64,
+        offers: Array,
+    },
+    Log(String),
+}
+
+/// Where `move_fairy(x, y, …)` puts the fairy on its tile.
+#[derive(Clone, Debug)]
+pub(crate) enum FairyTarget {
+    /// Next to the figure with this id.
+    Figure(i64),
+    /// Next to the newest figure on this spot of the tile.
+    Spot(String),
+    /// On the tile, next to nobody (tile mode).
+    Tile,
+}
+
+/// One loaded script.
+struct Unit {
+    path: PathBuf,
+    name: Arc<str>,
+    ast: AST,
+    text: String,
+    /// The script's functions with their numbers of parameters (hooks are looked up here, so
+    /// asking whether a hook exists costs no walk over the script).
+    functions: HashMap<String, Vec<usize>>,
+}
+
+/// The scripts of a ruleset, compiled once, with the sandboxed engine that runs them.
+pub struct Scripts {
+    engine: Engine,
+    units: Vec<Unit>,
+    /// The game while a hook runs (moved in and out, so queries see the real game).
+    slot: Arc<Mutex<Option<Game>>>,
+    commands: Arc<Mutex<Vec<Command>>>,
+    /// One hook call at a time per ruleset: games on several threads share the slot.
+    running: Mutex<()>,
+    /// The hooks with narrow forms that some script defines (`actions…`, `place…`,
+    /// `dragon_step…`), so that finding the ones that apply builds no names.
+    narrow: Vec<String>,
+}
+
+impl fmt::Debug for Scripts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.units.iter().map(|u| u.path.display().to_string()))
+            .finish()
+    }
+}
+
+/// A compiled hook answer: what the script returned plus its commands.
+pub(crate) struct Answer {
+    pub value: Dynamic,
+    pub commands: Vec<Command>,
+    pub script: Arc<str>,
+}
+
+impl Scripts {
+    /// Compiles the scripts (`(path, text)` pairs) under `limits`; `vars` and `rules` are what
+    /// `vars(name)` and `rule(path)` read.
+    pub fn load(
+        sources: &[(PathBuf, String)],
+        limits: Limits,
+        rules: toml::Table,
+    ) -> Result<Scripts, Diagnostic> {
+        let slot: Arc<Mutex<Option<Game>>> = Arc::new(Mutex::new(None));
+        let commands: Arc<Mutex<Vec<Command>>> = Arc::new(Mutex::new(Vec::new()));
+        let mut engine = sandbox(limits, sources);
+        crate::script::api::register(&mut engine, &slot, &commands, Arc::new(rules));
+        let mut units = Vec::new();
+        for (path, text) in sources {
+            // Imports are resolved here, once, so a script that reaches outside the scripts
+            // folder is refused at load.
+            let ast = engine
+                .compile_into_self_contained(&Scope::new(), text)
+                .map_err(|e| {
+                    let src: Arc<str> = Arc::from(text.as_str());
+                    let span = offset(text, position(&e));
+                    Diagnostic::new(path, &src, span, format!("script does not load: {e}"))
+                })?;
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let mut functions: HashMap<String, Vec<usize>> = HashMap::new();
+            for f in ast.iter_functions() {
+                functions
+                    .entry(f.name.to_string())
+                    .or_default()
+                    .push(f.params.len());
+            }
+            units.push(Unit {
+                path: path.clone(),
+                name: Arc::from(name.as_str()),
+                ast,
+                text: text.clone(),
+                functions,
+            });
+        }
+        let mut narrow: Vec<String> = units
+            .iter()
+            .flat_map(|u| u.functions.keys())
+            .filter(|f| {
+                ["actions", "place", "dragon_step"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+            })
+            .cloned()
+            .collect();
+        narrow.sort();
+        narrow.dedup();
+        Ok(Scripts {
+            engine,
+            units,
+            slot,
+            commands,
+            running: Mutex::new(()),
+            narrow,
+        })
+    }
+
+    /// The hooks some script defines whose names start with `prefix` (`actions`, `place`,
+    /// `dragon_step`: the broad hook and its narrow forms), in name order.
+    pub(crate) fn hooks_starting(&self, prefix: &str) -> impl Iterator<Item = &str> {
+        self.narrow
+            .iter()
+            .map(String::as_str)
+            .filter(move |name| name.starts_with(prefix))
+    }
+
+    /// Whether any script defines `hook` (checked without running anything).
+    pub fn defines(&self, hook: &str) -> bool {
+        self.units.iter().any(|u| u.functions.contains_key(hook))
+    }
+
+    /// Calls `hook` in every script that defines it, with the game moved into the slot so the
+    /// query functions can read it. Returns each script's answer.
+    pub(crate) fn call(
+        &self,
+        game: &mut Game,
+        hook: &str,
+        args: Vec<Dynamic>,
+    ) -> Result<Vec<Answer>, ScriptError> {
+        let _one_at_a_time = lock(&self.running);
+        let mut answers = Vec::new();
+        for unit in &self.units {
+            let arity = args.len();
+            if !unit
+                .functions
+                .get(hook)
+                .is_some_and(|arities| arities.contains(&arity))
+            {
+                continue;
+            }
+            CALLS.with(|c| c.set(c.get() + 1));
+            let placeholder = game.placeholder();
+            let real = std::mem::replace(game, placeholder);
+            *lock(&self.slot) = Some(real);
+            lock(&self.commands).clear();
+            let mut scope = Scope::new();
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+            let result: Result<Dynamic, Box<EvalAltResult>> = self.engine.call_fn_with_options(
+                options,
+                &mut scope,
+                &unit.ast,
+                hook,
+                args.clone(),
+            );
+            let back = lock(&self.slot).take();
+            if let Some(real) = back {
+                *game = real;
+            }
+            let commands = std::mem::take(&mut *lock(&self.commands));
+            match result {
+                Ok(value) => answers.push(Answer {
+                    value,
+                    commands,
+                    script: Arc::clone(&unit.name),
+                }),
+                Err(e) => return Err(error(unit, hook, &e)),
+            }
+        }
+        Ok(answers)
+    }
+
+    /// A script error raised by the host about a command of `script`.
+    pub(crate) fn command_error(&self, script: &str, hook: &str, message: String) -> ScriptError {
+        let file = self
+            .units
+            .iter()
+            .find(|u| &*u.name == script)
+            .map(|u| u.path.display().to_string())
+            .unwrap_or_else(|| script.to_string());
+        ScriptError {
+            file,
+            line: 0,
+            column: 0,
+            hook: hook.to_string(),
+            message,
+        }
+    }
+}
+
+/// Locks a mutex, also after a panic elsewhere (the data is plain and stays usable).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The engine with every limit set and nothing that reaches outside the sandbox.
+fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
+    let mut engine = Engine::new();
+    engine.set_max_operations(limits.max_operations);
+    engine.set_max_call_levels(limits.max_call_depth);
+    engine.set_max_expr_depths(64, 32);
+    engine.set_max_string_size(limits.max_string_size);
+    engine.set_max_array_size(limits.max_array_size);
+    engine.set_max_map_size(limits.max_map_size);
+    engine.set_max_modules(16);
+    engine.disable_symbol("eval");
+    // A failed hook is undone by replaying the game, so scripts must be deterministic: no clock.
+    engine.disable_symbol("timestamp");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    // Imports resolve only inside the folder of the first script (the project's scripts/),
+    // never through `..` or an absolute path.
+    let dir = sources
+        .first()
+        .and_then(|(p, _)| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("scripts"));
+    engine.set_module_resolver(ScriptsOnly {
+        inner: rhai::module_resolvers::FileModuleResolver::new_with_path(dir),
+    });
+    engine
+}
+
+/// A module resolver that refuses any path leaving the scripts folder.
+struct ScriptsOnly {
+    inner: rhai::module_resolvers::FileModuleResolver,
+}
+
+impl rhai::ModuleResolver for ScriptsOnly {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: Position,
+    ) -> Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
+        let escapes = path.contains("..")
+            || path.starts_with('/')
+            || path.starts_with('\\')
+            || path.contains(':');
+        if escapes {
+            return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
+                format!("{path} (imports come only from the scripts folder)"),
+                pos,
+            )));
+        }
+        self.inner.resolve(engine, source, path, pos)
+    }
+}
+
+fn offset(text: &str, pos: Position) -> Option<std::ops::Range<usize>> {
+    let line = pos.line()?;
+    let col = pos.position().unwrap_or(1);
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum::<usize>()
+        + col.saturating_sub(1);
+    Some(start.min(text.len())..(start + 1).min(text.len()))
+}
+
+/// The most precise position of an error: inside the innermost function call that has one.
+fn position(e: &EvalAltResult) -> Position {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, pos) => {
+            let inside = position(inner);
+            if inside.is_none() { *pos } else { inside }
+        }
+        other => other.position(),
+    }
+}
+
+/// A script error; when rhai knows no position (a limit reached), the hook's own line.
+fn error(unit: &Unit, hook: &str, e: &EvalAltResult) -> ScriptError {
+    let pos = position(e);
+    let (line, column) = match (pos.line(), pos.position()) {
+        (Some(l), c) => (l, c.unwrap_or(1)),
+        (None, _) => hook_line(&unit.text, hook),
+    };
+    ScriptError {
+        file: unit.path.display().to_string(),
+        line,
+        column,
+        hook: hook.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Line and column of `fn hook(` in a script (1-based), or (0, 0).
+fn hook_line(text: &str, hook: &str) -> (usize, usize) {
+    text.lines()
+        .enumerate()
+        .find_map(|(i, l)| {
+            let at = l.find("fn ")?;
+            l[at + 3..]
+                .trim_start()
+                .strip_prefix(hook)
+                .filter(|rest| rest.trim_start().starts_with('('))
+                .map(|_| (i + 1, at + 1))
+        })
+        .unwrap_or((0, 0))
+}
+
+/// A board position from a script's map `#{x, y}`.
+pub(crate) fn pos_of(x: i64, y: i64) -> Option<Pos> {
+    Some(Pos::new(i32::try_from(x).ok()?, i32::try_from(y).ok()?))
+}
+
+/// A spot from a script's string.
+pub(crate) fn spot_of(name: &str) -> Option<Spot> {
+    Spot::parse(name)
+}

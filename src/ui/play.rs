@@ -1,0 +1,589 @@
+//! The terminal game: people and bots around one board.
+//!
+//! Every seat is a player name; a name that is a bot's name ([`crate::bot::NAMES`]) is that
+//! bot, any other name is a person. People play in turns at the same terminal (hotseat): when
+//! one must decide, the game shows the board, the drawn tile, the scores and the legal actions
+//! in plain words ([`crate::ui::describe`]), and reads the number of the chosen action, one line at
+//! a time, so a game can also be driven by piping lines into it. Every event is printed as it
+//! happens, naming the rule behind it.
+//!
+//! At the prompt, `save FILE` writes the game so far as a record ([`crate::record::write`]),
+//! which `castellan play --resume FILE` continues; `help` and `quit` do what they say.
+//!
+//! Bots are seeded afresh for every decision from the game's seed, the seat and the number of
+//! actions so far, so a game continued from a saved record goes on exactly as it would have
+//! without the save.
+
+use crate::bot;
+use crate::bot::simulate::bot_seed;
+use crate::data::diagnostic::Diagnostic;
+use crate::data::library;
+use crate::data::ruleset::Ruleset;
+use crate::engine::action::{Action, DecisionKind};
+use crate::engine::event::{Described, Event, ReturnReason};
+use crate::engine::game::{Game, Setup};
+use crate::model::figure::FigureKind;
+use crate::model::geometry::Rotation;
+use crate::record::{self, Record, RecordError};
+use crate::ui::describe;
+use crate::ui::render;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The ruleset a new game uses unless told otherwise.
+pub const DEFAULT_RULESET: &str = "hig";
+/// The seats of a new game unless told otherwise.
+pub const DEFAULT_PLAYERS: &str = "You,greedy";
+
+/// How to start (or continue) a game.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Ruleset name or path ([`DEFAULT_RULESET`] if none).
+    pub ruleset: Option<String>,
+    /// Comma-separated seat names ([`DEFAULT_PLAYERS`] if none).
+    pub players: Option<String>,
+    /// Bag seed (from the clock if none).
+    pub seed: Option<u64>,
+    /// Continue the game in this record instead of starting one.
+    pub resume: Option<PathBuf>,
+    /// Colour the output (ANSI).
+    pub colour: bool,
+    /// Repeat every line read after its prompt (for piped input, so the output reads well).
+    pub echo: bool,
+}
+
+/// How a game session ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game was played to its end; the final scores by seat.
+    Finished(Vec<u32>),
+    /// A player typed `quit`.
+    Quit,
+}
+
+/// Why a session could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The options do not describe a game (bad player list, wrong number of players, …).
+    #[error("{0}")]
+    Options(String),
+    /// A ruleset or record file is wrong.
+    #[error("{}", .0.render())]
+    File(Box<Diagnostic>),
+    /// The input ended while a person still had to decide.
+    #[error("the input ended before the game did (`save FILE` keeps a game for later)")]
+    InputEnded,
+    /// Reading or writing the terminal failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl From<Diagnostic> for PlayError {
+    fn from(d: Diagnostic) -> Self {
+        PlayError::File(Box::new(d))
+    }
+}
+
+/// Runs the game on the process's terminal (stdin, stdout), with colour when stdout is a
+/// terminal and `NO_COLOR` is not set, and reports problems on stderr. The exit code is 0 when
+/// the game was finished or quit, 1 otherwise.
+pub fn main(mut options: Options) -> ExitCode {
+    let stdout = std::io::stdout();
+    let stdin = std::io::stdin();
+    options.colour =
+        stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    options.echo = !stdin.is_terminal();
+    let mut out = stdout.lock();
+    let mut input = stdin.lock();
+    match run(&options, &mut input, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Plays a game, reading people's choices line by line from `input` and writing everything to
+/// `out`.
+pub fn run(
+    options: &Options,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Outcome, PlayError> {
+    let mut session = match &options.resume {
+        Some(path) => Session::resume(path, options, out)?,
+        None => Session::start(options, out)?,
+    };
+    session.play(input, out)
+}
+
+/// A game with its seats.
+struct Session {
+    game: Game,
+    /// How saved records name the ruleset.
+    ruleset_ref: String,
+    /// Names to show, by seat (made unique).
+    names: Vec<String>,
+    /// The bot in each seat (by name), or `None` for a person.
+    bots: Vec<Option<String>>,
+    colour: bool,
+    echo: bool,
+}
+
+impl Session {
+    fn start(options: &Options, out: &mut dyn Write) -> Result<Session, PlayError> {
+        let reference = options.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
+        let rules = Ruleset::load(reference)?;
+        let players = parse_players(options.players.as_deref().unwrap_or(DEFAULT_PLAYERS))?;
+        let seed = options.seed.unwrap_or_else(clock_seed);
+        let (game, events) = Game::new(Arc::clone(&rules), Setup::new(players, seed))
+            .map_err(|e| PlayError::Options(e.to_string()))?;
+        let session = Session::new(game, saved_ruleset(reference, Path::new(".")), options);
+        writeln!(
+            out,
+            "{} with {} (seed {seed})",
+            session.paint(Paint::Bold, &format!("castellan: `{}`", rules.name)),
+            session.seats()
+        )?;
+        session.print_events(&events, out)?;
+        Ok(session)
+    }
+
+    fn resume(path: &Path, options: &Options, out: &mut dyn Write) -> Result<Session, PlayError> {
+        let record = Record::load(path)?;
+        let replay = match record.replay() {
+            Ok(r) => r,
+            Err(RecordError::Invalid(d)) => return Err(PlayError::File(d)),
+            Err(RecordError::Illegal { at, .. }) => return Err(PlayError::File(at)),
+        };
+        let near = path.parent().unwrap_or(Path::new("."));
+        let session = Session::new(
+            replay.game,
+            saved_ruleset(&record.ruleset_ref, near),
+            options,
+        );
+        writeln!(
+            out,
+            "{} {}: `{}` with {}, {} actions so far, turn {}",
+            session.paint(Paint::Bold, "castellan: resuming"),
+            path.display(),
+            record.rules.name,
+            session.seats(),
+            session.game.history().len(),
+            session.game.turn()
+        )?;
+        Ok(session)
+    }
+
+    fn new(game: Game, ruleset_ref: String, options: &Options) -> Session {
+        let players = &game.setup().players;
+        let bots = players
+            .iter()
+            .map(|p| bot::is_bot_name(p).then(|| p.clone()))
+            .collect();
+        let names = unique_names(players);
+        Session {
+            game,
+            ruleset_ref,
+            names,
+            bots,
+            colour: options.colour,
+            echo: options.echo,
+        }
+    }
+
+    /// "Ann (person) and greedy (bot)".
+    fn seats(&self) -> String {
+        let seats: Vec<String> = self
+            .names
+            .iter()
+            .zip(&self.bots)
+            .map(|(n, b)| format!("{n} ({})", if b.is_some() { "bot" } else { "person" }))
+            .collect();
+        seats.join(", ")
+    }
+
+    fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Outcome, PlayError> {
+        loop {
+            if self.game.is_over() {
+                self.print_final(out)?;
+                return Ok(Outcome::Finished(self.game.scores().to_vec()));
+            }
+            let seat = self.game.decision().player;
+            let action = match &self.bots[seat] {
+                Some(name) => {
+                    let seed = bot_seed(
+                        self.game
+                            .setup()
+                            .seed
+                            .wrapping_add((self.game.history().len() as u64) << 32),
+                        seat,
+                    );
+                    match bot::by_name(name, seed) {
+                        Some(mut b) => b.choose(&self.game),
+                        None => Action::Pass,
+                    }
+                }
+                None => match self.ask(seat, input, out)? {
+                    Some(action) => action,
+                    None => {
+                        writeln!(out, "quit: the game is not saved beyond your last `save`")?;
+                        return Ok(Outcome::Quit);
+                    }
+                },
+            };
+            match self.game.apply(&action) {
+                Ok(events) => self.print_events(&events, out)?,
+                Err(e) => {
+                    // Every offered action is legal; say so loudly if one ever is not.
+                    writeln!(
+                        out,
+                        "the engine refused {}: {e}",
+                        crate::engine::game::describe(&action)
+                    )?;
+                    return Err(PlayError::Options(format!(
+                        "the engine refused a legal action: {e}"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Asks the person in `seat` to choose; `None` means quit.
+    fn ask(
+        &mut self,
+        seat: usize,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> Result<Option<Action>, PlayError> {
+        let legal = self.game.legal();
+        if legal.is_empty() {
+            return Err(PlayError::Options(format!(
+                "the game offers {} no choice at all",
+                self.names[seat]
+            )));
+        }
+        let words = describe::actions(&self.game, &legal, &self.names);
+        self.show(seat, &words, out)?;
+        let mut line = String::new();
+        loop {
+            let range = match legal.len() {
+                1 => "1".to_string(),
+                n => format!("1-{n}"),
+            };
+            write!(
+                out,
+                "{}",
+                self.paint(
+                    Paint::Bold,
+                    &format!("{}, choose {range} (or help): ", self.names[seat])
+                )
+            )?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Err(PlayError::InputEnded);
+            }
+            let text = line.trim();
+            if self.echo {
+                writeln!(out, "{text}")?;
+            }
+            let (command, rest) = match text.split_once(char::is_whitespace) {
+                Some((c, r)) => (c, r.trim()),
+                None => (text, ""),
+            };
+            match command {
+                "" => writeln!(
+                    out,
+                    "type the number of an action (1-{}), or help",
+                    legal.len()
+                )?,
+                "help" | "?" => writeln!(out, "{}", HELP)?,
+                "quit" | "exit" => return Ok(None),
+                "board" | "show" | "list" => self.show(seat, &words, out)?,
+                "save" if rest.is_empty() => writeln!(out, "save needs a file name: save FILE")?,
+                "save" => self.save(Path::new(rest), out)?,
+                _ => match text.parse::<usize>() {
+                    Ok(n) if (1..=legal.len()).contains(&n) => return Ok(Some(legal[n - 1])),
+                    Ok(n) => writeln!(
+                        out,
+                        "{n} is not on the list: choose a number from 1 to {}",
+                        legal.len()
+                    )?,
+                    Err(_) => writeln!(
+                        out,
+                        "`{text}` is neither a number nor a command: type a number from 1 to {}, \
+                         or help",
+                        legal.len()
+                    )?,
+                },
+            }
+        }
+    }
+
+    /// The board, the drawn tile, the scores and the numbered choices.
+    fn show(&self, seat: usize, words: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+        let game = &self.game;
+        writeln!(out)?;
+        writeln!(out, "{}", render::text::board(game, self.colour))?;
+        let decision = game.decision();
+        if let DecisionKind::PlaceTile { tile } = decision.kind {
+            let rules = game.rules();
+            writeln!(
+                out,
+                "{} drew {}; it can be turned:",
+                self.names[seat],
+                rules.tile(tile).id
+            )?;
+            let pictures: Vec<Vec<String>> = Rotation::ALL
+                .iter()
+                .map(|r| render::text::tile(rules, tile, *r))
+                .collect();
+            let width = pictures
+                .iter()
+                .flatten()
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0);
+            let labels: Vec<String> = Rotation::ALL
+                .iter()
+                .map(|r| format!("{:<width$}", format!("{}°", r.degrees())))
+                .collect();
+            writeln!(out, "  {}", labels.join("   "))?;
+            let rows = pictures.iter().map(Vec::len).max().unwrap_or(0);
+            for row in 0..rows {
+                let line: Vec<String> = pictures
+                    .iter()
+                    .map(|p| {
+                        let l = p.get(row).map_or("", String::as_str);
+                        let pad = width.saturating_sub(l.chars().count());
+                        format!("{l}{}", " ".repeat(pad))
+                    })
+                    .collect();
+                writeln!(out, "  {}", line.join("   ").trim_end())?;
+            }
+        }
+        let scores: Vec<String> = (0..self.names.len())
+            .map(|p| {
+                let left = game.supply(p, FigureKind::Follower);
+                format!(
+                    "{} {} ({left} follower{} left)",
+                    self.names[p],
+                    game.scores()[p],
+                    if left == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "scores: {}; {} tiles left",
+            scores.join(", "),
+            game.tiles_left()
+        )?;
+        let what = match decision.kind {
+            DecisionKind::PlaceTile { .. } => "place the tile".to_string(),
+            DecisionKind::Deploy => "deploy a figure, move the fairy or pass".to_string(),
+            DecisionKind::Princess => "the princess".to_string(),
+            DecisionKind::DragonStep { step } => format!("move the dragon (step {step})"),
+            DecisionKind::ClaimFairyPoint => "the fairy's point".to_string(),
+            DecisionKind::CountQuarter => {
+                "only others scored: a follower may go into the City of Carcassonne".to_string()
+            }
+            DecisionKind::CountMove => "the Count may move to another quarter".to_string(),
+            DecisionKind::CountLeave { .. } => {
+                "followers may leave the City for the feature being scored".to_string()
+            }
+            DecisionKind::CountOrder => "choose the feature scored next".to_string(),
+            other => other.name().replace('_', " "),
+        };
+        writeln!(
+            out,
+            "{}",
+            self.paint(Paint::Bold, &format!("{}: {what}", self.names[seat]))
+        )?;
+        let digits = words.len().to_string().len();
+        for (i, w) in words.iter().enumerate() {
+            writeln!(out, "  {:>digits$}. {w}", i + 1)?;
+        }
+        Ok(())
+    }
+
+    fn save(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+        let text = record::write(&self.game, &self.ruleset_ref);
+        match std::fs::write(path, text) {
+            Ok(()) => writeln!(
+                out,
+                "saved to {} (continue with: castellan play --resume {})",
+                path.display(),
+                path.display()
+            ),
+            Err(e) => writeln!(out, "cannot save to {}: {e}", path.display()),
+        }
+    }
+
+    fn print_events(&self, events: &[Event], out: &mut dyn Write) -> std::io::Result<()> {
+        for event in events {
+            if matches!(event, Event::TurnStarted { .. }) {
+                writeln!(out)?;
+            }
+            let text = Described {
+                event,
+                names: &self.names,
+            }
+            .to_string();
+            let paint = match event {
+                Event::TurnStarted { .. } | Event::GameEnded { .. } => Paint::Bold,
+                Event::Scored { .. } | Event::FairyPoint { .. } => Paint::Green,
+                Event::FigureReturned {
+                    reason: ReturnReason::Eaten,
+                    ..
+                }
+                | Event::DragonMoved { .. } => Paint::Red,
+                Event::FigureReturned { .. } => Paint::Yellow,
+                _ => Paint::Plain,
+            };
+            writeln!(out, "{}", self.paint(paint, &text))?;
+        }
+        Ok(())
+    }
+
+    fn print_final(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let scores = self.game.scores();
+        writeln!(out)?;
+        writeln!(out, "{}", self.paint(Paint::Bold, "final scores"))?;
+        let width = self
+            .names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (name, score) in self.names.iter().zip(scores) {
+            writeln!(out, "  {name:<width$}  {score}")?;
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let top: Vec<&str> = self
+            .names
+            .iter()
+            .zip(scores)
+            .filter(|(_, s)| **s == best)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let verdict = match top.as_slice() {
+            [one] => format!("winner: {one}"),
+            many => format!("tie between {}", many.join(" and ")),
+        };
+        writeln!(out, "{}", self.paint(Paint::Green, &verdict))
+    }
+
+    fn paint(&self, paint: Paint, text: &str) -> String {
+        let code = match paint {
+            Paint::Plain => return text.to_string(),
+            Paint::Bold => "1",
+            Paint::Green => "32",
+            Paint::Yellow => "33",
+            Paint::Red => "31",
+        };
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// Text styles of the game's output.
+#[derive(Clone, Copy)]
+enum Paint {
+    Plain,
+    Bold,
+    Green,
+    Yellow,
+    Red,
+}
+
+const HELP: &str = "Type the number of an action to choose it. Other commands:
+  save FILE   write the game so far as a record; continue it later with
+              `castellan play --resume FILE`
+  board       show the board and the choices again
+  help        this text
+  quit        stop the game (without saving)";
+
+/// The seat names of `--players`: comma-separated, none empty.
+fn parse_players(list: &str) -> Result<Vec<String>, PlayError> {
+    let players: Vec<String> = list.split(',').map(|p| p.trim().to_string()).collect();
+    if players.iter().any(String::is_empty) {
+        return Err(PlayError::Options(format!(
+            "--players `{list}` has an empty name; write names separated by commas, e.g. \
+             \"Ann,greedy,random\""
+        )));
+    }
+    Ok(players)
+}
+
+/// Names made unique for display: a repeated name gets its count ("greedy 1", "greedy 2").
+fn unique_names(players: &[String]) -> Vec<String> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if players.iter().filter(|q| *q == p).count() > 1 {
+                let nth = players[..=i].iter().filter(|q| *q == p).count();
+                format!("{p} {nth}")
+            } else {
+                p.clone()
+            }
+        })
+        .collect()
+}
+
+/// How a saved record names the ruleset: a name as given; a path made absolute (it was
+/// relative to `near`), so the record can be saved anywhere.
+fn saved_ruleset(reference: &str, near: &Path) -> String {
+    if !library::is_path(reference) {
+        return reference.to_string();
+    }
+    let path = near.join(reference);
+    std::path::absolute(&path)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A seed from the clock, for games started without one.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+        % 1_000_000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_names_are_numbered() {
+        let names: Vec<String> = ["greedy", "Ann", "greedy"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(unique_names(&names), ["greedy 1", "Ann", "greedy 2"]);
+    }
+
+    #[test]
+    fn player_lists_need_names() {
+        assert!(parse_players("Ann,,Bob").is_err());
+        assert_eq!(parse_players(" Ann , greedy ").unwrap(), ["Ann", "greedy"]);
+    }
+
+    #[test]
+    fn ruleset_names_stay_names() {
+        assert_eq!(saved_ruleset("hig", Path::new("somewhere")), "hig");
+        assert!(Path::new(&saved_ruleset("my/rules.toml", Path::new("."))).is_absolute());
+    }
+}

@@ -1,0 +1,508 @@
+//! The board as an SVG picture, drawn from the tile data alone.
+//!
+//! Every tile is a 100 × 100 square in a `<g class="tile">` group with `data-x`, `data-y`,
+//! `data-id` and `data-rotation` attributes: green field, tan city parts reaching the edges they
+//! touch with a brown wall line, pennants as blue shields, the princess as a crown, roads as
+//! light lines (to the centre when they are stubs), cloisters as small buildings, and the
+//! printed symbols (volcano, dragon, magic portal). Above the tiles come the figures, each a
+//! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x` and `data-y`,
+//! then the dragon (`<g class="dragon">`) and the fairy (`<g class="fairy">`). Coordinates run
+//! along the top and left; a legend below gives every player's colour, name and score.
+
+use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
+use super::{Cache, figure_feature};
+use crate::engine::game::Game;
+use crate::model::geometry::Pos;
+use crate::model::tile::Symbol;
+use std::fmt::Write;
+
+/// Side of a tile in SVG units.
+const TILE: f64 = 100.0;
+/// Room left of the board (y coordinates).
+const LEFT: f64 = 44.0;
+/// Room above the board (title, x coordinates).
+const TOP: f64 = 64.0;
+/// Height of one legend line.
+const LINE: f64 = 26.0;
+/// The font, as the PNG renderer knows it.
+pub(crate) const FONT: &str = "DejaVu Sans";
+
+/// Player colours by seat.
+const PLAYERS: [&str; 6] = [
+    "#d62d20", "#1f5fbf", "#2e9e44", "#f2c80f", "#8e44ad", "#333333",
+];
+
+/// The colour of seat `seat`.
+pub fn player_colour(seat: usize) -> &'static str {
+    PLAYERS[seat % PLAYERS.len()]
+}
+
+/// Escapes text for XML content and attribute values.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A list of points scaled to a tile, for `points` attributes.
+fn points(pts: &[Pt]) -> String {
+    let mut s = String::new();
+    for (i, p) in pts.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{},{}", num(p.0 * TILE), num(p.1 * TILE));
+    }
+    s
+}
+
+/// A number with at most one decimal.
+fn num(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// The drawing of one tile type in one orientation, in tile units, and its layout.
+struct SvgTile {
+    body: String,
+    layout: Layout,
+}
+
+fn road(out: &mut String, pts: &[Pt], colour: &str, width: f64) {
+    let _ = write!(
+        out,
+        r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="{}" stroke-linejoin="round"/>"#,
+        points(pts),
+        num(width)
+    );
+}
+
+impl SvgTile {
+    fn new(layout: &Layout) -> SvgTile {
+        let mut b = String::new();
+        b.push_str(r##"<rect width="100" height="100" fill="#86b95b"/>"##);
+        let road_w = 2.0 * ROAD_HALF * TILE * 0.8;
+        let roads = |b: &mut String, through: bool| {
+            for s in &layout.shapes {
+                if let Shape::Road {
+                    path, through: t, ..
+                } = s
+                    && *t == through
+                {
+                    road(b, path, "#6f5b3e", road_w + 3.0);
+                }
+            }
+            for s in &layout.shapes {
+                if let Shape::Road {
+                    path, through: t, ..
+                } = s
+                    && *t == through
+                {
+                    road(b, path, "#f1e8cf", road_w);
+                }
+            }
+        };
+        roads(&mut b, false);
+        let stubs = layout
+            .shapes
+            .iter()
+            .filter(|s| matches!(s, Shape::Road { through: false, .. }))
+            .count();
+        let centre_free = layout.symbol.is_none_or(|(_, p)| p != (0.5, 0.5))
+            && layout.solid_at((0.5, 0.5), ROAD_HALF).is_some_and(|f| {
+                matches!(
+                    layout.shapes[f as usize],
+                    Shape::Road { through: false, .. }
+                )
+            });
+        if stubs >= 2 || stubs == 1 && centre_free {
+            // Where roads meet or end in the open: a small square.
+            b.push_str(r##"<circle cx="50" cy="50" r="8" fill="#f1e8cf" stroke="#6f5b3e" stroke-width="1.5"/>"##);
+        }
+        for s in &layout.shapes {
+            if let Shape::City { fill, walls } = s {
+                let _ = write!(
+                    b,
+                    r##"<polygon class="city" points="{}" fill="#d9b57a"/>"##,
+                    points(fill)
+                );
+                for w in walls {
+                    let _ = write!(
+                        b,
+                        r##"<polyline points="{}" fill="none" stroke="#7a5230" stroke-width="3" stroke-linejoin="round"/>"##,
+                        points(w)
+                    );
+                }
+            }
+        }
+        roads(&mut b, true);
+        if layout.shapes.iter().any(|s| matches!(s, Shape::Cloister)) {
+            let h = CLOISTER_HALF * TILE;
+            let _ = write!(
+                b,
+                concat!(
+                    r##"<g class="cloister"><rect x="{x}" y="{x}" width="{w}" height="{w}" rx="3" "##,
+                    r##"fill="#efe6d2" stroke="#7a5230" stroke-width="2"/>"##,
+                    r##"<polygon points="{x},{mid} 50,{top} {r},{mid}" fill="#b5452c" stroke="#7a2a18" stroke-width="1.5"/>"##,
+                    r##"<path d="M50,53 V63 M46,57 H54" stroke="#7a5230" stroke-width="2"/></g>"##
+                ),
+                x = num(50.0 - h),
+                w = num(2.0 * h),
+                r = num(50.0 + h),
+                mid = num(50.0 - h / 4.0),
+                top = num(50.0 - h - 2.0),
+            );
+        }
+        for (p, _) in &layout.pennants {
+            let _ = write!(
+                b,
+                concat!(
+                    r##"<path class="pennant" transform="translate({},{})" d="M-6,-7 H6 V0 Q6,6 0,9 Q-6,6 -6,0 Z" "##,
+                    r##"fill="#2850a0" stroke="#ffffff" stroke-width="1.5"/>"##
+                ),
+                num(inside(p.0) * TILE),
+                num(inside(p.1) * TILE)
+            );
+        }
+        if let Some((p, _)) = layout.princess {
+            let _ = write!(
+                b,
+                concat!(
+                    r##"<path class="princess" transform="translate({},{})" d="M-8,5 V-4 L-4,0 L0,-7 L4,0 L8,-4 V5 Z" "##,
+                    r##"fill="#f4c430" stroke="#8a6400" stroke-width="1.2"/>"##
+                ),
+                num(inside(p.0) * TILE),
+                num(inside(p.1) * TILE)
+            );
+        }
+        if let Some((s, p)) = layout.symbol {
+            let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
+            let _ = match s {
+                Symbol::Volcano => write!(
+                    b,
+                    concat!(
+                        r##"<g class="symbol volcano" transform="translate({},{})">"##,
+                        r##"<polygon points="-13,9 13,9 5,-6 -5,-6" fill="#6b4a3a" stroke="#3b2820" stroke-width="1.2"/>"##,
+                        r##"<polygon points="-5,-6 5,-6 3,-11 0,-7 -3,-12" fill="#f05a1a"/></g>"##
+                    ),
+                    x, y
+                ),
+                Symbol::Dragon => write!(
+                    b,
+                    concat!(
+                        r##"<g class="symbol dragon-symbol" transform="translate({},{})">"##,
+                        r##"<path d="M-12,6 L-5,-9 L-1,-1 L0,-5 L1,-1 L5,-9 L12,6 L0,2 Z" fill="#c0392b" "##,
+                        r##"stroke="#5a1010" stroke-width="1.2"/></g>"##
+                    ),
+                    x, y
+                ),
+                Symbol::Portal => write!(
+                    b,
+                    concat!(
+                        r##"<g class="symbol portal" transform="translate({},{})">"##,
+                        r##"<path d="M-9,10 V-1 A9,9 0 0 1 9,-1 V10 Z" fill="#5b2d8e" stroke="#2e1450" stroke-width="1.2"/>"##,
+                        r##"<path d="M-5,10 V0 A5,5 0 0 1 5,0 V10 Z" fill="#c9a6f0"/></g>"##
+                    ),
+                    x, y
+                ),
+            };
+        }
+        b.push_str(r##"<rect width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.25"/>"##);
+        SvgTile {
+            body: b,
+            layout: layout.clone(),
+        }
+    }
+}
+
+/// A meeple standing at the origin, about 24 units tall.
+const MEEPLE: &str = "M0,-12 C3.2,-12 4.6,-9.6 4.2,-6.8 L10.5,-4 C12,-3.2 11.6,-0.6 10,-0.6 \
+    L5.6,-0.8 L9.6,9.4 C10,10.6 9.2,11 8.4,11 L2.2,11 L0,6.4 L-2.2,11 L-8.4,11 \
+    C-9.2,11 -10,10.6 -9.6,9.4 L-5.6,-0.8 L-10,-0.6 C-11.6,-0.6 -12,-3.2 -10.5,-4 \
+    L-4.2,-6.8 C-4.6,-9.6 -3.2,-12 0,-12 Z";
+
+/// Keeps a piece's centre far enough inside its tile for the piece to stay on it.
+fn inside(v: f64) -> f64 {
+    v.clamp(0.13, 0.87)
+}
+
+/// A point on the tile for a piece about a quarter tile wide: on field if possible, away
+/// from the `taken` points, near the centre.
+fn free_point(layout: &Layout, taken: &[Pt]) -> Pt {
+    let is_field = |p: Pt| {
+        layout
+            .feature_at(p, ROAD_HALF, false)
+            .is_none_or(|f| matches!(layout.shapes[f as usize], Shape::Field))
+    };
+    let mut best = ((0.5, 0.5), f64::MIN);
+    for j in 0..7 {
+        for i in 0..7 {
+            let p = (0.2 + 0.1 * i as f64, 0.2 + 0.1 * j as f64);
+            let around = [
+                (0.0, 0.0),
+                (-0.12, 0.0),
+                (0.12, 0.0),
+                (0.0, -0.12),
+                (0.0, 0.12),
+            ];
+            let grass = around
+                .iter()
+                .filter(|d| is_field((p.0 + d.0, p.1 + d.1)))
+                .count() as f64
+                / around.len() as f64;
+            let room = taken
+                .iter()
+                .map(|t| ((t.0 - p.0).powi(2) + (t.1 - p.1).powi(2)).sqrt())
+                .fold(0.3f64, f64::min);
+            let centre = ((p.0 - 0.5).powi(2) + (p.1 - 0.5).powi(2)).sqrt();
+            let score = room + 0.3 * grass - 0.1 * centre;
+            if score > best.1 {
+                best = (p, score);
+            }
+        }
+    }
+    best.0
+}
+
+/// The board as an SVG document (see the module documentation).
+pub fn board(game: &Game) -> String {
+    board_titled(game, "")
+}
+
+/// The board as an SVG document with a caption line (for example "after 12 of 40 actions").
+pub fn board_titled(game: &Game, caption: &str) -> String {
+    let rules = game.rules();
+    let placed = game.board().tiles();
+    let x0 = placed.iter().map(|t| t.pos.x).min().unwrap_or(0);
+    let x1 = placed.iter().map(|t| t.pos.x).max().unwrap_or(0);
+    let y0 = placed.iter().map(|t| t.pos.y).min().unwrap_or(0);
+    let y1 = placed.iter().map(|t| t.pos.y).max().unwrap_or(0);
+    let cols = (x1 - x0 + 1) as f64;
+    let rows = (y1 - y0 + 1) as f64;
+    let players = &game.setup().players;
+    let board_bottom = TOP + rows * TILE;
+    let mut title = format!("{} ({})", rules.name, players.join(", "));
+    if !caption.is_empty() {
+        title.push_str(" \u{2014} ");
+        title.push_str(caption);
+    }
+    // Room for the title and the legend, at a rough 9 units per character.
+    let text_width = |chars: usize| LEFT + 40.0 + 9.0 * chars as f64;
+    let longest_name = players.iter().map(|p| p.chars().count() + 12).max();
+    let width = (LEFT + cols * TILE + 20.0)
+        .max(text_width(title.chars().count()))
+        .max(text_width(longest_name.unwrap_or(0)))
+        .max(420.0);
+    let height = board_bottom + 24.0 + LINE * (players.len() as f64 + 1.0);
+    let origin = |p: Pos| {
+        (
+            LEFT + (p.x - x0) as f64 * TILE,
+            TOP + (p.y - y0) as f64 * TILE,
+        )
+    };
+
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        concat!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>"#,
+            "\n",
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" "#,
+            r#"font-family="{font}, sans-serif">"#,
+            "\n"
+        ),
+        w = num(width),
+        h = num(height),
+        font = FONT
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect class="background" width="{}" height="{}" fill="#f3efe4"/>"##,
+        num(width),
+        num(height)
+    );
+    let _ = writeln!(
+        s,
+        r##"<text class="title" x="{}" y="24" font-size="16" fill="#222222">{}</text>"##,
+        num(LEFT),
+        esc(&title)
+    );
+    let _ = writeln!(
+        s,
+        r##"<g class="coordinates" font-size="13" fill="#555555">"##
+    );
+    for x in x0..=x1 {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{x}</text>"#,
+            num(LEFT + (x - x0) as f64 * TILE + TILE / 2.0),
+            num(TOP - 10.0)
+        );
+    }
+    for y in y0..=y1 {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{y}</text>"#,
+            num(LEFT - 8.0),
+            num(TOP + (y - y0) as f64 * TILE + TILE / 2.0 + 5.0)
+        );
+    }
+    s.push_str("</g>\n<g class=\"tiles\">\n");
+
+    let mut cache: Cache<SvgTile> = Cache::default();
+    for p in placed {
+        let t = cache.get(rules, p.tile, p.rotation, SvgTile::new);
+        let (ox, oy) = origin(p.pos);
+        let _ = writeln!(
+            s,
+            r#"<g class="tile" data-x="{}" data-y="{}" data-id="{}" data-rotation="{}" transform="translate({},{})">{}</g>"#,
+            p.pos.x,
+            p.pos.y,
+            esc(&rules.tile(p.tile).id),
+            p.rotation.degrees(),
+            num(ox),
+            num(oy),
+            t.body
+        );
+    }
+    s.push_str("</g>\n<g class=\"pieces\">\n");
+
+    // Figures, remembering where each stands for the pieces that come after.
+    let mut at: Vec<(u32, Pos, Pt)> = Vec::new();
+    for f in game.figures() {
+        let (id, feature) = figure_feature(game, f);
+        let p = &placed[id as usize];
+        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
+        let spot = layout.spots[feature as usize];
+        let field = matches!(layout.shapes[feature as usize], Shape::Field);
+        let (ox, oy) = origin(p.pos);
+        let (fx, fy) = (ox + inside(spot.0) * TILE, oy + inside(spot.1) * TILE);
+        let (_, spot_name) = game.figure_spot(f);
+        let _ = writeln!(
+            s,
+            r##"<g class="figure" data-player="{}" data-spot="{}" data-x="{}" data-y="{}" data-kind="{}" transform="translate({},{}){}"><path d="{MEEPLE}" fill="{}" stroke="#1a1a1a" stroke-width="1.5"/></g>"##,
+            f.owner,
+            spot_name,
+            p.pos.x,
+            p.pos.y,
+            f.kind.name(),
+            num(fx),
+            num(fy),
+            // Farmers lie down.
+            if field { " rotate(90)" } else { "" },
+            player_colour(f.owner)
+        );
+        at.push((f.id, p.pos, spot));
+    }
+    let taken_on = |pos: Pos, at: &[(u32, Pos, Pt)]| -> Vec<Pt> {
+        at.iter()
+            .filter(|(_, q, _)| *q == pos)
+            .map(|(_, _, p)| *p)
+            .collect()
+    };
+    let mut dragon_at = None;
+    if let Some(pos) = game.dragon()
+        && let Some(id) = game.board().at(pos)
+    {
+        let p = &placed[id as usize];
+        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
+        let mut taken = taken_on(pos, &at);
+        taken.extend(layout.symbol.map(|(_, q)| q));
+        let q = free_point(layout, &taken);
+        dragon_at = Some((pos, q));
+        let (ox, oy) = origin(pos);
+        let _ = writeln!(
+            s,
+            concat!(
+                r##"<g class="dragon" data-x="{}" data-y="{}" transform="translate({},{})">"##,
+                r##"<path d="M-4,-4 L-19,-14 L-15,2 L-6,4 Z M4,-4 L19,-14 L15,2 L6,4 Z" fill="#7d1010" stroke="#2a0505" stroke-width="1.2"/>"##,
+                r##"<ellipse cx="0" cy="3" rx="7" ry="11" fill="#c0201a" stroke="#2a0505" stroke-width="1.5"/>"##,
+                r##"<circle cx="0" cy="-10" r="5.5" fill="#c0201a" stroke="#2a0505" stroke-width="1.5"/>"##,
+                r##"<circle cx="-2" cy="-11" r="1.2" fill="#ffd400"/><circle cx="2" cy="-11" r="1.2" fill="#ffd400"/></g>"##
+            ),
+            pos.x,
+            pos.y,
+            num(ox + inside(q.0) * TILE),
+            num(oy + inside(q.1) * TILE)
+        );
+    }
+    if let Some(fairy) = game.fairy()
+        && let Some(id) = game.board().at(fairy.pos)
+    {
+        let p = &placed[id as usize];
+        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
+        let beside = fairy
+            .follower
+            .and_then(|f| at.iter().find(|(id, _, _)| *id == f))
+            .map(|(_, _, q)| (q.0 + 0.13, q.1 - 0.1));
+        let q = beside.unwrap_or_else(|| {
+            let mut taken = taken_on(fairy.pos, &at);
+            taken.extend(layout.symbol.map(|(_, q)| q));
+            taken.extend(
+                dragon_at
+                    .filter(|(pos, _)| *pos == fairy.pos)
+                    .map(|(_, q)| q),
+            );
+            free_point(layout, &taken)
+        });
+        let (ox, oy) = origin(fairy.pos);
+        let _ = writeln!(
+            s,
+            concat!(
+                r##"<g class="fairy" data-x="{}" data-y="{}" transform="translate({},{})">"##,
+                r##"<ellipse cx="-5" cy="-3" rx="5" ry="7" transform="rotate(-30 -5 -3)" fill="#e8f4ff" fill-opacity="0.9" stroke="#6a4c93" stroke-width="1"/>"##,
+                r##"<ellipse cx="5" cy="-3" rx="5" ry="7" transform="rotate(30 5 -3)" fill="#e8f4ff" fill-opacity="0.9" stroke="#6a4c93" stroke-width="1"/>"##,
+                r##"<circle cx="0" cy="0" r="4.5" fill="#f06bb0" stroke="#6a4c93" stroke-width="1.2"/></g>"##
+            ),
+            fairy.pos.x,
+            fairy.pos.y,
+            num(ox + inside(q.0) * TILE),
+            num(oy + inside(q.1) * TILE)
+        );
+    }
+    s.push_str("</g>\n");
+
+    // The legend.
+    let _ = writeln!(s, r##"<g class="legend" font-size="15" fill="#222222">"##);
+    let mut y = board_bottom + 24.0 + LINE / 2.0;
+    for (seat, name) in players.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r##"<g class="player" data-player="{seat}" data-score="{score}"><path transform="translate({},{}) scale(0.8)" d="{MEEPLE}" fill="{}" stroke="#1a1a1a" stroke-width="1.5"/><text x="{}" y="{}">{}: {points}</text></g>"##,
+            num(LEFT + 10.0),
+            num(y),
+            player_colour(seat),
+            num(LEFT + 28.0),
+            num(y + 5.0),
+            esc(name),
+            score = game.scores()[seat],
+            points = super::text::count(game.scores()[seat], "point"),
+        );
+        y += LINE;
+    }
+    let _ = writeln!(
+        s,
+        r##"<text class="status" x="{}" y="{}" font-size="13" fill="#555555">{} tiles placed, {} left to draw{}</text>"##,
+        num(LEFT),
+        num(y + 5.0),
+        placed.len(),
+        game.tiles_left(),
+        if game.is_over() { ", game over" } else { "" }
+    );
+    s.push_str("</g>\n</svg>\n");
+    s
+}

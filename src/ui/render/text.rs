@@ -1,0 +1,378 @@
+//! The board as text: every tile a block of [`TILE_W`] × [`TILE_H`] characters drawn from the
+//! tile data, x coordinates along the top and y coordinates down the left.
+//!
+//! | Character | Meaning |
+//! |---|---|
+//! | `#` | city |
+//! | `=` `\|` `/` `\` `+` | road (`+` where roads meet) |
+//! | `.` | field |
+//! | `C` | cloister |
+//! | `*` | pennant |
+//! | `P` | the princess |
+//! | `V` `D` `@` | volcano, dragon and magic-portal symbols |
+//! | `1`–`9` | a follower of that seat (1 = first player) |
+//! | `&` | the dragon |
+//! | `F` | the fairy |
+//!
+//! Empty board cells are blank.
+
+use super::layout::{Layout, Pt, Shape, to_path};
+use super::{Cache, figure_feature};
+use crate::data::ruleset::{Ruleset, TileId};
+use crate::engine::game::Game;
+use crate::model::geometry::Rotation;
+use crate::model::tile::Symbol;
+
+/// Width of a tile block in characters.
+pub const TILE_W: usize = 7;
+/// Height of a tile block in lines.
+pub const TILE_H: usize = 5;
+/// Half the width of a road when deciding which characters it covers.
+const ROAD_HALF: f64 = 0.1;
+
+/// How a character is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    Plain,
+    Field,
+    City,
+    Road,
+    Cloister,
+    Pennant,
+    Princess,
+    Symbol,
+    Player(usize),
+    Dragon,
+    Fairy,
+}
+
+impl Style {
+    /// The ANSI escape sequence that starts this style.
+    fn ansi(self) -> &'static str {
+        match self {
+            Style::Plain => "\x1b[0m",
+            Style::Field => "\x1b[0;32m",
+            Style::City => "\x1b[0;33m",
+            Style::Road => "\x1b[0;37m",
+            Style::Cloister => "\x1b[0;1;31m",
+            Style::Pennant => "\x1b[0;1;34m",
+            Style::Princess => "\x1b[0;1;35m",
+            Style::Symbol => "\x1b[0;1;91m",
+            Style::Player(seat) => match seat % 6 {
+                0 => "\x1b[0;1;97;41m",
+                1 => "\x1b[0;1;97;44m",
+                2 => "\x1b[0;1;97;42m",
+                3 => "\x1b[0;1;30;43m",
+                4 => "\x1b[0;1;97;45m",
+                _ => "\x1b[0;1;30;47m",
+            },
+            Style::Dragon => "\x1b[0;1;91;40m",
+            Style::Fairy => "\x1b[0;1;30;105m",
+        }
+    }
+}
+
+/// One character cell.
+type Cell = (char, Style);
+
+/// A tile drawn as characters, with the cell where a figure on each feature goes.
+#[derive(Clone, Debug)]
+pub(crate) struct TextTile {
+    cells: Vec<Vec<Cell>>,
+    /// Per feature, the (column, row) of its figure.
+    spots: Vec<(usize, usize)>,
+    /// Cells taken by something printed on the tile.
+    used: Vec<(usize, usize)>,
+}
+
+/// The centre of character cell (`c`, `r`) on the unit tile.
+fn centre(c: usize, r: usize) -> Pt {
+    (
+        (c as f64 + 0.5) / TILE_W as f64,
+        (r as f64 + 0.5) / TILE_H as f64,
+    )
+}
+
+/// Distance between a point and a cell's centre, counted in characters and lines.
+fn cell_dist(p: Pt, c: usize, r: usize) -> f64 {
+    let q = centre(c, r);
+    let (dx, dy) = ((p.0 - q.0) * TILE_W as f64, (p.1 - q.1) * TILE_H as f64);
+    // Lines are about twice as tall as characters are wide.
+    (dx * dx + 4.0 * dy * dy).sqrt()
+}
+
+/// The cell nearest `p` among those that `ok` accepts.
+fn nearest(p: Pt, ok: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
+    (0..TILE_H)
+        .flat_map(|r| (0..TILE_W).map(move |c| (c, r)))
+        .filter(|&(c, r)| ok(c, r))
+        .min_by(|a, b| cell_dist(p, a.0, a.1).total_cmp(&cell_dist(p, b.0, b.1)))
+}
+
+/// The character for a road whose nearest piece runs along `dir`.
+fn road_char(dir: Pt) -> char {
+    let (dx, dy) = (dir.0.abs(), dir.1.abs());
+    if dx > 2.0 * dy {
+        '='
+    } else if dy > 2.0 * dx {
+        '|'
+    } else if (dir.0 > 0.0) == (dir.1 > 0.0) {
+        '\\'
+    } else {
+        '/'
+    }
+}
+
+impl TextTile {
+    /// Draws a laid-out tile.
+    pub(crate) fn new(layout: &Layout) -> TextTile {
+        // Curves read best as corners, unless two of them would meet in the centre.
+        let curves = layout
+            .shapes
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s,
+                    Shape::Road {
+                        corner: Some(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        let corners = curves < 2;
+        let mut labels = vec![vec![None; TILE_W]; TILE_H];
+        let mut cells = vec![vec![(' ', Style::Plain); TILE_W]; TILE_H];
+        for (r, row) in cells.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                let p = centre(c, r);
+                let label = layout.feature_at(p, ROAD_HALF, corners);
+                labels[r][c] = label;
+                *cell = match label.map(|f| &layout.shapes[f as usize]) {
+                    Some(Shape::City { .. }) => ('#', Style::City),
+                    Some(Shape::Cloister) => ('C', Style::Cloister),
+                    Some(road @ Shape::Road { corner, .. }) => {
+                        let near = |s: &Shape| to_path(p, s.line(corners)).0 <= ROAD_HALF;
+                        let roads = layout.shapes.iter().filter(|s| near(s)).count();
+                        let bend = corners && corner.is_some() && {
+                            let (dx, dy) = (p.0 - 0.5, p.1 - 0.5);
+                            (dx * dx + dy * dy).sqrt() <= ROAD_HALF
+                        };
+                        if roads > 1 || bend {
+                            ('+', Style::Road)
+                        } else {
+                            (road_char(to_path(p, road.line(corners)).1), Style::Road)
+                        }
+                    }
+                    Some(Shape::Field) | None => ('.', Style::Field),
+                };
+            }
+        }
+        let mut spots: Vec<(usize, usize)> = Vec::with_capacity(layout.spots.len());
+        for (f, p) in layout.spots.iter().enumerate() {
+            let free = |c: usize, r: usize| !spots.contains(&(c, r));
+            let cell = nearest(*p, |c, r| free(c, r) && labels[r][c] == Some(f as u8))
+                .or_else(|| nearest(*p, free))
+                .unwrap_or((TILE_W / 2, TILE_H / 2));
+            spots.push(cell);
+        }
+        let mut used: Vec<(usize, usize)> = Vec::new();
+        let field = |c: usize, r: usize| {
+            labels[r][c].is_none_or(|f| matches!(layout.shapes[f as usize], Shape::Field))
+        };
+        // Marks `p` on a free cell of `feature` (a field when `None`), else any free cell.
+        let mut mark = |p: Pt, feature: Option<u8>, ch: char, style: Style| {
+            let free = |c: usize, r: usize| !spots.contains(&(c, r)) && !used.contains(&(c, r));
+            let on = |c: usize, r: usize| match feature {
+                Some(_) => labels[r][c] == feature,
+                None => field(c, r),
+            };
+            let cell = nearest(p, |c, r| free(c, r) && on(c, r)).or_else(|| nearest(p, free));
+            if let Some((c, r)) = cell {
+                cells[r][c] = (ch, style);
+                used.push((c, r));
+            }
+        };
+        for (p, f) in &layout.pennants {
+            mark(*p, Some(*f), '*', Style::Pennant);
+        }
+        if let Some((p, f)) = layout.princess {
+            mark(p, Some(f), 'P', Style::Princess);
+        }
+        if let Some((s, p)) = layout.symbol {
+            let ch = match s {
+                Symbol::Volcano => 'V',
+                Symbol::Dragon => 'D',
+                Symbol::Portal => '@',
+            };
+            mark(p, None, ch, Style::Symbol);
+        }
+        TextTile { cells, spots, used }
+    }
+
+    /// A cell near `p` for a piece: not on a figure spot, a printed mark or a cell in
+    /// `taken`; a field cell if `field` and there is one.
+    fn free_near(&self, p: Pt, taken: &[(usize, usize)], field: bool) -> Option<(usize, usize)> {
+        let free = |c: usize, r: usize| {
+            !self.spots.contains(&(c, r))
+                && !self.used.contains(&(c, r))
+                && !taken.contains(&(c, r))
+        };
+        let grass = |c: usize, r: usize| self.cells[r][c].1 == Style::Field;
+        field
+            .then(|| nearest(p, |c, r| free(c, r) && grass(c, r)))
+            .flatten()
+            .or_else(|| nearest(p, free))
+    }
+}
+
+/// One tile alone, as [`TILE_H`] lines of [`TILE_W`] characters (no colour): what a player
+/// holding the tile sees.
+pub fn tile(rules: &Ruleset, tile: TileId, rotation: Rotation) -> Vec<String> {
+    let t = rules.tile(tile);
+    let text = TextTile::new(&Layout::new(t.at(rotation), t.symbol));
+    text.cells
+        .iter()
+        .map(|row| row.iter().map(|c| c.0).collect())
+        .collect()
+}
+
+/// Joins styled cells into a line, trimming blanks at the end.
+fn line(cells: &[Cell], colour: bool) -> String {
+    let end = cells.iter().rposition(|c| c.0 != ' ').map_or(0, |i| i + 1);
+    let mut out = String::new();
+    let mut style = Style::Plain;
+    for (ch, s) in &cells[..end] {
+        if colour && *s != style && *ch != ' ' {
+            out.push_str(s.ansi());
+            style = *s;
+        }
+        out.push(*ch);
+    }
+    if colour && style != Style::Plain {
+        out.push_str(Style::Plain.ansi());
+    }
+    out
+}
+
+/// The board as text: tiles as blocks of characters (see the module documentation), x
+/// coordinates along the top and y coordinates down the left, followers as seat numbers
+/// (1 = first player), the dragon as `&` and the fairy as `F`. With `colour`, ANSI colours mark
+/// the players' figures, the pieces and the terrain. Lines end without trailing blanks.
+pub fn board(game: &Game, colour: bool) -> String {
+    let rules = game.rules();
+    let placed = game.board().tiles();
+    if placed.is_empty() {
+        return String::new();
+    }
+    let x0 = placed.iter().map(|t| t.pos.x).min().unwrap_or(0);
+    let x1 = placed.iter().map(|t| t.pos.x).max().unwrap_or(0);
+    let y0 = placed.iter().map(|t| t.pos.y).min().unwrap_or(0);
+    let y1 = placed.iter().map(|t| t.pos.y).max().unwrap_or(0);
+    let cols = (x1 - x0 + 1) as usize;
+    let rows = (y1 - y0 + 1) as usize;
+    let mut grid = vec![vec![(' ', Style::Plain); cols * TILE_W]; rows * TILE_H];
+    let origin = |x: i32, y: i32| ((x - x0) as usize * TILE_W, (y - y0) as usize * TILE_H);
+    let mut cache: Cache<TextTile> = Cache::default();
+    let mut tiles = Vec::with_capacity(placed.len());
+    for p in placed {
+        let t = cache.get(rules, p.tile, p.rotation, TextTile::new).clone();
+        let (ox, oy) = origin(p.pos.x, p.pos.y);
+        for (r, row) in t.cells.iter().enumerate() {
+            grid[oy + r][ox..ox + TILE_W].copy_from_slice(row);
+        }
+        tiles.push(t);
+    }
+    // Cells taken by pieces, per tile.
+    let mut taken: Vec<Vec<(usize, usize)>> = vec![Vec::new(); placed.len()];
+    let mut figure_cells = Vec::new();
+    for f in game.figures() {
+        let (id, feature) = figure_feature(game, f);
+        let p = &placed[id as usize];
+        let cell = tiles[id as usize].spots[feature as usize];
+        let (ox, oy) = origin(p.pos.x, p.pos.y);
+        let ch = char::from_digit(f.owner as u32 + 1, 36).unwrap_or('?');
+        grid[oy + cell.1][ox + cell.0] = (ch, Style::Player(f.owner));
+        taken[id as usize].push(cell);
+        figure_cells.push((f.id, id, cell));
+    }
+    let mut piece = |pos: crate::model::geometry::Pos, near: Option<(usize, usize)>, ch, style| {
+        let Some(id) = game.board().at(pos) else {
+            return;
+        };
+        let p = near.map_or((0.5, 0.5), |(c, r)| centre(c, r));
+        let t = &tiles[id as usize];
+        if let Some((c, r)) = t.free_near(p, &taken[id as usize], near.is_none()) {
+            let (ox, oy) = origin(pos.x, pos.y);
+            grid[oy + r][ox + c] = (ch, style);
+            taken[id as usize].push((c, r));
+        }
+    };
+    if let Some(pos) = game.dragon() {
+        piece(pos, None, '&', Style::Dragon);
+    }
+    if let Some(fairy) = game.fairy() {
+        let near = fairy.follower.and_then(|id| {
+            figure_cells
+                .iter()
+                .find(|(f, _, _)| *f == id)
+                .map(|(_, _, cell)| *cell)
+        });
+        piece(fairy.pos, near, 'F', Style::Fairy);
+    }
+    let margin = [y0, y1]
+        .iter()
+        .map(|y| y.to_string().len())
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let mut out = " ".repeat(margin);
+    let header: String = (x0..=x1).map(|x| format!("{x:^TILE_W$}")).collect();
+    out.push_str(header.trim_end());
+    out.push('\n');
+    for (i, row) in grid.iter().enumerate() {
+        let label = if i % TILE_H == TILE_H / 2 {
+            format!("{:>w$} ", y0 + (i / TILE_H) as i32, w = margin - 1)
+        } else {
+            " ".repeat(margin)
+        };
+        let body = line(row, colour);
+        if body.is_empty() {
+            out.push_str(label.trim_end());
+        } else {
+            out.push_str(&label);
+            out.push_str(&body);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// "1 point", "2 points".
+pub(crate) fn count(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The players with their seat numbers as the board shows them, colours, scores and figures
+/// in supply, one line each, then a key to the characters.
+pub fn legend(game: &Game, colour: bool) -> String {
+    let mut out = String::new();
+    for (seat, name) in game.setup().players.iter().enumerate() {
+        let mark = (
+            char::from_digit(seat as u32 + 1, 36).unwrap_or('?'),
+            Style::Player(seat),
+        );
+        let supply = game.supply(seat, crate::model::figure::FigureKind::Follower);
+        out.push_str(&line(&[mark], colour));
+        out.push_str(&format!(
+            " {name}: {}, {} in supply\n",
+            count(game.scores()[seat], "point"),
+            count(supply.into(), "follower")
+        ));
+    }
+    out.push_str(
+        "# city  = | road  . field  C cloister  * pennant  P princess  \
+         V volcano  D dragon symbol  @ portal  & dragon  F fairy\n",
+    );
+    out
+}
