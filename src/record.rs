@@ -18,7 +18,7 @@ use crate::data::ruleset::{Ruleset, StartFile, check_start, resolve_start};
 use crate::engine::action::Action;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Setup, SetupError};
-use crate::mechanic::count::Quarter;
+use crate::mechanic::count::rules::Quarter;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
 use serde::{Deserialize, Serialize};

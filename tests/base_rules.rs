@@ -126,7 +126,7 @@ fn seg(game: &Game, x: i32, y: i32, at: &str) -> SegId {
         .at(Pos::new(x, y))
         .unwrap_or_else(|| panic!("no tile at ({x},{y})"));
     let f = board
-        .oriented(game.rules(), id)
+        .oriented(&game.rules().tiles, id)
         .feature_at(spot(at))
         .unwrap_or_else(|| panic!("no feature at ({x},{y}) {at}"));
     board.placed(id).seg_base + f as u32
@@ -241,7 +241,7 @@ fn figures(game: &Game) -> Vec<(usize, Pos, Spot, FeatureKind)> {
 fn canonical(game: &Game, x: i32, y: i32, at: &str) -> Spot {
     let board = game.board();
     let id = board.at(Pos::new(x, y)).expect("a tile");
-    let oriented = board.oriented(game.rules(), id);
+    let oriented = board.oriented(&game.rules().tiles, id);
     let f = oriented.feature_at(spot(at)).expect("a feature");
     oriented.features[f as usize].spot()
 }

@@ -26,7 +26,7 @@ use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError, Setup};
-use castellan::mechanic::count::Quarter;
+use castellan::mechanic::count::rules::Quarter;
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::record::{self, Record, Replay};
@@ -812,8 +812,8 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
     let rules = Ruleset::load(name).map_err(|d| TestCaseError::fail(d.to_string()))?;
     let total = rules.base.followers_per_player as u32;
     let barred = match rules.count.dragon_access {
-        castellan::mechanic::pd::dragon::CountCity::Forbidden => "count",
-        castellan::mechanic::pd::dragon::CountCity::OuterLandscapeOnly => "count_city",
+        castellan::mechanic::pd::rules::CountCity::Forbidden => "count",
+        castellan::mechanic::pd::rules::CountCity::OuterLandscapeOnly => "count_city",
     };
     let names = (0..players).map(|i| format!("P{i}")).collect();
     let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, seed))

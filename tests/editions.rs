@@ -16,9 +16,9 @@
 
 use castellan::data::library::{self, Kind, Source};
 use castellan::data::ruleset::Ruleset;
-use castellan::mechanic::pd::dragon::{Menu, PreVolcano, Timing};
-use castellan::mechanic::pd::fairy::{Attach, BonusClaim, BonusWhen, MoveCondition};
-use castellan::mechanic::pd::princess::{Removal, RemovalBlocks};
+use castellan::mechanic::pd::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
+use castellan::mechanic::pd::rules::{Menu, PreVolcano, Timing};
+use castellan::mechanic::pd::rules::{Removal, RemovalBlocks};
 use castellan::record::{Record, RecordError};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

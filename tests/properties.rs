@@ -8,12 +8,13 @@
 use castellan::bot::simulate;
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::library::Source;
-use castellan::data::ruleset::{Ruleset, StartTile, TileId};
+use castellan::data::ruleset::{Ruleset, StartTile};
 use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Fairy, Game, RuleError, Setup};
 use castellan::model::figure::{Figure, FigureKind};
 use castellan::model::geometry::{Pos, Rotation, Spot};
+use castellan::model::tile::TileId;
 use castellan::record::{self, Record, Replay};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -468,7 +469,7 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
             }
             for pos in tiles {
                 let id = game.board().at(pos).expect("a tile is there");
-                let oriented = game.board().oriented(&rules, id);
+                let oriented = game.board().oriented(&rules.tiles, id);
                 let allowed: Vec<u8> = legal
                     .iter()
                     .filter_map(|a| match a {

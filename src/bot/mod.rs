@@ -297,7 +297,7 @@ fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
             if g.kind == FeatureKind::Field {
                 let base = board.placed(*placed).seg_base;
                 let mut borders =
-                    board.oriented(rules, *placed).features[*feature as usize].borders;
+                    board.oriented(&rules.tiles, *placed).features[*feature as usize].borders;
                 while borders != 0 {
                     g.cities.push(base + borders.trailing_zeros());
                     borders &= borders - 1;
@@ -395,7 +395,7 @@ fn walk(game: &Game, seg: SegId, mark: u16, seen: &mut [u16], parts: &mut Vec<(P
         let (placed, feature) = parts[i];
         i += 1;
         let pos = board.placed(placed).pos;
-        let def = &board.oriented(rules, placed).features[feature as usize];
+        let def = &board.oriented(&rules.tiles, placed).features[feature as usize];
         for e in Edge::ALL {
             let edge = def.edges & (1 << e as u8) != 0;
             let halves = (def.halves >> (2 * e as u8)) & 3;
@@ -405,7 +405,7 @@ fn walk(game: &Game, seg: SegId, mark: u16, seen: &mut [u16], parts: &mut Vec<(P
             let Some(other) = board.at(pos.step(e)) else {
                 continue;
             };
-            let theirs = board.oriented(rules, other);
+            let theirs = board.oriented(&rules.tiles, other);
             let base = board.placed(other).seg_base;
             let mut next = |f: u8| {
                 if f == NO_FEATURE {

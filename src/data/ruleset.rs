@@ -7,10 +7,9 @@
 
 use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::data::library::{self, Kind};
-use crate::mechanic::base::farm::FarmScoring;
-use crate::mechanic::base::scoring::{SmallCity, Unplaceable};
-use crate::mechanic::count::CountRules;
-use crate::mechanic::{Mechanics, PdRules};
+use crate::mechanic::base::rules::{BaseRules, Mechanics};
+use crate::mechanic::count::rules::CountRules;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{TileSet, TileType};
 use crate::script::{Limits, Scripts};
@@ -19,8 +18,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Index of a tile type within a ruleset's combined tile list.
-pub type TileId = u16;
+pub use crate::model::tile::TileId;
 
 /// A tile laid before the first turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,31 +29,6 @@ pub struct StartTile {
     pub pos: Pos,
     /// How it is turned.
     pub rotation: Rotation,
-}
-
-/// Base-game toggles (`[base]`, RULES.md §3.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BaseRules {
-    /// Followers each player has in supply (`base.followers_per_player`, B-C2).
-    pub followers_per_player: u8,
-    /// Farm scoring variant (`base.farm_scoring`, §1.9).
-    pub farm_scoring: FarmScoring,
-    /// The two-tile city rule (`base.small_city_two_tiles`, §1.6).
-    pub small_city_two_tiles: SmallCity,
-    /// What happens to a tile that fits nowhere (`base.unplaceable_tile`, B-P5).
-    pub unplaceable_tile: Unplaceable,
-}
-
-impl Default for BaseRules {
-    fn default() -> Self {
-        BaseRules {
-            followers_per_player: 7,
-            farm_scoring: FarmScoring::FarmCentric3,
-            small_city_two_tiles: SmallCity::Normal,
-            unplaceable_tile: Unplaceable::DiscardAndRedraw,
-        }
-    }
 }
 
 /// A validated ruleset: everything a game needs to know about its rules and tiles.
@@ -594,6 +567,7 @@ fn lookup<'t>(table: &'t toml::Table, path: &[PathPart<'_>]) -> Option<&'t toml:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mechanic::base::rules::{FarmScoring, SmallCity};
 
     fn parse(text: &str) -> Result<Ruleset, Diagnostic> {
         Ruleset::from_source(library::Source {

@@ -1,9 +1,9 @@
 //! Decisions the game asks for and the actions that answer them.
 
-use crate::data::ruleset::TileId;
-use crate::mechanic::count::Quarter;
+use crate::mechanic::count::rules::Quarter;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::model::tile::TileId;
 
 /// What the game is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Events: every change to a game, in order. The event log is what replays, user interfaces,
 //! statistics and tests read.
 
-use crate::mechanic::count::Quarter;
+use crate::mechanic::count::rules::Quarter;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Spot;
 use crate::model::tile::FeatureKind;

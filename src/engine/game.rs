@@ -7,15 +7,16 @@
 //! including everything that follows automatically (scoring, the next draw, final scoring) up
 //! to the next decision.
 
-use crate::data::ruleset::{Ruleset, StartTile, TileId};
+use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::mechanic::base::scoring;
-use crate::mechanic::pd::dragon::Timing;
+use crate::mechanic::pd::rules::Timing;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::model::tile::TileId;
 use crate::model::tile::{FeatureKind, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -462,14 +463,18 @@ impl Game {
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
-        let spot = self.board.oriented(&self.rules, s.placed).features[s.feature as usize].spot();
+        let spot =
+            self.board.oriented(&self.rules.tiles, s.placed).features[s.feature as usize].spot();
         (pos, spot)
     }
 
     /// The segment at `spot` of the tile at `pos`, if there is one.
     pub fn seg_at(&self, pos: Pos, spot: Spot) -> Option<SegId> {
         let placed = self.board.at(pos)?;
-        let f = self.board.oriented(&self.rules, placed).feature_at(spot)?;
+        let f = self
+            .board
+            .oriented(&self.rules.tiles, placed)
+            .feature_at(spot)?;
         Some(self.board.placed(placed).seg_base + f as u32)
     }
 
@@ -511,7 +516,7 @@ impl Game {
             Pending::Claim => out.extend([Action::Claim, Action::Pass]),
             Pending::Place => {
                 if let Some(tile) = self.tile {
-                    self.board.each_placement(&self.rules, tile, |p| {
+                    self.board.each_placement(&self.rules.tiles, tile, |p| {
                         out.push(Action::Place {
                             pos: p.pos,
                             rotation: p.rotation,
@@ -804,7 +809,7 @@ impl Game {
             if self.keep_dragon_tile_out(tile, events) {
                 continue;
             }
-            if !self.board.fits_somewhere(&self.rules, tile) {
+            if !self.board.fits_somewhere(&self.rules.tiles, tile) {
                 events.push(Event::TileDiscarded {
                     player: self.active,
                     tile: self.tile_name(tile),
@@ -823,7 +828,7 @@ impl Game {
 
     fn check_place(&self, pos: Pos, rotation: Rotation) -> Result<(), RuleError> {
         if let Some(tile) = self.tile
-            && self.board.fits(&self.rules, tile, pos, rotation)
+            && self.board.fits(&self.rules.tiles, tile, pos, rotation)
         {
             return Ok(());
         }
@@ -865,7 +870,7 @@ impl Game {
             let Some(other) = self.board.at(pos.step(e)) else {
                 continue;
             };
-            let theirs = self.board.oriented(&rules, other);
+            let theirs = self.board.oriented(&rules.tiles, other);
             let their_base = self.board.placed(other).seg_base;
             let mine = oriented.edge_feature[e as usize];
             let their = theirs.edge_feature[e.opposite() as usize];
@@ -938,7 +943,7 @@ impl Game {
         };
         for t in tiles {
             let p = self.board.placed(t);
-            for f in 0..self.board.oriented(&self.rules, t).features.len() {
+            for f in 0..self.board.oriented(&self.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
                 if self.deploy_problem(seg, FigureKind::Follower).is_none() {
                     out.push(Action::Deploy {
@@ -1055,7 +1060,7 @@ impl Game {
     pub(crate) fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
         let mut done: Vec<SegId> = Vec::new();
         let p = *self.board.placed(placed);
-        let oriented = self.board.oriented(&self.rules, placed);
+        let oriented = self.board.oriented(&self.rules.tiles, placed);
         for (i, f) in oriented.features.iter().enumerate() {
             let seg = p.seg_base + i as u32;
             if f.kind != FeatureKind::Field
@@ -1077,7 +1082,7 @@ impl Game {
     }
 
     fn cloister_segment(&self, placed: PlacedId) -> Option<SegId> {
-        let o = self.board.oriented(&self.rules, placed);
+        let o = self.board.oriented(&self.rules.tiles, placed);
         o.feature_at(Spot::Cloister)
             .map(|f| self.board.placed(placed).seg_base + f as u32)
     }

@@ -1,9 +1,9 @@
 //! The board: placed tiles on a grid, and the frontier of open positions next to them, so
 //! legal placements are found without scanning the board.
 
-use crate::data::ruleset::{Ruleset, TileId};
 use crate::model::geometry::{Edge, Pos, Rotation};
-use crate::model::tile::Oriented;
+use crate::model::tile::TileId;
+use crate::model::tile::{Oriented, TileType};
 
 /// Index of a placed tile, in placement order.
 pub type PlacedId = u16;
@@ -223,23 +223,23 @@ impl Board {
 
     /// Whether the tile fits at `p` turned `r` (B-P1, B-P2): on the frontier and every
     /// abutting edge matches.
-    pub fn fits(&self, rules: &Ruleset, tile: TileId, p: Pos, r: Rotation) -> bool {
+    pub fn fits(&self, tiles: &[TileType], tile: TileId, p: Pos, r: Rotation) -> bool {
         let Some(i) = self.index(p) else { return false };
         let Some(open) = self.frontier.get(self.cells[i].slot as usize) else {
             return false;
         };
-        rules.tile(tile).at(r).edge_code & open.mask == open.want
+        tiles[tile as usize].at(r).edge_code & open.mask == open.want
     }
 
     /// Calls `found` for every legal placement of `tile` (frontier order, then rotation) until
     /// it returns `false`.
     pub fn each_placement(
         &self,
-        rules: &Ruleset,
+        tiles: &[TileType],
         tile: TileId,
         mut found: impl FnMut(Placement) -> bool,
     ) {
-        let t = rules.tile(tile);
+        let t = &tiles[tile as usize];
         let codes: [u8; 4] = Rotation::ALL.map(|r| t.at(r).edge_code);
         for open in &self.frontier {
             // All four rotations at once, without a branch per rotation.
@@ -261,9 +261,9 @@ impl Board {
     }
 
     /// Whether `tile` fits anywhere (B-P5).
-    pub fn fits_somewhere(&self, rules: &Ruleset, tile: TileId) -> bool {
+    pub fn fits_somewhere(&self, tiles: &[TileType], tile: TileId) -> bool {
         let mut any = false;
-        self.each_placement(rules, tile, |_| {
+        self.each_placement(tiles, tile, |_| {
             any = true;
             false
         });
@@ -271,9 +271,9 @@ impl Board {
     }
 
     /// The oriented data of a placed tile.
-    pub fn oriented<'r>(&self, rules: &'r Ruleset, id: PlacedId) -> &'r Oriented {
+    pub fn oriented<'r>(&self, tiles: &'r [TileType], id: PlacedId) -> &'r Oriented {
         let p = &self.placed[id as usize];
-        rules.tile(p.tile).at(p.rotation)
+        tiles[p.tile as usize].at(p.rotation)
     }
 
     /// How many of the 8 positions around `p` hold tiles.

@@ -14,6 +14,9 @@ use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
+/// Index of a tile type within a game's tile table (a ruleset's combined tile list).
+pub type TileId = u16;
+
 /// What lies along a tile edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -140,7 +140,7 @@ impl SpotFilter {
             if blocked {
                 continue;
             }
-            let n = g.board().oriented(g.rules(), id).features.len() as u32;
+            let n = g.board().oriented(&g.rules().tiles, id).features.len() as u32;
             for seg in p.seg_base..p.seg_base + n {
                 let kind = g.features().segment(seg).kind;
                 let field = kind == crate::model::tile::FeatureKind::Field;
@@ -417,7 +417,7 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
                 return Array::new();
             };
             let base = g.board().placed(id).seg_base;
-            let n = g.board().oriented(g.rules(), id).features.len() as u32;
+            let n = g.board().oriented(&g.rules().tiles, id).features.len() as u32;
             (base..base + n)
                 .map(|seg| {
                     let (_, spot) = g.seg_spot(seg);

@@ -182,7 +182,7 @@ fn feature_long(game: &Game, pos: Pos, spot: Spot) -> String {
 fn feature_def(game: &Game, pos: Pos, spot: Spot) -> Option<&FeatureDef> {
     let board = game.board();
     let placed = board.at(pos)?;
-    let oriented = board.oriented(game.rules(), placed);
+    let oriented = board.oriented(&game.rules().tiles, placed);
     let f = oriented.feature_at(spot)?;
     oriented.features.get(f as usize)
 }

@@ -2,7 +2,8 @@
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::mechanic::count::{Count, Quarter};
+use crate::mechanic::count::Count;
+use crate::mechanic::count::rules::Quarter;
 use serde_json::{Map, Value, json};
 
 /// The game as one JSON object: `finished`, `turn`, `scores` (name → points), `supply`,

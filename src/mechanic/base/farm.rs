@@ -1,25 +1,6 @@
 //! Farm scoring at the end of the game (RULES.md §1.9), in its three historical variants.
 
-use serde::Deserialize;
-
-/// `base.farm_scoring`: how farmers score at the end (RULES.md §1.9, toggle #41).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FarmScoring {
-    /// Each farm on its own: its majority scores 3 per completed bordering city; a city can pay a
-    /// player through several farms (third first-edition rules and every later edition).
-    #[default]
-    #[serde(rename = "farm_centric_3")]
-    FarmCentric3,
-    /// Like `farm_centric_3`, but a player collects any one city at most once over all farms
-    /// (second first-edition rules).
-    #[serde(rename = "farm_centric_3_once")]
-    FarmCentric3Once,
-    /// Per completed city: the players with the most farmers in all farms bordering it score 4
-    /// (the original 2000 rules).
-    #[serde(rename = "city_centric_4")]
-    CityCentric4,
-}
+use super::rules::FarmScoring;
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
@@ -178,7 +159,7 @@ fn bordering_cities(game: &mut Game, seg: SegId) -> Vec<SegId> {
         }
         let base = game.board.placed(s.placed).seg_base;
         let mut borders =
-            game.board.oriented(&game.rules, s.placed).features[s.feature as usize].borders;
+            game.board.oriented(&game.rules.tiles, s.placed).features[s.feature as usize].borders;
         while borders != 0 {
             let city = base + borders.trailing_zeros();
             borders &= borders - 1;

@@ -1,27 +1,7 @@
 //! Base scoring values (RULES.md §1.6) and the toggles that change them.
 
+use super::rules::SmallCity;
 use crate::model::tile::FeatureKind;
-use serde::Deserialize;
-
-/// `base.small_city_two_tiles` (RULES.md §1.6, toggle #42).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SmallCity {
-    /// A completed two-tile city scores like any city: 2 per tile and per pennant.
-    #[default]
-    Normal,
-    /// First-edition rule: a completed two-tile city scores 1 per tile and 1 per pennant.
-    Half,
-}
-
-/// `base.unplaceable_tile` (RULES.md B-P5, toggle #44).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Unplaceable {
-    /// The tile leaves the game and the player draws another.
-    #[default]
-    DiscardAndRedraw,
-}
 
 /// What a feature is worth, from its size (RULES.md §1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,129 +2,13 @@
 //! aside; once in play, every dragon tile sends the dragon on a journey of up to six steps, each
 //! step chosen by the next player clockwise, eating the figures on every tile it enters.
 
-use serde::Deserialize;
+use super::rules::{MoverOrder, PreVolcano};
 
-/// `pd.dragon.timing` (§3.1 #5): where the journey sits in the turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Timing {
-    /// Right after the tile (and the princess), before deployment (literal ZMG step "1b").
-    AfterTile,
-    /// After deployment, before scoring (HiG, ZMG text, FAQ).
-    #[default]
-    BeforeScoring,
-    /// After scoring (RGG 2005 and Devir worked examples, RGG Big Box 1–3 section text).
-    AfterScoring,
-}
-
-/// `pd.dragon.mover_order` (§3.1 #7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MoverOrder {
-    /// Step k is made by the player k−1 seats after the active player (all editions).
-    #[default]
-    ClockwiseFromActive,
-    /// The active player makes every step (house rule).
-    ActiveOnly,
-}
-
-/// `pd.dragon.pre_volcano` (§3.1 #9, D0).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PreVolcano {
-    /// Set the dragon tile aside and draw again; shuffle the set-aside tiles back in when the
-    /// first volcano is placed.
-    #[default]
-    SetAsideReshuffle,
-    /// House rule: put it back into the bag at random and draw again.
-    ReturnAndRedraw,
-}
-
-/// `pd.dragon.set_aside_at_end` (§3.1 #10, D0.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SetAsideAtEnd {
-    /// The game ends; set-aside tiles stay unplayed.
-    #[default]
-    Discard,
-}
-
-/// `pd.dragon.menu` (§3.1 #11, D7): what the dragon eats.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Menu {
-    /// Followers only (RGG 2005, Devir).
-    Followers,
-    /// Followers, builders and pigs (RGG Big Box).
-    FollowersBuilderPig,
-    /// Every figure of flesh and blood (2015 HiG FAQ, ZMG).
-    #[default]
-    FleshAndBlood,
-}
-
-/// `pd.dragon.count_city` (§3.1 #15) = `count.dragon_access` (§3.3 #52); takes effect with the
-/// Count (`[mechanics] count`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CountCity {
-    /// The dragon never enters the Count's tiles.
-    Forbidden,
-    /// It may cross the outer landscape of the Count's tiles but not the city.
-    #[default]
-    OuterLandscapeOnly,
-}
-
-/// `[pd.dragon]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DragonRules {
-    /// When the journey happens.
-    pub timing: Timing,
-    /// Steps per journey (D3).
-    pub steps: u32,
-    /// Who makes each step (D4).
-    pub mover_order: MoverOrder,
-    /// The tile the journey starts from counts as visited (D5a).
-    pub start_tile_visited: bool,
-    /// Dragon tiles drawn before the first volcano (D0).
-    pub pre_volcano: PreVolcano,
-    /// Set-aside dragon tiles when the bag runs out (D0.3).
-    pub set_aside_at_end: SetAsideAtEnd,
-    /// What the dragon eats (D7).
-    pub menu: Menu,
-    /// It eats neutral figures too (§3.1 #12; none exist yet besides the fairy, never eaten).
-    pub eats_neutral: bool,
-    /// Eating a player's last knight/thief/farmer returns his builder/pig (D8, §3.1 #13).
-    pub return_builder_pig: bool,
-    /// The dragon eats on the tile it starts from (D10, §3.1 #14).
-    pub eat_on_start: bool,
-    /// The dragon and the Count's city (§3.1 #15).
-    pub count_city: CountCity,
-}
-
-impl Default for DragonRules {
-    fn default() -> Self {
-        DragonRules {
-            timing: Timing::BeforeScoring,
-            steps: 6,
-            mover_order: MoverOrder::ClockwiseFromActive,
-            start_tile_visited: true,
-            pre_volcano: PreVolcano::SetAsideReshuffle,
-            set_aside_at_end: SetAsideAtEnd::Discard,
-            menu: Menu::FleshAndBlood,
-            eats_neutral: true,
-            return_builder_pig: true,
-            eat_on_start: false,
-            count_city: CountCity::OuterLandscapeOnly,
-        }
-    }
-}
-
-use crate::data::ruleset::TileId;
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, Pending};
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::Symbol;
+use crate::model::tile::TileId;
 use rand::RngExt;
 
 impl Game {

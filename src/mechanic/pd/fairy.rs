@@ -1,112 +1,7 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use serde::Deserialize;
-
-/// `pd.fairy.attach` (§3.1 #18).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Attach {
-    /// The fairy stands on a tile where the player has a follower (RGG 2005, Devir, old ZMG).
-    Tile,
-    /// The fairy stands next to one of the player's followers (ZMG new edition, HiG).
-    #[default]
-    Follower,
-}
-
-/// `pd.fairy.bonus_claim` (§3.1 #22).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BonusClaim {
-    /// The turn point is paid automatically.
-    #[default]
-    Automatic,
-    /// House rule: the player must claim it at the start of his turn (`claim = true`).
-    ClaimBeforePass,
-}
-
-/// `pd.fairy.scoring_bonus_when` (§3.1 #24).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BonusWhen {
-    /// Whenever the feature is scored, during the game or at the end.
-    #[default]
-    AnyScoring,
-    /// Only when it is completed during the game.
-    CompletedOnly,
-}
-
-/// `pd.fairy.move_condition` (§3.1 #28).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MoveCondition {
-    /// Whenever the player places no follower (RGG 2005, Devir).
-    NoFollowerPlaced,
-    /// The fairy move is the turn's whole deploy action (ZMG, HiG).
-    #[default]
-    NoFigureAction,
-}
-
-/// `[pd.fairy]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct FairyRules {
-    /// Where the fairy stands.
-    pub attach: Attach,
-    /// Points at the start of a turn (FA7).
-    pub turn_bonus: u32,
-    /// The turn point at most once per turn (§3.1 #21; matters with builder double turns).
-    pub turn_bonus_once_per_turn: bool,
-    /// Automatic or claimed turn point.
-    pub bonus_claim: BonusClaim,
-    /// Points when the fairy's feature is scored (FA8).
-    pub scoring_bonus: u32,
-    /// Which scorings pay the bonus.
-    pub scoring_bonus_when: BonusWhen,
-    /// Tile mode: the bonus needs a follower of the player in the scored feature (A5).
-    pub tile_mode_requires_follower_in_feature: bool,
-    /// The dragon cannot enter the fairy's tile (FA6).
-    pub blocks_dragon: bool,
-    /// Figures on the fairy's tile are never eaten (FA6, house rule A22).
-    pub protects_tile: bool,
-    /// When the fairy may move (FA2).
-    pub move_condition: MoveCondition,
-    /// The fairy needs a follower of the player on the board (FA4).
-    pub needs_follower_on_board: bool,
-    /// An abbot recalled early gets the bonus (§3.1 #30; no abbot yet).
-    pub abbot_recall_bonus: bool,
-    /// The fairy protects against tower capture (§3.1 #31; no tower yet).
-    pub protects_from_tower: bool,
-    /// The fairy may stand by a follower on a tower (§3.1 #32; no tower yet).
-    pub allow_tower_follower: bool,
-    /// Follower mode: it may move to another follower on the same tile (A17).
-    pub reassign_same_tile: bool,
-    /// Fairy moves per half turn (§3.1 #40b; matters with builder double turns).
-    pub moves_per_half_turn: u32,
-}
-
-impl Default for FairyRules {
-    fn default() -> Self {
-        FairyRules {
-            attach: Attach::Follower,
-            turn_bonus: 1,
-            turn_bonus_once_per_turn: true,
-            bonus_claim: BonusClaim::Automatic,
-            scoring_bonus: 3,
-            scoring_bonus_when: BonusWhen::AnyScoring,
-            tile_mode_requires_follower_in_feature: true,
-            blocks_dragon: true,
-            protects_tile: true,
-            move_condition: MoveCondition::NoFigureAction,
-            needs_follower_on_board: true,
-            abbot_recall_bonus: false,
-            protects_from_tower: false,
-            allow_tower_follower: true,
-            reassign_same_tile: true,
-            moves_per_half_turn: 1,
-        }
-    }
-}
+use super::rules::{Attach, BonusClaim, BonusWhen};
 
 use crate::engine::action::Action;
 use crate::engine::event::Event;
@@ -329,7 +224,11 @@ impl Game {
             return false;
         };
         let base = self.board.placed(placed).seg_base;
-        let n = self.board.oriented(&self.rules, placed).features.len() as u32;
+        let n = self
+            .board
+            .oriented(&self.rules.tiles, placed)
+            .features
+            .len() as u32;
         (base..base + n).any(|s| self.features.same(s, seg))
     }
 

@@ -5,4 +5,5 @@ pub mod dragon;
 pub mod fairy;
 pub mod portal;
 pub mod princess;
+pub mod rules;
 pub mod volcano;

@@ -1,44 +1,6 @@
 //! The magic portal (RULES.md §2.5, MP1–MP10): after laying a portal tile the player may deploy
 //! on any unoccupied, uncompleted feature of any tile.
 
-use crate::model::figure::FollowerKind;
-use serde::Deserialize;
-
-/// `[pd.portal]`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PortalRules {
-    /// A feature completed by the portal tile but not yet scored is a legal target (§3.1 #34).
-    pub allow_completed_unscored: bool,
-    /// Which followers may be deployed through the portal (§3.1 #35).
-    pub figures: Vec<FollowerKind>,
-    /// The dragon's tile is no legal target (§3.1 #36, derived from V8).
-    pub dragon_tile_forbidden: bool,
-    /// On the portal tile itself the base rules apply, so a feature the tile completes is a
-    /// legal target (§3.1 #37, B-F5).
-    pub own_tile_base_rules: bool,
-    /// Farms are always open, even when fully enclosed (§3.1 #38, MP4).
-    pub farm_always_open: bool,
-}
-
-impl Default for PortalRules {
-    fn default() -> Self {
-        PortalRules {
-            allow_completed_unscored: false,
-            figures: vec![
-                FollowerKind::Normal,
-                FollowerKind::Big,
-                FollowerKind::Abbot,
-                FollowerKind::Mayor,
-                FollowerKind::Wagon,
-            ],
-            dragon_tile_forbidden: true,
-            own_tile_base_rules: true,
-            farm_always_open: true,
-        }
-    }
-}
-
 use crate::engine::game::Game;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;

@@ -1,72 +1,7 @@
 //! The princess (RULES.md §2.6, PR1–PR8): a princess tile that continues an occupied city lets
 //! its placer send one knight of that city home, after which his deployment is restricted.
 
-use crate::model::figure::FollowerKind;
-use serde::Deserialize;
-
-/// `pd.princess.removal` (RULES.md §3.1 #1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Removal {
-    /// The player must remove a knight (RGG 2005, Devir, old ZMG).
-    Must,
-    /// The player may remove a knight (ZMG new edition, HiG since Big Box 2).
-    #[default]
-    May,
-}
-
-/// `pd.princess.removal_blocks` (RULES.md §3.1 #2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RemovalBlocks {
-    /// No follower on the princess tile itself (RGG 2005 and Devir read literally); a portal
-    /// deployment elsewhere and the fairy stay possible.
-    FollowerOnTile,
-    /// No deploy action at all this turn: no figure anywhere, no fairy move (ZMG, HiG).
-    #[default]
-    AllFiguresAndFairy,
-}
-
-/// `pd.princess.big_follower` (§3.1 #3); takes effect when big followers exist.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BigFollower {
-    /// A big follower is removed like any knight.
-    #[default]
-    Any,
-    /// Only when no other knight is in the city (early FAQ).
-    OnlyIfAlone,
-}
-
-/// `[pd.princess]`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PrincessRules {
-    /// Must or may the knight be removed.
-    pub removal: Removal,
-    /// What a removal forbids for the rest of the turn.
-    pub removal_blocks: RemovalBlocks,
-    /// Big followers and the princess.
-    pub big_follower: BigFollower,
-    /// Which followers are knights.
-    pub knight_kinds: Vec<FollowerKind>,
-}
-
-impl Default for PrincessRules {
-    fn default() -> Self {
-        PrincessRules {
-            removal: Removal::May,
-            removal_blocks: RemovalBlocks::AllFiguresAndFairy,
-            big_follower: BigFollower::Any,
-            knight_kinds: vec![
-                FollowerKind::Normal,
-                FollowerKind::Big,
-                FollowerKind::Mayor,
-                FollowerKind::Wagon,
-            ],
-        }
-    }
-}
+use super::rules::{Removal, RemovalBlocks};
 
 use crate::engine::action::Action;
 use crate::engine::event::{Event, ReturnReason};
@@ -85,7 +20,7 @@ impl Game {
             return Vec::new();
         }
         let base = self.board.placed(placed).seg_base;
-        let features = &self.board.oriented(&self.rules, placed).features;
+        let features = &self.board.oriented(&self.rules.tiles, placed).features;
         let princess: Vec<u32> = features
             .iter()
             .enumerate()

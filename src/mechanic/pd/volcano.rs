@@ -1,30 +1,6 @@
 //! The volcano (RULES.md §2.2, V1–V8): the dragon flies to every new volcano; nothing may be
 //! deployed on the volcano tile.
 
-use serde::Deserialize;
-
-/// `[pd.volcano]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct VolcanoRules {
-    /// Builder and pig may still go on the volcano tile (§3.1 #16; no effect until they exist).
-    pub allow_builder_pig: bool,
-    /// The fairy may be moved on a volcano turn (§3.1 #17, V4).
-    pub fairy_move: bool,
-    /// The dragon also makes a journey from the volcano it flew to (§3.1 #40; no edition does).
-    pub dragon_journey: bool,
-}
-
-impl Default for VolcanoRules {
-    fn default() -> Self {
-        VolcanoRules {
-            allow_builder_pig: false,
-            fairy_move: true,
-            dragon_journey: false,
-        }
-    }
-}
-
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::model::geometry::Pos;

@@ -7,11 +7,12 @@ pub mod png;
 pub mod svg;
 pub mod text;
 
-use crate::data::ruleset::{Ruleset, TileId};
+use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::figure::Figure;
 use crate::model::geometry::Rotation;
+use crate::model::tile::TileId;
 use layout::Layout;
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -18,10 +18,11 @@
 
 use super::layout::{Layout, Pt, Shape, to_path};
 use super::{Cache, figure_feature};
-use crate::data::ruleset::{Ruleset, TileId};
+use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::geometry::Rotation;
 use crate::model::tile::Symbol;
+use crate::model::tile::TileId;
 
 /// Width of a tile block in characters.
 pub const TILE_W: usize = 7;
