@@ -38,5 +38,6 @@ pub mod engine;
 pub mod mechanic;
 pub mod model;
 pub mod record;
+pub mod registry;
 pub mod script;
 pub mod ui;

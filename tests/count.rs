@@ -133,7 +133,7 @@ fn set<T: std::hash::Hash + Eq>(items: impl IntoIterator<Item = T>) -> HashSet<T
 }
 
 fn in_quarter(game: &Game, player: usize, quarter: Quarter) -> u8 {
-    game.count()
+    castellan::mechanic::count::state(game)
         .expect("the Count is in play")
         .in_quarter(player, quarter)
 }
@@ -193,7 +193,7 @@ fn ct1_a_tile_that_scores_only_for_opponents_offers_a_quarter() {
         ]),
         "the Count may go to any other quarter (CO-2)"
     );
-    let city = game.count().expect("the Count is in play");
+    let city = castellan::mechanic::count::state(&game).expect("the Count is in play");
     assert_eq!(city.at(), Quarter::Market);
     assert_eq!(city.in_quarter(1, Quarter::Castle), 1);
     assert_eq!(supply(&game, 1), 6);
@@ -234,7 +234,10 @@ fn ct3_the_counts_quarter_is_frozen() {
     assert!(leave_points(&points).is_empty());
     assert_eq!(game.scores(), &[0, 9]);
     assert_eq!(in_quarter(&game, 0, Quarter::Castle), 1);
-    assert_eq!(game.count().map(|c| c.at()), Some(Quarter::Castle));
+    assert_eq!(
+        castellan::mechanic::count::state(&game).map(|c| c.at()),
+        Some(Quarter::Castle)
+    );
     assert_eq!(supply(&game, 0), 6);
 }
 
@@ -411,7 +414,10 @@ fn t48_fairy_points_and_the_trigger() {
         "no quarter offered: {:?}",
         counted.game.decision()
     );
-    assert_eq!(counted.game.count().map(|c| c.followers(1)), Some(0));
+    assert_eq!(
+        castellan::mechanic::count::state(&counted.game).map(|c| c.followers(1)),
+        Some(0)
+    );
 
     let record = under("t48-fairy-points", "count-fairy-no-points.toml");
     let ignored = run(&record, "t48 (false)");
@@ -607,7 +613,7 @@ fn the_city_is_the_start_block() {
             outer.insert(at(2, y));
         }
         assert_eq!(frontier, outer);
-        let city = game.count().expect("the Count is in play");
+        let city = castellan::mechanic::count::state(&game).expect("the Count is in play");
         assert_eq!(city.at(), Quarter::Castle, "the Count starts in the castle");
     }
 }
@@ -757,7 +763,10 @@ fn bad_count_actions_are_refused() {
     assert_eq!(game.legal(), before.legal());
     assert_eq!(game.scores(), before.scores());
     assert_eq!(game.history(), before.history());
-    assert_eq!(game.count(), before.count());
+    assert_eq!(
+        castellan::mechanic::count::state(&game),
+        castellan::mechanic::count::state(&before)
+    );
 }
 
 /// `replay --json` shows the Count, its quarters and the followers on their way out.
@@ -792,7 +801,7 @@ fn the_json_report_shows_the_city() {
 /// Where each player's followers are: (on the board, in the City incl. moving, in supply).
 fn census(game: &Game, player: usize) -> (u32, u32, u32) {
     let board = game.figures().iter().filter(|f| f.owner == player).count() as u32;
-    let city = game.count().map_or(0, |c| c.followers(player));
+    let city = castellan::mechanic::count::state(game).map_or(0, |c| c.followers(player));
     (board, city, supply(game, player) as u32)
 }
 
@@ -832,7 +841,7 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
             prop_assert_eq!(available, in_quarter(&game, decision.player, quarter));
             prop_assert_eq!(legal.len(), available as usize + 1);
             prop_assert!(
-                game.count().is_some_and(|c| c.at() != quarter),
+                castellan::mechanic::count::state(&game).is_some_and(|c| c.at() != quarter),
                 "frozen quarter (CO-3)"
             );
         }
@@ -882,7 +891,7 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
             );
         }
     }
-    if let Some(city) = game.count() {
+    if let Some(city) = castellan::mechanic::count::state(&game) {
         for p in 0..players {
             prop_assert_eq!(city.moving(p), 0, "moved followers went home");
         }

@@ -516,7 +516,7 @@ proptest! {
             for p in 0..spec.players {
                 let on_board = game.figures().iter().filter(|f| f.owner == p).count();
                 let supply = game.supply(p, FigureKind::Follower) as usize;
-                let city = game.count().map_or(0, |c| c.followers(p)) as usize;
+                let city = castellan::mechanic::count::state(game).map_or(0, |c| c.followers(p)) as usize;
                 let held = game.held(p) as usize;
                 prop_assert_eq!(
                     on_board + supply + city + held,

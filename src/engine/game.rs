@@ -1,7 +1,9 @@
 //! The game: a state machine that always exposes one pending decision.
 //!
-//! A turn is a pipeline of stages built from the ruleset ([`Stage`]; e.g. the dragon's stage
-//! sits before or after scoring depending on `pd.dragon.timing`). [`Game::apply`] checks an
+//! A game is shared state plus the mechanics its ruleset switches on ([`Mechanics`], built by
+//! the registry in `registry.rs`). A turn is the mechanics' stages at the points of the turn
+//! ([`Phase`]): the stage loop here names no mechanic, it only calls their hooks (see
+//! [`crate::engine::mechanic`]). [`Game::apply`] checks an
 //! action against the pending decision before changing anything, so an illegal action returns
 //! an error and leaves the game exactly as it was. A legal action returns the events it caused,
 //! including everything that follows automatically (scoring, the next draw, final scoring) up
@@ -10,8 +12,7 @@
 use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::mechanic::base::scoring;
-use crate::mechanic::pd::rules::Timing;
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind};
@@ -99,60 +100,14 @@ pub enum SetupError {
     Script(crate::script::ScriptError),
 }
 
-/// A stage of the turn pipeline (RULES.md §2.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// The fairy's turn point (FA7).
-    TurnStart,
-    /// Draw a tile: set-aside dragon tiles (D0), unplaceable tiles (B-P5).
-    Draw,
-    /// Lay the tile; a volcano calls the dragon (V2).
-    Place,
-    /// The princess decision (PR3).
-    Princess,
-    /// The dragon's journey (D1–D12), wherever `pd.dragon.timing` puts it.
-    Dragon,
-    /// Deploy a figure, use the portal, move the fairy, or pass.
-    Deploy,
-    /// Score what the tile completed.
-    Score,
-    /// End of the turn.
-    TurnEnd,
-}
-
-/// The stages of one turn under `rules`, in order.
-pub fn pipeline(rules: &Ruleset) -> Vec<Stage> {
-    use Stage::*;
-    let mut stages = vec![TurnStart, Draw, Place, Princess];
-    let timing = rules.pd.dragon.timing;
-    if timing == Timing::AfterTile {
-        stages.push(Dragon);
-    }
-    stages.push(Deploy);
-    if timing == Timing::BeforeScoring {
-        stages.push(Dragon);
-    }
-    stages.push(Score);
-    if timing == Timing::AfterScoring {
-        stages.push(Dragon);
-    }
-    stages.push(TurnEnd);
-    stages
-}
-
-/// The decision the game waits for.
+/// The decision the game waits for: a mechanic's, or none when the game is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Pending {
-    Claim,
-    Place,
-    Princess,
-    DragonStep,
-    Deploy,
-    Script,
-    CountQuarter,
-    CountMove,
-    CountLeave,
-    CountOrder,
+    /// Nothing yet: the set-up runs up to the first decision.
+    Starting,
+    /// A mechanic asked.
+    Asked(Asked),
+    /// Final scoring is done.
     Over,
 }
 
@@ -185,6 +140,10 @@ pub(crate) struct TurnState {
     pub journey_due: bool,
     /// The journey under way.
     pub journey: Option<Journey>,
+    /// What the tile completed has been scored (by a mechanic that scores it its own way).
+    pub scored: bool,
+    /// The symbol of the tile laid this turn.
+    pub symbol: Option<Symbol>,
 }
 
 /// A game in progress.
@@ -192,7 +151,8 @@ pub(crate) struct TurnState {
 pub struct Game {
     pub(crate) rules: Arc<Ruleset>,
     pub(crate) setup: Setup,
-    pub(crate) stages: Arc<[Stage]>,
+    /// The mechanics in play, in registry order, with their call lists.
+    pub(crate) mechanics: Arc<Mechanics>,
     pub(crate) stage: usize,
     pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
@@ -214,8 +174,8 @@ pub struct Game {
     pub(crate) now: TurnState,
     pub(crate) dragon: Option<Pos>,
     pub(crate) fairy: Option<Fairy>,
-    /// The City of Carcassonne, when the Count is in play.
-    pub(crate) count: Option<crate::mechanic::count::Count>,
+    /// The mechanics' own state, one slot per mechanic.
+    pub(crate) slots: Slots,
     pub(crate) history: Vec<Action>,
     pub(crate) scratch: Vec<SegId>,
     /// The dragon has entered play (it may be off the board, hidden by a script).
@@ -237,9 +197,14 @@ pub struct Game {
 }
 
 impl Game {
-    /// Starts a game: lays the start tiles and runs up to the first decision. Returns the game
-    /// and the events of the set-up.
-    pub fn new(rules: Arc<Ruleset>, setup: Setup) -> Result<(Game, Vec<Event>), SetupError> {
+    /// Starts a game with these mechanics: lays the start tiles, sets up each mechanic and runs
+    /// up to the first decision. Returns the game and the events of the set-up.
+    /// ([`Game::new`] takes the mechanics the ruleset switches on.)
+    pub fn with_mechanics(
+        rules: Arc<Ruleset>,
+        setup: Setup,
+        mechanics: Mechanics,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
         let (min, max) = rules.players;
         let n = setup.players.len();
         if !(min..=max).contains(&n) {
@@ -272,9 +237,10 @@ impl Game {
             .unwrap_or(0);
         let tiles = bag.len() + start.len();
         let mut game = Game {
-            stages: pipeline(&rules).into(),
+            slots: Slots::default(),
+            mechanics: Arc::new(mechanics),
             stage: 0,
-            pending: Pending::Place,
+            pending: Pending::Starting,
             scores: vec![0; n],
             supply: vec![[rules.base.followers_per_player]; n],
             board: Board::new(tiles),
@@ -291,10 +257,6 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            count: rules
-                .mechanics
-                .count
-                .then(|| crate::mechanic::count::Count::new(n)),
             history: Vec::new(),
             scratch: Vec::new(),
             dragon_in_play: false,
@@ -320,6 +282,10 @@ impl Game {
                 y: s.pos.y,
                 rotation: s.rotation.degrees(),
             });
+        }
+        let mechanics = Arc::clone(&game.mechanics);
+        for m in mechanics.on(Hooks::SETUP) {
+            m.setup(&mut game, &mut events);
         }
         game.advance(&mut events);
         if let Some(e) = game.take_fault() {
@@ -406,9 +372,10 @@ impl Game {
         Game {
             rules: Arc::clone(&self.rules),
             setup: Setup::new(Vec::new(), 0),
-            stages: Arc::clone(&self.stages),
+            mechanics: Arc::clone(&self.mechanics),
+            slots: Slots::default(),
             stage: 0,
-            pending: Pending::Over,
+            pending: Pending::Starting,
             scores: Vec::new(),
             supply: Vec::new(),
             board: Board::empty(),
@@ -425,7 +392,6 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            count: None,
             history: Vec::new(),
             scratch: Vec::new(),
             dragon_in_play: false,
@@ -478,68 +444,50 @@ impl Game {
         Some(self.board.placed(placed).seg_base + f as u32)
     }
 
-    /// The pending decision.
-    pub fn decision(&self) -> Decision {
-        let (player, kind) = match self.pending {
-            Pending::Over => (self.active, DecisionKind::GameOver),
-            Pending::Claim => (self.active, DecisionKind::ClaimFairyPoint),
-            Pending::Place => (
-                self.active,
-                DecisionKind::PlaceTile {
-                    tile: self.tile.unwrap_or_default(),
-                },
-            ),
-            Pending::Princess => (self.active, DecisionKind::Princess),
-            Pending::Deploy => (self.active, DecisionKind::Deploy),
-            Pending::Script => self.script_decision(),
-            Pending::CountQuarter
-            | Pending::CountMove
-            | Pending::CountLeave
-            | Pending::CountOrder => self.count_decision(),
-            Pending::DragonStep => {
-                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
-                (self.dragon_mover(step), DecisionKind::DragonStep { step })
-            }
-        };
-        Decision { player, kind }
+    /// The mechanic at index `by` (the list is fixed for the game).
+    fn mechanic(&self, by: u8) -> Option<&dyn crate::engine::mechanic::Mechanic> {
+        self.mechanics.get(by)
     }
 
-    /// Appends every legal answer to the pending decision to `out`.
+    /// The mechanic's decision that is pending, if one is (not when the game is over).
+    pub(crate) fn asked(&self) -> Option<Asked> {
+        match self.pending {
+            Pending::Asked(a) => Some(a),
+            Pending::Over | Pending::Starting => None,
+        }
+    }
+
+    /// The pending decision.
+    pub fn decision(&self) -> Decision {
+        let over = Decision {
+            player: self.active,
+            kind: DecisionKind::GameOver,
+        };
+        match self.pending {
+            Pending::Over | Pending::Starting => over,
+            Pending::Asked(a) => self
+                .mechanic(a.by)
+                .and_then(|m| m.decision(self, a))
+                .unwrap_or(over),
+        }
+    }
+
+    /// Appends every legal answer to the pending decision to `out`: the asking mechanic's, the
+    /// other mechanics' additions (the fairy's moves at deployment), then `pass` where the
+    /// decision may be declined.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
         if let Some(offer) = &self.offer {
             out.extend_from_slice(offer);
             return;
         }
-        match self.pending {
-            Pending::Script => {}
-            Pending::Over => {}
-            Pending::Claim => out.extend([Action::Claim, Action::Pass]),
-            Pending::Place => {
-                if let Some(tile) = self.tile {
-                    self.board.each_placement(&self.rules.tiles, tile, |p| {
-                        out.push(Action::Place {
-                            pos: p.pos,
-                            rotation: p.rotation,
-                        });
-                        true
-                    });
-                }
-            }
-            Pending::Princess => self.princess_actions(out),
-            Pending::DragonStep => out.extend(
-                self.dragon_steps()
-                    .into_iter()
-                    .map(|pos| Action::Dragon { pos }),
-            ),
-            Pending::Deploy => {
-                self.deploy_actions(out);
-                self.fairy_actions(out);
-                out.push(Action::Pass);
-            }
-            Pending::CountQuarter
-            | Pending::CountMove
-            | Pending::CountLeave
-            | Pending::CountOrder => self.count_actions(out),
+        let Pending::Asked(a) = self.pending else {
+            return;
+        };
+        for m in self.mechanics.on(Hooks::ACTIONS) {
+            m.actions(self, a, out);
+        }
+        if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
+            out.push(Action::Pass);
         }
     }
 
@@ -581,61 +529,36 @@ impl Game {
 
     /// Carries out a checked action and runs on to the next decision.
     fn answer(&mut self, action: &Action, events: &mut Vec<Event>) {
-        let answered = self.pending;
-        if let Action::Script(id) = *action {
-            self.apply_script_action(id, events);
-            match answered {
-                Pending::Script => return self.after_script_decision(events),
-                // A script's answer to a dragon step lets the journey stage look again.
-                Pending::DragonStep => self.stage -= 1,
-                _ => {}
+        let Pending::Asked(a) = self.pending else {
+            return;
+        };
+        let mechanics = Arc::clone(&self.mechanics);
+        let decision = mechanics.any(Hooks::ANSWERED).then(|| self.decision());
+        let then = mechanics
+            .answerers(a.by)
+            .find_map(|m| m.apply(self, a, action, events))
+            .unwrap_or(Then::Next);
+        if then == Then::Resume {
+            return self.resume(events);
+        }
+        if let Some(decision) = decision {
+            for m in mechanics.on(Hooks::ANSWERED) {
+                m.answered(self, decision, events);
             }
         }
-        match (answered, *action) {
-            (Pending::Claim, Action::Claim) => self.pay_fairy_turn_point(events),
-            (Pending::Claim, _) => events.push(Event::FairyPointForfeited {
-                player: self.active,
-            }),
-            (Pending::Place, Action::Place { pos, rotation }) => self.place(pos, rotation, events),
-            (Pending::Princess, Action::Remove { pos, spot }) => {
-                self.remove_knight(pos, spot, events)
-            }
-            (Pending::DragonStep, Action::Dragon { pos }) => {
-                self.dragon_step(pos, events);
-                // The journey goes on within the same stage.
-                self.stage -= 1;
-            }
-            (Pending::Deploy, Action::Deploy { pos, spot, figure }) => {
-                self.deploy(pos, spot, figure, events)
-            }
-            (Pending::Deploy, Action::Fairy { pos, spot }) => self.move_fairy(pos, spot, events),
-            (
-                Pending::CountQuarter
-                | Pending::CountMove
-                | Pending::CountLeave
-                | Pending::CountOrder,
-                action,
-            ) => {
-                self.count_apply(&action, events);
-                // The Count's decisions continue the stage that asked for them (which may be
-                // stage 0, when final scoring asks).
-                self.stage = self.stage.wrapping_sub(1);
-            }
-            _ => {}
+        if then == Then::Next {
+            self.stage += 1;
         }
-        self.decision_hook(answered, events);
-        self.stage = self.stage.wrapping_add(1);
         self.advance(events);
     }
 
-    /// After a script decision: the next question, the decision that waited, or onwards.
-    fn after_script_decision(&mut self, events: &mut Vec<Event>) {
-        if !self.asked.is_empty() {
-            self.pending = Pending::Script;
-            self.prepare_offer();
+    /// After a decision that interrupted the turn: the next interjection, the decision that
+    /// waited, or onwards from the stage where the turn stands.
+    fn resume(&mut self, events: &mut Vec<Event>) {
+        if let Some(a) = self.interjection() {
+            self.wait(Pending::Asked(a));
         } else if let Some(p) = self.resume.take() {
-            self.pending = p;
-            self.prepare_offer();
+            self.wait(p);
         } else {
             self.advance(events);
         }
@@ -643,9 +566,9 @@ impl Game {
 
     /// Checks an action against the pending decision without changing anything.
     fn check(&self, action: &Action) -> Result<(), RuleError> {
-        if self.pending == Pending::Over {
+        let Pending::Asked(a) = self.pending else {
             return Err(RuleError::GameOver);
-        }
+        };
         if let Some(offer) = &self.offer {
             // With scripts the legal list was computed (and filtered) once: it decides.
             return if offer.contains(&self.canonical(action)) {
@@ -657,156 +580,163 @@ impl Game {
                 )))
             };
         }
-        match (self.pending, action) {
-            (Pending::Over, _) => Err(RuleError::GameOver),
-            (
-                Pending::CountQuarter
-                | Pending::CountMove
-                | Pending::CountLeave
-                | Pending::CountOrder,
-                _,
-            ) => self.check_count(action),
-            (Pending::Place, Action::Place { pos, rotation }) => self.check_place(*pos, *rotation),
-            (Pending::Deploy, Action::Deploy { pos, spot, figure }) => {
-                self.check_deploy(*pos, *spot, *figure)
-            }
-            (Pending::Deploy, Action::Fairy { pos, spot }) => self.check_fairy(*pos, *spot),
-            (Pending::Deploy, Action::Pass) | (Pending::Claim, Action::Claim | Action::Pass) => {
-                Ok(())
-            }
-            (Pending::Princess, Action::Remove { .. } | Action::Pass)
-            | (Pending::DragonStep, Action::Dragon { .. }) => {
-                if self.legal().contains(&self.canonical(action)) {
-                    Ok(())
-                } else {
-                    Err(RuleError::Illegal(format!(
-                        "{} is not among the legal choices: {}",
-                        describe(action),
-                        self.legal()
-                            .iter()
-                            .map(describe)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )))
-                }
-            }
-            (pending, _) => Err(RuleError::WrongDecision(
-                match pending {
-                    Pending::Claim => "claim the fairy's point (`claim = true`) or `pass = true`",
-                    Pending::Place => "the drawn tile must be placed first (`place = [x, y, rotation]`)",
-                    Pending::Princess => {
-                        "the princess: remove a knight (`remove = [x, y, \"N\"]`) or `pass = true` if allowed"
-                    }
-                    Pending::DragonStep => "the dragon must move (`dragon = [x, y]`)",
-                    Pending::Deploy => {
-                        "deploy (`deploy = [x, y, \"N\"]`), move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`"
-                    }
-                    Pending::Over => "the game is over",
-                    Pending::Script => "a script's question: `script = [\"name\", …]`",
-                    Pending::CountQuarter
-                    | Pending::CountMove
-                    | Pending::CountLeave
-                    | Pending::CountOrder => "the Count's decision",
-                }
-                .to_string(),
-            )),
+        if *action == Action::Pass && self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
+            return Ok(());
         }
+        self.mechanics
+            .answerers(a.by)
+            .find_map(|m| m.check(self, a, action))
+            .unwrap_or_else(|| Err(RuleError::WrongDecision(self.hint(a))))
     }
 
-    /// The action with its spot replaced by the canonical name of the feature there.
-    fn canonical(&self, action: &Action) -> Action {
+    /// What the pending decision `a` wants, for a wrong kind of answer.
+    fn hint(&self, a: Asked) -> String {
+        self.mechanic(a.by)
+            .map_or("the game is over", |m| m.hint(a))
+            .to_string()
+    }
+
+    /// An action checked against a legal list generically: it must be among the legal
+    /// answers (with its spot made canonical); the error lists them.
+    pub(crate) fn check_listed(&self, action: &Action) -> Result<(), RuleError> {
+        let legal = self.legal();
+        if legal.contains(&self.canonical(action)) {
+            return Ok(());
+        }
+        Err(RuleError::Illegal(format!(
+            "{} is not among the legal choices: {}",
+            describe(action),
+            legal.iter().map(describe).collect::<Vec<_>>().join(", ")
+        )))
+    }
+
+    /// The action with its spot replaced by the canonical name of the feature there (a
+    /// mechanic may have its own canonical form, as the fairy and the Count have).
+    pub(crate) fn canonical(&self, action: &Action) -> Action {
+        if let Some(own) = self
+            .mechanics
+            .on(Hooks::ACTIONS)
+            .find_map(|m| m.canonical(self, action))
+        {
+            return own;
+        }
         match *action {
             Action::Remove { pos, spot } => Action::Remove {
                 pos,
-                spot: self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1),
+                spot: self.canonical_spot(pos, spot),
             },
             Action::Deploy { pos, spot, figure } => Action::Deploy {
                 pos,
-                spot: self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1),
+                spot: self.canonical_spot(pos, spot),
                 figure,
             },
-            Action::Fairy { pos, spot } => self.fairy_canonical(pos, spot),
             other => other,
         }
     }
 
-    /// Runs automatic stages until one needs a decision.
+    /// The canonical spot of the feature at `spot` of the tile at `pos` (`spot` itself when
+    /// there is none).
+    pub(crate) fn canonical_spot(&self, pos: Pos, spot: Spot) -> Spot {
+        self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1)
+    }
+
+    /// A decision some mechanic wants answered before anything else.
+    fn interjection(&self) -> Option<Asked> {
+        self.mechanics
+            .on(Hooks::OFFER)
+            .find_map(|m| m.interject(self))
+    }
+
+    /// Waits for `pending`; mechanics may prepare its legal list once.
+    fn wait(&mut self, pending: Pending) {
+        self.pending = pending;
+        self.offer = None;
+        if pending == Pending::Over {
+            return;
+        }
+        let mechanics = Arc::clone(&self.mechanics);
+        for m in mechanics.on(Hooks::OFFER) {
+            m.decision_ready(self);
+        }
+    }
+
+    /// Runs the stages until one needs a decision.
     fn advance(&mut self, events: &mut Vec<Event>) {
+        let mechanics = Arc::clone(&self.mechanics);
+        let stages = mechanics.stages();
         loop {
             if self.fault.is_some() {
                 return;
             }
-            if self.script_decision_first() {
-                self.prepare_offer();
+            if let Some(a) = self.interjection() {
+                self.wait(Pending::Asked(a));
                 return;
             }
-            if self.stage >= self.stages.len() {
+            if self.stage >= stages.len() {
                 self.stage = 0;
             }
-            let stage = self.stages[self.stage];
-            let pending = match stage {
-                Stage::TurnStart => self.turn_start(events),
-                Stage::Draw => self.draw_stage(events),
-                Stage::Place => Some(Pending::Place),
-                Stage::Princess => self.princess_stage(),
-                Stage::Dragon => self.dragon_stage(events),
-                Stage::Deploy => Some(Pending::Deploy),
-                Stage::Score => self.score_stage(events),
-                Stage::TurnEnd => self.count_turn_end(),
-            };
-            match pending {
-                Some(p) if !self.asked.is_empty() && p != Pending::Over => {
+            let (by, phase) = stages[self.stage];
+            let asked = mechanics.get(by).and_then(|m| m.stage(self, phase, events));
+            if self.pending == Pending::Over {
+                return;
+            }
+            if let Some(a) = asked {
+                match self.interjection() {
                     // Hooks of this stage asked questions: they come first.
-                    self.resume = Some(p);
-                    self.pending = Pending::Script;
-                    self.prepare_offer();
-                    return;
+                    Some(q) => {
+                        self.resume = Some(Pending::Asked(a));
+                        self.wait(Pending::Asked(q));
+                    }
+                    None => self.wait(Pending::Asked(a)),
                 }
-                Some(p) => {
-                    self.pending = p;
-                    self.prepare_offer();
-                    return;
-                }
-                None if matches!(stage, Stage::Score | Stage::TurnEnd) => {
-                    self.stage_hook(stage, events)
-                }
-                None => {}
+                return;
             }
             self.stage += 1;
         }
     }
 
-    /// Begins a turn: the next seat, the fairy's point; or the end of the game.
-    fn turn_start(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
-        if self.bag.is_empty() || self.draw_limit_reached() {
-            return Some(self.final_scoring(events));
+    /// Ends the game: the mechanics' final scoring in order (any may ask decisions first, and
+    /// is asked again after each), then their end-of-game hooks and [`Event::GameEnded`].
+    /// Returns the decision asked, if any.
+    pub(crate) fn finish(&mut self, events: &mut Vec<Event>) -> Option<Asked> {
+        let mechanics = Arc::clone(&self.mechanics);
+        for m in mechanics.on(Hooks::FINAL) {
+            if let Some(a) = m.final_scoring(self, events) {
+                return Some(a);
+            }
         }
-        self.active = (self.active + 1) % self.scores.len();
-        self.turn += 1;
-        self.now = TurnState::default();
-        events.push(Event::TurnStarted {
-            turn: self.turn,
-            player: self.active,
+        self.tile = None;
+        for m in mechanics.on(Hooks::FINAL) {
+            m.game_end(self, events);
+        }
+        events.push(Event::GameEnded {
+            scores: self.scores.clone(),
         });
-        self.stage_hook(Stage::TurnStart, events);
-        self.fairy_turn_start(events)
+        self.pending = Pending::Over;
+        None
     }
 
-    fn draw_limit_reached(&self) -> bool {
+    /// Whether the draw limit of the set-up (`end_after`) is reached.
+    pub(crate) fn draw_limit_reached(&self) -> bool {
         self.setup.end_after.is_some_and(|n| self.draws >= n)
     }
 
-    /// Draws until a tile can be placed; ends the game when the bag runs out.
-    fn draw_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
+    /// Draws until a tile can be placed, asking the mechanics about each tile; returns `false`
+    /// when nothing is left to draw (the game must end).
+    pub(crate) fn draw(&mut self, events: &mut Vec<Event>) -> bool {
+        let mechanics = Arc::clone(&self.mechanics);
         loop {
-            if self.draw_limit_reached() || self.dragon_tiles_only_left() {
-                return Some(self.final_scoring(events));
+            if self.draw_limit_reached() || mechanics.on(Hooks::DRAW).any(|m| m.draw_over(self)) {
+                return false;
             }
             let Some(tile) = self.bag.pop() else {
-                return Some(self.final_scoring(events));
+                return false;
             };
             self.draws += 1;
-            if self.keep_dragon_tile_out(tile, events) {
+            if mechanics
+                .on(Hooks::DRAW)
+                .any(|m| m.drawn(self, tile, events) == Drawn::Out)
+            {
                 continue;
             }
             if !self.board.fits_somewhere(&self.rules.tiles, tile) {
@@ -820,30 +750,30 @@ impl Game {
                 player: self.active,
                 tile: self.tile_name(tile),
             });
-            self.stage_hook(Stage::Draw, events);
             self.tile = Some(tile);
-            return None;
+            return true;
         }
     }
 
-    fn check_place(&self, pos: Pos, rotation: Rotation) -> Result<(), RuleError> {
-        if let Some(tile) = self.tile
-            && self.board.fits(&self.rules.tiles, tile, pos, rotation)
-        {
-            return Ok(());
+    /// Why the drawn tile may not lie at `pos` turned `rotation`, if it may not (B-P1, B-P2, and
+    /// the mechanics' placement filters).
+    pub(crate) fn placement_problem(&self, pos: Pos, rotation: Rotation) -> Option<&'static str> {
+        let fits = self
+            .tile
+            .is_some_and(|tile| self.board.fits(&self.rules.tiles, tile, pos, rotation));
+        if !fits {
+            return Some(if self.board.at(pos).is_some() {
+                "that position is taken"
+            } else if !self.board.is_open(pos) {
+                "it must share an edge with a placed tile (B-P1)"
+            } else {
+                "an edge does not match its neighbour (B-P2)"
+            });
         }
-        let why = if self.board.at(pos).is_some() {
-            "that position is taken"
-        } else if !self.board.is_open(pos) {
-            "it must share an edge with a placed tile (B-P1)"
-        } else {
-            "an edge does not match its neighbour (B-P2)"
-        };
-        Err(RuleError::IllegalPlacement {
-            pos,
-            degrees: rotation.degrees(),
-            why,
-        })
+        let tile = self.tile?;
+        self.mechanics
+            .on(Hooks::PLACEMENT)
+            .find_map(|m| m.placement_allowed(self, tile, pos, rotation))
     }
 
     /// Lays a tile: board, segments, joins with the neighbours.
@@ -892,158 +822,20 @@ impl Game {
         placed
     }
 
-    fn place(&mut self, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
-        let tile = self.tile.take().unwrap_or_default();
-        let placed = self.lay(tile, pos, rotation);
-        self.now.placed = Some(placed);
-        events.push(Event::TilePlaced {
-            player: self.active,
-            tile: self.tile_name(tile),
-            x: pos.x,
-            y: pos.y,
-            rotation: rotation.degrees(),
-        });
-        match self.rules.tile(tile).symbol {
-            Some(Symbol::Volcano) if self.rules.mechanics.volcano => {
-                self.volcano_placed(pos, events)
-            }
-            Some(Symbol::Dragon) if self.rules.mechanics.dragon && self.dragon.is_some() => {
-                self.now.journey_due = true
-            }
-            _ => {}
-        }
-    }
-
     /// Whether the tile laid this turn carries `symbol` and its mechanic is on.
     pub(crate) fn placed_symbol(&self, symbol: Symbol) -> bool {
-        let Some(placed) = self.now.placed else {
+        if self.now.symbol != Some(symbol) {
             return false;
-        };
-        let on = match symbol {
+        }
+        match symbol {
             Symbol::Volcano => self.rules.mechanics.volcano,
             Symbol::Dragon => self.rules.mechanics.dragon,
             Symbol::Portal => self.rules.mechanics.portal,
-        };
-        on && self.rules.tile(self.board.placed(placed).tile).symbol == Some(symbol)
+        }
     }
 
     // -----------------------------------------------------------------------------------------
-    // Deployment.
-
-    /// Every legal deployment (on the new tile, or through a portal on any tile).
-    fn deploy_actions(&self, out: &mut Vec<Action>) {
-        let Some(placed) = self.now.placed else {
-            return;
-        };
-        let portal = self.placed_symbol(Symbol::Portal);
-        let tiles: Vec<PlacedId> = if portal {
-            (0..self.board.tiles().len() as PlacedId).collect()
-        } else {
-            vec![placed]
-        };
-        for t in tiles {
-            let p = self.board.placed(t);
-            for f in 0..self.board.oriented(&self.rules.tiles, t).features.len() {
-                let seg = p.seg_base + f as u32;
-                if self.deploy_problem(seg, FigureKind::Follower).is_none() {
-                    out.push(Action::Deploy {
-                        pos: p.pos,
-                        spot: self.seg_spot(seg).1,
-                        figure: FigureKind::Follower,
-                    });
-                }
-            }
-        }
-    }
-
-    fn check_deploy(&self, pos: Pos, spot: Spot, figure: FigureKind) -> Result<(), RuleError> {
-        let err = |why: &str| RuleError::Illegal(format!("cannot deploy at {pos} {spot}: {why}"));
-        let seg = self
-            .seg_at(pos, spot)
-            .ok_or_else(|| err("there is no tile with a feature there"))?;
-        match self.deploy_problem(seg, figure) {
-            Some(why) => Err(err(why)),
-            None => Ok(()),
-        }
-    }
-
-    /// Why `figure` may not go on segment `seg` now, if it may not.
-    fn deploy_problem(&self, seg: SegId, figure: FigureKind) -> Option<&'static str> {
-        let placed = self.now.placed?;
-        if self.supply[self.active][figure as usize] == 0 {
-            return Some("no follower left in supply (B-F4)");
-        }
-        let s = *self.features.segment(seg);
-        let own_tile = s.placed == placed;
-        if self.now.princess_removed {
-            if let Some(why) = self.princess_blocks_deploy(own_tile) {
-                return Some(why);
-            }
-        }
-        if s.kind == FeatureKind::Field && !self.rules.mechanics.farmers {
-            return Some("farmers are switched off in this ruleset");
-        }
-        if self.features.totals(seg).followers > 0 {
-            return Some("the feature already has a follower (B-F3)");
-        }
-        let pos = self.board.placed(s.placed).pos;
-        if let Some(why) = self.count_deploy_problem(pos) {
-            return Some(why);
-        }
-        if own_tile {
-            if self.placed_symbol(Symbol::Volcano) {
-                return Some("no follower may stand on the volcano tile (V3)");
-            }
-            if self.dragon == Some(pos) {
-                return Some("no follower may share the dragon's tile (V8)");
-            }
-            if self.rules.pd.portal.own_tile_base_rules || !self.placed_symbol(Symbol::Portal) {
-                return None;
-            }
-        } else if !self.placed_symbol(Symbol::Portal) {
-            return Some("figures go on the tile just placed (B-F2)");
-        }
-        self.portal_problem(seg, pos, figure)
-    }
-
-    fn deploy(&mut self, pos: Pos, spot: Spot, figure: FigureKind, events: &mut Vec<Event>) {
-        let Some(seg) = self.seg_at(pos, spot) else {
-            return;
-        };
-        self.supply[self.active][figure as usize] -= 1;
-        self.figures.push(Figure {
-            id: self.next_figure,
-            owner: self.active,
-            kind: figure,
-            seg,
-        });
-        self.next_figure += 1;
-        self.features.add_followers(seg, 1);
-        events.push(Event::FigureDeployed {
-            player: self.active,
-            figure,
-            x: pos.x,
-            y: pos.y,
-            feature: self.features.segment(seg).kind,
-            spot: self.seg_spot(seg).1,
-        });
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Scoring.
-
-    /// Scores what the tile laid this turn completed.
-    fn score_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
-        let placed = self.now.placed?;
-        if self.count.is_some() {
-            // Followers may leave the City's quarters for each feature first (CO-4, CO-5).
-            return self.count_score_stage(placed, events);
-        }
-        for seg in self.completed_by(placed) {
-            self.score_feature(seg, true, events);
-        }
-        None
-    }
+    // Features and scoring: the shared operations every mechanic uses.
 
     /// Whether the feature of `seg` is complete: a closed road or city, or a surrounded
     /// cloister (RULES.md §1.5). Fields are complete when enclosed (used by the portal only).
@@ -1087,38 +879,6 @@ impl Game {
             .map(|f| self.board.placed(placed).seg_base + f as u32)
     }
 
-    /// Scores one road, city or cloister (RULES.md §1.6–§1.7) and the fairy's bonus; returns
-    /// its followers when it is complete (B-M3).
-    pub(crate) fn score_feature(&mut self, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-        let kind = self.features.segment(seg).kind;
-        let at = self.root_pos(seg);
-        let size = self.size(seg);
-        if completed {
-            events.push(Event::FeatureCompleted {
-                feature: kind,
-                tiles: size.tiles,
-                x: at.x,
-                y: at.y,
-            });
-        }
-        let points = scoring::value(kind, size, completed, self.rules.base.small_city_two_tiles);
-        let strength = self.strength(seg);
-        let rule = match (kind, completed) {
-            (FeatureKind::Road, true) => "§1.6 completed road",
-            (FeatureKind::City, true) => "§1.6 completed city",
-            (FeatureKind::Cloister, true) => "§1.6 completed cloister",
-            (FeatureKind::Road, false) => "§1.8 incomplete road",
-            (FeatureKind::City, false) => "§1.8 incomplete city",
-            _ => "§1.8 incomplete cloister",
-        };
-        self.pay(&strength, points, kind, rule, at, events);
-        self.fairy_scoring_bonus(seg, completed, events);
-        self.feature_hook(seg, completed, events);
-        if completed {
-            self.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
-        }
-    }
-
     /// Each player's strength in the feature of `seg` (B-M1).
     pub(crate) fn strength(&self, seg: SegId) -> Vec<u32> {
         let mut strength = vec![0u32; self.scores.len()];
@@ -1127,8 +887,17 @@ impl Game {
                 strength[f.owner] += f.kind.weight();
             }
         }
-        self.count_strength(seg, &mut strength);
+        let (key, kind) = (self.features.root(seg), self.features.segment(seg).kind);
+        self.add_strength(key, kind, &mut strength);
         strength
+    }
+
+    /// Adds the mechanics' strength (figures that stand on no tile, such as the Count's
+    /// followers) in the feature `key` of kind `kind` to `strength`.
+    pub(crate) fn add_strength(&self, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
+        for m in self.mechanics.on(Hooks::STRENGTH) {
+            m.strength(self, key, kind, strength);
+        }
     }
 
     /// Pays `points` to every player with the highest strength above zero (B-M2).
@@ -1188,7 +957,10 @@ impl Game {
                 self.figures.remove(i);
                 self.supply[f.owner][f.kind as usize] += 1;
                 self.features.add_followers(f.seg, -1);
-                self.fairy_follower_left(f.id);
+                let mechanics = Arc::clone(&self.mechanics);
+                for m in mechanics.on(Hooks::FIGURE_LEFT) {
+                    m.figure_left(self, f.id);
+                }
                 events.push(Event::FigureReturned {
                     player: f.owner,
                     figure: f.kind,
@@ -1203,11 +975,11 @@ impl Game {
     }
 
     /// Tiles and pennants of the feature of `seg` (a cloister counts itself and its neighbours).
-    fn size(&mut self, seg: SegId) -> scoring::Size {
+    pub(crate) fn size(&mut self, seg: SegId) -> Size {
         let s = *self.features.segment(seg);
         if s.kind == FeatureKind::Cloister {
             let pos = self.board.placed(s.placed).pos;
-            return scoring::Size {
+            return Size {
                 tiles: 1 + self.board.neighbours(pos),
                 pennants: 0,
             };
@@ -1222,39 +994,18 @@ impl Game {
         members.dedup();
         let tiles = members.len() as u32;
         self.scratch = members;
-        scoring::Size {
+        Size {
             tiles,
             pennants: self.features.totals(seg).pennants,
         }
     }
 
-    /// Final scoring (RULES.md §1.8): incomplete roads, cities and cloisters, then farms.
-    fn final_scoring(&mut self, events: &mut Vec<Event>) -> Pending {
-        // The Count's rounds come first (RULES.md §5.2); asking re-enters final scoring.
-        if let Some(pending) = self.count_final_rounds() {
-            return pending;
-        }
-        let mut scored: Vec<SegId> = Vec::new();
-        for i in 0..self.figures.len() {
-            let seg = self.figures[i].seg;
-            let root = self.features.root(seg);
-            if self.features.segment(seg).kind != FeatureKind::Field && !scored.contains(&root) {
-                scored.push(root);
-                self.score_feature(seg, false, events);
-            }
-        }
-        if self.rules.mechanics.farmers {
-            crate::mechanic::base::farm::score(self, events);
-        }
-        self.count_return_moving(events);
-        self.tile = None;
-        if self.scripted() {
-            self.run_hook("game_end", Vec::new(), events);
-        }
-        events.push(Event::GameEnded {
-            scores: self.scores.clone(),
-        });
-        Pending::Over
+    /// Puts a tile into the bag at a random place, keeping the order of the others (so a
+    /// record's forced draw order stays as written).
+    pub(crate) fn insert_at_random(&mut self, tile: TileId) {
+        use rand::RngExt;
+        let at = self.rng.random_range(0..=self.bag.len());
+        self.bag.insert(at, tile);
     }
 
     /// The position of the tile holding segment `seg`.
@@ -1265,6 +1016,15 @@ impl Game {
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
     }
+}
+
+/// How big a feature is: what its value is computed from (RULES.md §1.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Distinct tiles the feature covers (for a cloister: 1 + neighbouring tiles).
+    pub tiles: u32,
+    /// Pennants in a city.
+    pub pennants: u32,
 }
 
 /// A short description of an action for messages.

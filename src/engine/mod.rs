@@ -4,3 +4,4 @@
 pub mod action;
 pub mod event;
 pub mod game;
+pub mod mechanic;

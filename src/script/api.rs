@@ -318,7 +318,7 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("may_move_fairy", move || -> bool {
-        read(&s, |g| g.fairy_may_move()).unwrap_or(false)
+        read(&s, crate::mechanic::pd::fairy::fairy_may_move).unwrap_or(false)
     });
     let s = Arc::clone(slot);
     engine.register_fn("princess_removed", move || -> bool {

@@ -4,9 +4,10 @@
 //! A ruleset without scripts never reaches this code's rhai calls: every entry point returns at
 //! once when `rules.scripts` is `None`.
 
+use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Fairy, Game, Journey, Pending, Stage};
+use crate::engine::game::{Fairy, Game, Journey};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
@@ -177,35 +178,19 @@ impl Game {
         self.fault.take()
     }
 
-    /// The stage hooks: `turn_start` (a turn began), `draw` (a tile was drawn), `score` and
-    /// `turn_end` (the stage is done). Other stages end in decisions, whose hooks follow the
-    /// answer ([`Game::decision_hook`]).
-    pub(crate) fn stage_hook(&mut self, stage: Stage, events: &mut Vec<Event>) {
-        if !self.scripted() {
-            return;
-        }
-        if stage == Stage::TurnStart && self.turn == 1 {
-            // Once per game, before the first turn's own hook.
+    /// A turn began: `game_start` once before the first turn's own hook, then `turn_start`.
+    pub(crate) fn turn_hook(&mut self, events: &mut Vec<Event>) {
+        if self.turn == 1 {
             self.run_hook("game_start", Vec::new(), events);
         }
-        let hook = match stage {
-            Stage::TurnStart => "turn_start",
-            Stage::Draw => "draw",
-            Stage::Score => "score",
-            Stage::TurnEnd => "turn_end",
-            Stage::Place | Stage::Princess | Stage::Dragon | Stage::Deploy => return,
-        };
-        self.run_hook(hook, Vec::new(), events);
+        self.run_hook("turn_start", Vec::new(), events);
     }
 
     /// The hook that follows an answered decision (`place`, `princess`, `deploy`,
-    /// `dragon_step`).
-    pub(crate) fn decision_hook(&mut self, answered: Pending, events: &mut Vec<Event>) {
-        if !self.scripted() {
-            return;
-        }
-        match answered {
-            Pending::Place => {
+    /// `dragon_step`, with their narrow forms).
+    pub(crate) fn decision_hook(&mut self, answered: Decision, events: &mut Vec<Event>) {
+        match answered.kind {
+            DecisionKind::PlaceTile { .. } => {
                 self.run_hook("place", Vec::new(), events);
                 // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
                 // that symbol or tag.
@@ -213,9 +198,9 @@ impl Game {
                     self.marked_hooks("place", placed, Vec::new(), events);
                 }
             }
-            Pending::Princess => self.run_hook("princess", Vec::new(), events),
-            Pending::Deploy => self.run_hook("deploy", Vec::new(), events),
-            Pending::DragonStep => {
+            DecisionKind::Princess => self.run_hook("princess", Vec::new(), events),
+            DecisionKind::Deploy => self.run_hook("deploy", Vec::new(), events),
+            DecisionKind::DragonStep { .. } => {
                 let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
                 self.run_hook("dragon_step", vec![step.into()], events);
                 // The narrow forms, for a tile with that symbol or tag.
@@ -276,28 +261,19 @@ impl Game {
         self.run_hook("feature_scored", vec![Dynamic::from_map(m)], events);
     }
 
-    /// Script decisions wait first; otherwise the pending decision stays.
-    pub(crate) fn script_decision_first(&mut self) -> bool {
-        if self.asked.is_empty() {
-            return false;
-        }
-        self.pending = Pending::Script;
-        true
-    }
-
     /// Computes the legal list of the pending decision once, with the scripts' filters and
     /// offers, so that listing and checking actions never call a script.
     pub(crate) fn prepare_offer(&mut self) {
         if !self.scripted() {
             return;
         }
-        self.offer = None;
-        if self.pending == Pending::Script {
+        let kind = self.decision().kind;
+        if kind == DecisionKind::Script {
             let ids = self.asked.front().map(|a| a.1.clone()).unwrap_or_default();
             self.offer = Some(ids.into_iter().map(Action::Script).collect());
             return;
         }
-        if self.pending == Pending::Over {
+        if kind == DecisionKind::GameOver {
             return;
         }
         let mut extra = Vec::new();
@@ -322,9 +298,9 @@ impl Game {
                 extra.extend(ids.into_iter().map(Action::Script));
             }
         }
-        let filter = match self.pending {
-            Pending::DragonStep => Some("filter_dragon_steps"),
-            Pending::Deploy => Some("filter_deploy"),
+        let filter = match kind {
+            DecisionKind::DragonStep { .. } => Some("filter_dragon_steps"),
+            DecisionKind::Deploy => Some("filter_deploy"),
             _ => None,
         }
         .filter(|hook| self.hooked(hook));
@@ -458,7 +434,7 @@ impl Game {
     pub(crate) fn apply_script_action(&mut self, id: u32, events: &mut Vec<Event>) {
         let a = script::action(id);
         let args: Array = a.args.iter().map(dynamic_of).collect();
-        if self.pending == Pending::Script {
+        if self.decision().kind == DecisionKind::Script {
             self.asked.pop_front();
         }
         self.run_hook("action", vec![Dynamic::from(a.name), args.into()], events);
@@ -631,7 +607,7 @@ impl Game {
             }
             Command::Eat { x, y } => {
                 let pos = self.tile_pos(x, y)?;
-                self.eat(pos, events);
+                crate::mechanic::pd::dragon::eat(self, pos, events);
             }
             Command::EndJourney => {
                 if let Some(j) = self.now.journey.take() {

@@ -38,6 +38,7 @@
 
 pub(crate) mod api;
 pub(crate) mod host;
+pub mod mechanic;
 
 use crate::data::diagnostic::Diagnostic;
 use crate::engine::game::Game;

@@ -60,7 +60,7 @@ pub fn game_json(game: &Game, events: &[Event]) -> Value {
         "figures": figures,
         "dragon": dragon,
         "fairy": fairy,
-        "count": game.count().map(|c| count_json(c, names)),
+        "count": crate::mechanic::count::state(game).map(|c| count_json(c, names)),
         "set_aside": game.set_aside(),
         "events": events,
     })

@@ -4,16 +4,29 @@ use super::rules::FarmScoring;
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::mechanic::count;
+use crate::engine::mechanic::Hooks;
 use crate::model::feature::SegId;
+use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 
 /// A farm with farmers: its root, the farmers' strength by seat, and the completed cities it
-/// borders (as feature roots, in discovery order).
+/// borders (as feature roots, in discovery order, or a mechanic's key with the position of a
+/// tile of it, for a city that is not a feature of the board: the City of Carcassonne).
 struct Farm {
     root: SegId,
     strength: Vec<u32>,
     cities: Vec<SegId>,
+    keyed: Vec<(SegId, Pos)>,
+}
+
+impl Farm {
+    /// Where the city `key` lies.
+    fn city_pos(&self, game: &Game, key: SegId) -> Pos {
+        self.keyed
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or_else(|| game.root_pos(key), |(_, pos)| *pos)
+    }
 }
 
 /// Scores every farm that holds a farmer, under the ruleset's variant (RULES.md §1.9).
@@ -21,7 +34,7 @@ pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
     let farms = farms(game);
     pay_farmers(game, &farms, events);
     for farm in &farms {
-        game.fairy_scoring_bonus(farm.root, false, events);
+        super::scored(game, farm.root, false, events);
     }
 }
 
@@ -87,12 +100,11 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                         *total += s;
                     }
                 }
-                game.count_market_strength(city, &mut strength);
-                let at = if city == count::CITY {
-                    game.count_city_pos()
-                } else {
-                    game.root_pos(city)
-                };
+                game.add_strength(city, FeatureKind::Field, &mut strength);
+                let at = farms
+                    .iter()
+                    .find(|f| f.cities.contains(&city))
+                    .map_or_else(|| game.root_pos(city), |f| f.city_pos(game, city));
                 game.pay(
                     &strength,
                     4,
@@ -119,11 +131,12 @@ fn farms(game: &mut Game) -> Vec<Farm> {
             continue;
         }
         let strength = game.strength(root);
-        let cities = bordering_cities(game, seg);
+        let (cities, keyed) = bordering_cities(game, seg);
         farms.push(Farm {
             root,
             strength,
             cities,
+            keyed,
         });
     }
     farms
@@ -131,7 +144,7 @@ fn farms(game: &mut Game) -> Vec<Farm> {
 
 /// The farms scored at the end, as the Count's market rounds name them (RULES.md §5.2): the
 /// farms holding farmers, in scoring order; under city-centric scoring the completed cities
-/// those farms border, [`count::CITY`] standing for the City of Carcassonne.
+/// those farms border (a mechanic's key standing for the City of Carcassonne).
 pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
     let farms = farms(game);
     if game.rules.base.farm_scoring != FarmScoring::CityCentric4 {
@@ -146,16 +159,25 @@ pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
     cities
 }
 
-/// Roots of the completed cities that the farm of `seg` borders; [`count::CITY`] when a field
-/// of the farm lies on a tile of the City of Carcassonne (`count.city_tiles_border_farms`).
-fn bordering_cities(game: &mut Game, seg: SegId) -> Vec<SegId> {
+/// Roots of the completed cities that the farm of `seg` borders, with the keys (and a tile's
+/// position) of the cities a mechanic adds ([`crate::engine::mechanic::Mechanic::farm_cities`]:
+/// the City of Carcassonne under `count.city_tiles_border_farms`).
+fn bordering_cities(game: &mut Game, seg: SegId) -> (Vec<SegId>, Vec<(SegId, Pos)>) {
     let mut members = Vec::new();
     game.features.members(seg, &mut members);
     let mut cities = Vec::new();
+    let mut keyed = Vec::new();
+    let mechanics = std::sync::Arc::clone(&game.mechanics);
     for m in members {
         let s = *game.features.segment(m);
-        if !cities.contains(&count::CITY) && game.count_city_borders(s.placed) {
-            cities.push(count::CITY);
+        for (key, pos) in mechanics
+            .on(Hooks::FARM)
+            .filter_map(|mech| mech.farm_cities(game, s.placed))
+        {
+            if !cities.contains(&key) {
+                cities.push(key);
+                keyed.push((key, pos));
+            }
         }
         let base = game.board.placed(s.placed).seg_base;
         let mut borders =
@@ -169,5 +191,5 @@ fn bordering_cities(game: &mut Game, seg: SegId) -> Vec<SegId> {
             }
         }
     }
-    cities
+    (cities, keyed)
 }

@@ -1,5 +1,371 @@
-//! The base game's rules: feature scoring (§1.6–§1.8) and farms (§1.9).
+//! The base game (RULES.md §1): turns, drawing and laying tiles, deploying followers, scoring
+//! roads, cities and cloisters (§1.6–§1.8) and farms (§1.9). The base game is a mechanic like
+//! any other: its stages are the turn's skeleton, and the other mechanics hook around them.
 
 pub mod farm;
 pub mod rules;
 pub mod scoring;
+
+use crate::engine::action::{Action, Decision, DecisionKind};
+use crate::engine::event::{Event, ReturnReason};
+use crate::engine::game::{Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::model::board::PlacedId;
+use crate::model::feature::SegId;
+use crate::model::figure::{Figure, FigureKind};
+use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::model::tile::FeatureKind;
+
+/// The base game's decision: lay the drawn tile.
+const PLACE: u8 = 0;
+/// The base game's decision: deploy a figure (or what other mechanics add), or pass.
+pub const DEPLOY: u8 = 1;
+
+/// The base game.
+#[derive(Debug)]
+pub struct Base {
+    id: u8,
+}
+
+impl Base {
+    /// The base game as mechanic number `id` of a game.
+    pub fn new(id: u8) -> Base {
+        Base { id }
+    }
+
+    fn asked(&self, kind: u8) -> Asked {
+        Asked { by: self.id, kind }
+    }
+
+    /// A new turn: the next seat, or the end of the game when nothing is left to draw.
+    fn turn_start(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        if g.bag.is_empty() || g.draw_limit_reached() {
+            return g.finish(events);
+        }
+        g.active = (g.active + 1) % g.scores.len();
+        g.turn += 1;
+        g.now = Default::default();
+        events.push(Event::TurnStarted {
+            turn: g.turn,
+            player: g.active,
+        });
+        let mechanics = std::sync::Arc::clone(&g.mechanics);
+        for m in mechanics.on(Hooks::TURN_BEGUN) {
+            m.turn_begun(g, events);
+        }
+        None
+    }
+
+    /// Lays the drawn tile (checked) and tells the mechanics.
+    fn place(&self, g: &mut Game, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
+        let Some(tile) = g.tile.take() else {
+            return;
+        };
+        let placed = g.lay(tile, pos, rotation);
+        g.now.placed = Some(placed);
+        g.now.symbol = g.rules.tile(tile).symbol;
+        events.push(Event::TilePlaced {
+            player: g.active,
+            tile: g.tile_name(tile),
+            x: pos.x,
+            y: pos.y,
+            rotation: rotation.degrees(),
+        });
+        let mechanics = std::sync::Arc::clone(&g.mechanics);
+        for m in mechanics.on(Hooks::PLACED) {
+            m.placed(g, events);
+        }
+    }
+
+    /// Every legal placement of the drawn tile, the mechanics' placement filters applied.
+    fn placements(&self, g: &Game, out: &mut Vec<Action>) {
+        let Some(tile) = g.tile else {
+            return;
+        };
+        let filtered = g.mechanics.any(Hooks::PLACEMENT);
+        g.board.each_placement(&g.rules.tiles, tile, |p| {
+            if !filtered || g.placement_problem(p.pos, p.rotation).is_none() {
+                out.push(Action::Place {
+                    pos: p.pos,
+                    rotation: p.rotation,
+                });
+            }
+            true
+        });
+    }
+
+    /// Every legal deployment: on the tile just laid, or on any tile when a mechanic opens the
+    /// whole board (the magic portal).
+    fn deployments(&self, g: &Game, out: &mut Vec<Action>) {
+        let Some(placed) = g.now.placed else {
+            return;
+        };
+        let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+        let tiles = if anywhere {
+            0..g.board.tiles().len() as PlacedId
+        } else {
+            placed..placed + 1
+        };
+        for t in tiles {
+            let p = g.board.placed(t);
+            for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
+                let seg = p.seg_base + f as u32;
+                if deploy_problem(g, seg, FigureKind::Follower).is_none() {
+                    out.push(Action::Deploy {
+                        pos: p.pos,
+                        spot: g.seg_spot(seg).1,
+                        figure: FigureKind::Follower,
+                    });
+                }
+            }
+        }
+    }
+
+    fn check_deploy(
+        &self,
+        g: &Game,
+        pos: Pos,
+        spot: Spot,
+        figure: FigureKind,
+    ) -> Result<(), RuleError> {
+        let err = |why: &str| RuleError::Illegal(format!("cannot deploy at {pos} {spot}: {why}"));
+        let seg = g
+            .seg_at(pos, spot)
+            .ok_or_else(|| err("there is no tile with a feature there"))?;
+        match deploy_problem(g, seg, figure) {
+            Some(why) => Err(err(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Scores what the tile laid this turn completed (unless a mechanic scored it its way).
+    fn score(&self, g: &mut Game, events: &mut Vec<Event>) {
+        if g.now.scored {
+            return;
+        }
+        let Some(placed) = g.now.placed else {
+            return;
+        };
+        for seg in g.completed_by(placed) {
+            score_feature(g, seg, true, events);
+        }
+    }
+}
+
+/// Why `figure` may not go on segment `seg` now, if it may not: the supply (B-F4), the
+/// mechanics' vetoes, farmers switched off, an occupied feature (B-F3), and the tile just laid
+/// (B-F2) unless a mechanic opens the board.
+pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<&'static str> {
+    let placed = g.now.placed?;
+    if g.supply[g.active][figure as usize] == 0 {
+        return Some("no follower left in supply (B-F4)");
+    }
+    let s = *g.features.segment(seg);
+    let own_tile = s.placed == placed;
+    if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
+        return Some("farmers are switched off in this ruleset");
+    }
+    if g.features.totals(seg).followers > 0 {
+        return Some("the feature already has a follower (B-F3)");
+    }
+    if let Some(why) = g
+        .mechanics
+        .on(Hooks::DEPLOY)
+        .find_map(|m| m.deploy_problem(g, seg, figure, own_tile))
+    {
+        return Some(why);
+    }
+    let anywhere = || g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+    (!own_tile && !anywhere()).then_some("figures go on the tile just placed (B-F2)")
+}
+
+/// Puts a figure from the active player's supply on the feature at `spot` of the tile at
+/// `pos` (checked by the caller).
+pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &mut Vec<Event>) {
+    let Some(seg) = g.seg_at(pos, spot) else {
+        return;
+    };
+    let active = g.active;
+    g.supply[active][figure as usize] -= 1;
+    g.figures.push(Figure {
+        id: g.next_figure,
+        owner: active,
+        kind: figure,
+        seg,
+    });
+    g.next_figure += 1;
+    g.features.add_followers(seg, 1);
+    events.push(Event::FigureDeployed {
+        player: active,
+        figure,
+        x: pos.x,
+        y: pos.y,
+        feature: g.features.segment(seg).kind,
+        spot: g.seg_spot(seg).1,
+    });
+}
+
+/// Scores one road, city or cloister (RULES.md §1.6–§1.7): its majority is paid, then the
+/// mechanics' bonuses ([`Mechanic::feature_scored`]); a completed feature's figures go home
+/// (B-M3).
+pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+    let kind = g.features.segment(seg).kind;
+    let at = g.root_pos(seg);
+    let size = g.size(seg);
+    if completed {
+        events.push(Event::FeatureCompleted {
+            feature: kind,
+            tiles: size.tiles,
+            x: at.x,
+            y: at.y,
+        });
+    }
+    let points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    let strength = g.strength(seg);
+    let rule = match (kind, completed) {
+        (FeatureKind::Road, true) => "§1.6 completed road",
+        (FeatureKind::City, true) => "§1.6 completed city",
+        (FeatureKind::Cloister, true) => "§1.6 completed cloister",
+        (FeatureKind::Road, false) => "§1.8 incomplete road",
+        (FeatureKind::City, false) => "§1.8 incomplete city",
+        _ => "§1.8 incomplete cloister",
+    };
+    g.pay(&strength, points, kind, rule, at, events);
+    scored(g, seg, completed, events);
+    if completed {
+        g.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
+    }
+}
+
+/// Tells the mechanics that the feature of `seg` was scored.
+pub(crate) fn scored(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+    let mechanics = std::sync::Arc::clone(&g.mechanics);
+    for m in mechanics.on(Hooks::SCORED) {
+        m.feature_scored(g, seg, completed, events);
+    }
+}
+
+impl Mechanic for Base {
+    fn name(&self) -> &'static str {
+        "base"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE | Hooks::ACTIONS | Hooks::FINAL
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[
+            Phase::TurnStart,
+            Phase::Draw,
+            Phase::Place,
+            Phase::Deploy,
+            Phase::Score,
+        ]
+    }
+
+    fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        match phase {
+            Phase::TurnStart => self.turn_start(g, events),
+            Phase::Draw if !g.draw(events) => g.finish(events),
+            Phase::Place => Some(self.asked(PLACE)),
+            Phase::Deploy => Some(self.asked(DEPLOY)),
+            Phase::Score => {
+                self.score(g, events);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn decision(&self, g: &Game, asked: Asked) -> Option<Decision> {
+        let kind = match asked.kind {
+            PLACE => DecisionKind::PlaceTile {
+                tile: g.tile.unwrap_or_default(),
+            },
+            _ => DecisionKind::Deploy,
+        };
+        Some(Decision {
+            player: g.active,
+            kind,
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        match (asked.by == self.id, asked.kind) {
+            (true, PLACE) => self.placements(g, out),
+            (true, _) => self.deployments(g, out),
+            _ => {}
+        }
+    }
+
+    fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
+        asked.kind == DEPLOY
+    }
+
+    fn hint(&self, asked: Asked) -> &'static str {
+        match asked.kind {
+            PLACE => "the drawn tile must be placed first (`place = [x, y, rotation]`)",
+            _ => {
+                "deploy (`deploy = [x, y, \"N\"]`), move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`"
+            }
+        }
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        if asked.by != self.id {
+            return None;
+        }
+        match (asked.kind, *action) {
+            (PLACE, Action::Place { pos, rotation }) => {
+                Some(match g.placement_problem(pos, rotation) {
+                    None => Ok(()),
+                    Some(why) => Err(RuleError::IllegalPlacement {
+                        pos,
+                        degrees: rotation.degrees(),
+                        why,
+                    }),
+                })
+            }
+            (DEPLOY, Action::Deploy { pos, spot, figure }) => {
+                Some(self.check_deploy(g, pos, spot, figure))
+            }
+            _ => None,
+        }
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked.by != self.id {
+            return None;
+        }
+        match (asked.kind, *action) {
+            (PLACE, Action::Place { pos, rotation }) => self.place(g, pos, rotation, events),
+            (DEPLOY, Action::Deploy { pos, spot, figure }) => deploy(g, pos, spot, figure, events),
+            _ => {}
+        }
+        Some(Then::Next)
+    }
+
+    /// Final scoring (RULES.md §1.8): incomplete roads, cities and cloisters, then farms.
+    fn final_scoring(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        let mut scored: Vec<SegId> = Vec::new();
+        for i in 0..g.figures.len() {
+            let seg = g.figures[i].seg;
+            let root = g.features.root(seg);
+            if g.features.segment(seg).kind != FeatureKind::Field && !scored.contains(&root) {
+                scored.push(root);
+                score_feature(g, seg, false, events);
+            }
+        }
+        if g.rules.mechanics.farmers {
+            farm::score(g, events);
+        }
+        None
+    }
+}

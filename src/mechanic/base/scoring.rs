@@ -1,16 +1,8 @@
 //! Base scoring values (RULES.md §1.6) and the toggles that change them.
 
 use super::rules::SmallCity;
+use crate::engine::game::Size;
 use crate::model::tile::FeatureKind;
-
-/// What a feature is worth, from its size (RULES.md §1.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Size {
-    /// Distinct tiles the feature covers (for a cloister: 1 + neighbouring tiles).
-    pub tiles: u32,
-    /// Pennants in a city.
-    pub pennants: u32,
-}
 
 /// Points for a road, city or cloister, completed or not.
 pub fn value(kind: FeatureKind, size: Size, completed: bool, small_city: SmallCity) -> u32 {

@@ -29,9 +29,11 @@ pub mod rules;
 use self::rules::{FeatureOrder, FinalIncomplete, Quarter};
 use crate::mechanic::pd::rules::CountCity;
 
-use crate::engine::action::{Action, DecisionKind};
+use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Game, Pending, RuleError, describe};
+use crate::engine::game::{Game, RuleError, describe};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -154,100 +156,123 @@ impl Count {
     }
 }
 
-impl Game {
-    /// The City of Carcassonne, when the Count is in play.
-    pub fn count(&self) -> Option<&Count> {
-        self.count.as_ref()
+/// The Count's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// CO-1: a follower into a quarter, or pass.
+    Quarter,
+    /// CO-2: move the Count, or pass.
+    Move,
+    /// CO-4, CO-5: followers out of a quarter into the feature being scored, or pass.
+    Leave,
+    /// `count.feature_order`: the feature scored next.
+    Order,
+}
+
+impl Ask {
+    fn of(kind: u8) -> Ask {
+        match kind {
+            0 => Ask::Quarter,
+            1 => Ask::Move,
+            2 => Ask::Leave,
+            _ => Ask::Order,
+        }
+    }
+}
+
+/// The City of Carcassonne, when the Count is in play: its state in `game` (quarters, the
+/// Count's place, followers moving out).
+pub fn state(game: &Game) -> Option<&Count> {
+    game.mechanics
+        .index_of("count")
+        .and_then(|i| game.slots.get::<Count>(i))
+}
+
+/// The Count of Carcassonne (RULES.md §5) as a mechanic.
+#[derive(Debug)]
+pub struct CountOfCarcassonne {
+    id: u8,
+}
+
+impl CountOfCarcassonne {
+    /// The Count as mechanic number `id` of a game.
+    pub fn new(id: u8) -> CountOfCarcassonne {
+        CountOfCarcassonne { id }
     }
 
-    fn tile_tagged(&self, pos: Pos, tag: &str) -> bool {
-        self.board
+    /// The kind of decision of the Count's that is pending, if one is.
+    fn kind(&self, g: &Game) -> Option<Ask> {
+        g.asked()
+            .filter(|a| a.by == self.id)
+            .map(|a| Ask::of(a.kind))
+    }
+
+    fn ask(&self, kind: Ask) -> Asked {
+        Asked {
+            by: self.id,
+            kind: kind as u8,
+        }
+    }
+
+    fn tile_tagged(&self, g: &Game, pos: Pos, tag: &str) -> bool {
+        g.board
             .at(pos)
-            .is_some_and(|p| self.rules.tile(self.board.placed(p).tile).has_tag(tag))
+            .is_some_and(|p| g.rules.tile(g.board.placed(p).tile).has_tag(tag))
     }
 
     /// The dragon may not enter the tile at `pos` (D5c, `count.dragon_access`).
-    pub(crate) fn count_bars_dragon(&self, pos: Pos) -> bool {
-        if self.count.is_none() {
+    pub(crate) fn count_bars_dragon(&self, g: &Game, pos: Pos) -> bool {
+        if g.slots.get::<Count>(self.id).is_none() {
             return false;
         }
-        let tag = match self.rules.count.dragon_access {
+        let tag = match g.rules.count.dragon_access {
             CountCity::Forbidden => TAG_BLOCK,
             CountCity::OuterLandscapeOnly => TAG_CITY,
         };
-        self.tile_tagged(pos, tag)
+        self.tile_tagged(g, pos, tag)
     }
 
     /// Why no figure may be deployed on the tile at `pos`, if it is the walled city (CO-6, MP7).
-    pub(crate) fn count_deploy_problem(&self, pos: Pos) -> Option<&'static str> {
-        (self.count.is_some() && self.tile_tagged(pos, TAG_CITY)).then_some(
+    pub(crate) fn count_deploy_problem(&self, g: &Game, pos: Pos) -> Option<&'static str> {
+        (g.slots.get::<Count>(self.id).is_some() && self.tile_tagged(g, pos, TAG_CITY)).then_some(
             "no figure is deployed in the City of Carcassonne: followers enter its quarters only by the Count's rule (CO-1, CO-6, MP7)",
         )
     }
 
     /// Whether a farm with a field on the tile `placed` borders the City (#53).
-    pub(crate) fn count_city_borders(&self, placed: PlacedId) -> bool {
-        self.count.is_some()
-            && self.rules.count.city_tiles_border_farms
-            && self
-                .rules
-                .tile(self.board.placed(placed).tile)
-                .has_tag(TAG_BLOCK)
+    pub(crate) fn count_city_borders(&self, g: &Game, placed: PlacedId) -> bool {
+        g.slots.get::<Count>(self.id).is_some()
+            && g.rules.count.city_tiles_border_farms
+            && g.rules.tile(g.board.placed(placed).tile).has_tag(TAG_BLOCK)
     }
 
     /// Where the City is drawn for events: its first walled-city tile, else the origin.
-    pub(crate) fn count_city_pos(&self) -> Pos {
-        self.board
+    pub(crate) fn count_city_pos(&self, g: &Game) -> Pos {
+        g.board
             .tiles()
             .iter()
-            .find(|p| self.rules.tile(p.tile).has_tag(TAG_CITY))
+            .find(|p| g.rules.tile(p.tile).has_tag(TAG_CITY))
             .map_or(Pos::new(0, 0), |p| p.pos)
     }
 
     /// The position of a feature named by a key (a root segment, or [`CITY`]).
-    fn key_pos(&self, key: SegId) -> Pos {
+    fn key_pos(&self, g: &Game, key: SegId) -> Pos {
         if key == CITY {
-            self.count_city_pos()
+            self.count_city_pos(g)
         } else {
-            self.root_pos(key)
-        }
-    }
-
-    /// Adds the followers moved out of the City into the feature of `seg` to `strength`.
-    pub(crate) fn count_strength(&self, seg: SegId, strength: &mut [u32]) {
-        let Some(count) = &self.count else { return };
-        if count.moving.is_empty() {
-            return;
-        }
-        let kind = self.features.segment(seg).kind;
-        let root = self.features.root(seg);
-        for m in &count.moving {
-            if m.key == root && m.quarter.feature() == kind {
-                strength[m.player] += m.count as u32 * FigureKind::Follower.weight();
-            }
-        }
-    }
-
-    /// Adds the market followers moved out for the farmers of the city `key` (city-centric farm
-    /// scoring: one market round per city, RULES.md §5.2).
-    pub(crate) fn count_market_strength(&self, key: SegId, strength: &mut [u32]) {
-        let Some(count) = &self.count else { return };
-        for m in &count.moving {
-            if m.key == key && m.quarter == Quarter::Market {
-                strength[m.player] += m.count as u32 * FigureKind::Follower.weight();
-            }
+            g.root_pos(key)
         }
     }
 
     /// Sends the moved followers home after their feature was scored (CO-5), or after the
     /// final scoring.
-    pub(crate) fn count_return_moving(&mut self, events: &mut Vec<Event>) {
-        let Some(count) = self.count.as_mut() else {
+    pub(crate) fn count_return_moving(&self, g: &mut Game, events: &mut Vec<Event>) {
+        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
         let moving = std::mem::take(&mut count.moving);
         for m in moving {
-            self.supply[m.player][FigureKind::Follower as usize] += m.count;
+            g.supply[m.player][FigureKind::Follower as usize] += m.count;
             for _ in 0..m.count {
                 events.push(Event::FigureReturned {
                     player: m.player,
@@ -265,8 +290,8 @@ impl Game {
 
     /// Opens the round for the feature `key` (segment `feature`, at `at`) and `quarter`, if
     /// anyone may move.
-    fn open_round(&mut self, key: SegId, feature: SegId, quarter: Quarter, at: Pos) {
-        let Some(count) = self.count.as_mut() else {
+    fn open_round(&self, g: &mut Game, key: SegId, feature: SegId, quarter: Quarter, at: Pos) {
+        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
         if count.at == quarter {
@@ -291,31 +316,30 @@ impl Game {
 
     /// The quarter whose followers may join the completed feature of `seg` now, if any
     /// (CO-3, CO-4, #50).
-    fn quarter_for_completed(&self, seg: SegId) -> Option<Quarter> {
-        let count = self.count.as_ref()?;
-        let quarter = Quarter::serving(self.features.segment(seg).kind);
+    fn quarter_for_completed(&self, g: &Game, seg: SegId) -> Option<Quarter> {
+        let count = g.slots.get::<Count>(self.id)?;
+        let quarter = Quarter::serving(g.features.segment(seg).kind);
         let open = quarter != Quarter::Market
             && quarter != count.at
             && count.quarters.iter().any(|q| q[quarter as usize] > 0)
-            && (!self.rules.count.require_follower_in_feature
-                || self.features.totals(seg).followers > 0);
+            && (!g.rules.count.require_follower_in_feature || g.features.totals(seg).followers > 0);
         open.then_some(quarter)
     }
 
     /// Whether a round is waiting for a seat's answer.
-    fn round_waiting(&self) -> bool {
-        self.count
-            .as_ref()
+    fn round_waiting(&self, g: &Game) -> bool {
+        g.slots
+            .get::<Count>(self.id)
             .and_then(|c| c.round.as_ref())
             .is_some_and(|r| r.next < r.seats.len())
     }
 
     /// Whether the scoring order of the features left matters: two of them draw on the same
     /// quarter (#51).
-    fn order_matters(&self, todo: &[SegId]) -> bool {
+    fn order_matters(&self, g: &Game, todo: &[SegId]) -> bool {
         let quarters: Vec<Quarter> = todo
             .iter()
-            .filter_map(|s| self.quarter_for_completed(*s))
+            .filter_map(|s| self.quarter_for_completed(g, *s))
             .collect();
         quarters
             .iter()
@@ -330,72 +354,88 @@ impl Game {
     /// is scored; the points the tile caused are noted for the trigger (CO-1). Re-entered after
     /// every decision of a round or of the order.
     pub(crate) fn count_score_stage(
-        &mut self,
+        &self,
+        g: &mut Game,
         placed: PlacedId,
         events: &mut Vec<Event>,
-    ) -> Option<Pending> {
-        if self.count.as_ref().is_some_and(|c| c.todo.is_none()) {
-            let todo = self.completed_by(placed);
-            let n = self.scores.len();
-            let active = self.active;
-            if let Some(count) = self.count.as_mut() {
+    ) -> Option<Asked> {
+        if g.slots
+            .get::<Count>(self.id)
+            .is_some_and(|c| c.todo.is_none())
+        {
+            let todo = g.completed_by(placed);
+            let n = g.scores.len();
+            let active = g.active;
+            if let Some(count) = g.slots.get_mut::<Count>(self.id) {
                 count.todo = Some(todo);
                 count.earned = vec![0; n];
                 count.placer = active;
             }
         }
         loop {
-            if self.round_waiting() {
-                return Some(Pending::CountLeave);
+            if self.round_waiting(g) {
+                return Some(self.ask(Ask::Leave));
             }
-            if let Some(round) = self.count.as_mut().and_then(|c| c.round.take()) {
-                self.count_score_one(round.feature, events);
+            if let Some(round) = g
+                .slots
+                .get_mut::<Count>(self.id)
+                .and_then(|c| c.round.take())
+            {
+                self.count_score_one(g, round.feature, events);
                 continue;
             }
-            let todo = self
-                .count
-                .as_ref()
+            let todo = g
+                .slots
+                .get::<Count>(self.id)
                 .and_then(|c| c.todo.clone())
                 .unwrap_or_default();
             if todo.is_empty() {
                 break;
             }
-            let chosen = self.count.as_mut().and_then(|c| c.next.take());
+            let chosen = g
+                .slots
+                .get_mut::<Count>(self.id)
+                .and_then(|c| c.next.take());
             let seg = match chosen {
                 Some(seg) => seg,
-                None if self.rules.count.feature_order == FeatureOrder::ActivePlayerChooses
-                    && self.order_matters(&todo) =>
+                None if g.rules.count.feature_order == FeatureOrder::ActivePlayerChooses
+                    && self.order_matters(g, &todo) =>
                 {
-                    return Some(Pending::CountOrder);
+                    return Some(self.ask(Ask::Order));
                 }
                 None => todo[0],
             };
-            if let Some(list) = self.count.as_mut().and_then(|c| c.todo.as_mut()) {
+            if let Some(list) = g
+                .slots
+                .get_mut::<Count>(self.id)
+                .and_then(|c| c.todo.as_mut())
+            {
                 list.retain(|s| *s != seg);
             }
-            match self.quarter_for_completed(seg) {
+            match self.quarter_for_completed(g, seg) {
                 Some(quarter) => {
-                    let root = self.features.root(seg);
-                    let at = self.root_pos(seg);
-                    self.open_round(root, seg, quarter, at);
-                    if !self.round_waiting() {
-                        self.count_score_one(seg, events);
+                    let root = g.features.root(seg);
+                    let at = g.root_pos(seg);
+                    self.open_round(g, root, seg, quarter, at);
+                    if !self.round_waiting(g) {
+                        self.count_score_one(g, seg, events);
                     }
                 }
-                None => self.count_score_one(seg, events),
+                None => self.count_score_one(g, seg, events),
             }
         }
-        self.count_trigger();
+        self.count_trigger(g);
+        g.now.scored = true;
         None
     }
 
     /// Scores one completed feature, notes who the tile made score, and sends the moved
     /// followers home.
-    fn count_score_one(&mut self, seg: SegId, events: &mut Vec<Event>) {
+    fn count_score_one(&self, g: &mut Game, seg: SegId, events: &mut Vec<Event>) {
         let mark = events.len();
-        self.score_feature(seg, true, events);
-        let fairy_counts = self.rules.count.trigger_counts_fairy_points;
-        if let Some(count) = self.count.as_mut() {
+        base::score_feature(g, seg, true, events);
+        let fairy_counts = g.rules.count.trigger_counts_fairy_points;
+        if let Some(count) = g.slots.get_mut::<Count>(self.id) {
             for e in &events[mark..] {
                 if let Event::Scored {
                     player,
@@ -409,13 +449,13 @@ impl Game {
                 }
             }
         }
-        self.count_return_moving(events);
+        self.count_return_moving(g, events);
     }
 
     /// CO-1: the tile made no points for its placer and at least one for an opponent.
-    fn count_trigger(&mut self) {
-        let active = self.active;
-        let Some(count) = self.count.as_mut() else {
+    fn count_trigger(&self, g: &mut Game) {
+        let active = g.active;
+        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
         let mine = count.earned.get(active).copied().unwrap_or(0);
@@ -433,12 +473,12 @@ impl Game {
 
     /// The `TurnEnd` stage with the Count: offer the quarter, then the Count's move (CO-1,
     /// CO-2); then clear the turn's notes. Re-entered after each decision.
-    pub(crate) fn count_turn_end(&mut self) -> Option<Pending> {
-        let has_supply = self.supply[self.active][FigureKind::Follower as usize] > 0;
-        let count = self.count.as_mut()?;
+    pub(crate) fn count_turn_end(&self, g: &mut Game) -> Option<Asked> {
+        let has_supply = g.supply[g.active][FigureKind::Follower as usize] > 0;
+        let count = g.slots.get_mut::<Count>(self.id)?;
         match count.end {
-            EndStep::Offer if has_supply => Some(Pending::CountQuarter),
-            EndStep::MoveCount => Some(Pending::CountMove),
+            EndStep::Offer if has_supply => Some(self.ask(Ask::Quarter)),
+            EndStep::MoveCount => Some(self.ask(Ask::Move)),
             _ => {
                 count.end = EndStep::Nothing;
                 count.todo = None;
@@ -455,45 +495,48 @@ impl Game {
     /// for the incomplete cloisters that will be scored (`count.final_scoring_incomplete`), and
     /// market followers for the farms (or, under city-centric farm scoring, the cities) that
     /// will be scored. Re-entered after each decision; `None` once every round is held.
-    pub(crate) fn count_final_rounds(&mut self) -> Option<Pending> {
-        self.count.as_ref()?;
-        if self.count.as_ref().is_some_and(|c| c.finale.is_none()) {
-            let plan = self.final_plan();
-            if let Some(count) = self.count.as_mut() {
+    pub(crate) fn count_final_rounds(&self, g: &mut Game) -> Option<Asked> {
+        g.slots.get::<Count>(self.id)?;
+        if g.slots
+            .get::<Count>(self.id)
+            .is_some_and(|c| c.finale.is_none())
+        {
+            let plan = self.final_plan(g);
+            if let Some(count) = g.slots.get_mut::<Count>(self.id) {
                 count.finale = Some(plan);
             }
         }
         loop {
-            if self.round_waiting() {
-                return Some(Pending::CountLeave);
+            if self.round_waiting(g) {
+                return Some(self.ask(Ask::Leave));
             }
-            let count = self.count.as_mut()?;
+            let count = g.slots.get_mut::<Count>(self.id)?;
             count.round = None;
             let list = count.finale.as_mut()?;
             if list.is_empty() {
                 return None;
             }
             let (key, quarter) = list.remove(0);
-            let at = self.key_pos(key);
-            self.open_round(key, key, quarter, at);
+            let at = self.key_pos(g, key);
+            self.open_round(g, key, key, quarter, at);
         }
     }
 
     /// The final-scoring rounds, in the order the final scoring scores their features.
-    fn final_plan(&mut self) -> Vec<(SegId, Quarter)> {
+    fn final_plan(&self, g: &mut Game) -> Vec<(SegId, Quarter)> {
         let mut plan = Vec::new();
-        if self.rules.count.final_scoring_incomplete == FinalIncomplete::CloistersToo {
-            for f in &self.figures {
-                let root = self.features.root(f.seg);
-                if self.features.segment(f.seg).kind == FeatureKind::Cloister
+        if g.rules.count.final_scoring_incomplete == FinalIncomplete::CloistersToo {
+            for f in &g.figures {
+                let root = g.features.root(f.seg);
+                if g.features.segment(f.seg).kind == FeatureKind::Cloister
                     && !plan.contains(&(root, Quarter::Cathedral))
                 {
                     plan.push((root, Quarter::Cathedral));
                 }
             }
         }
-        if self.rules.mechanics.farmers {
-            for key in crate::mechanic::base::farm::market_keys(self) {
+        if g.rules.mechanics.farmers {
+            for key in crate::mechanic::base::farm::market_keys(g) {
                 plan.push((key, Quarter::Market));
             }
         }
@@ -504,14 +547,14 @@ impl Game {
     // Decisions.
 
     /// Who decides and what, for a pending Count decision.
-    pub(crate) fn count_decision(&self) -> (usize, DecisionKind) {
-        let round = self.count.as_ref().and_then(|c| c.round.as_ref());
-        match (self.pending, round) {
-            (Pending::CountLeave, Some(r)) => {
-                let player = r.seats.get(r.next).copied().unwrap_or(self.active);
-                let available = self
-                    .count
-                    .as_ref()
+    pub(crate) fn count_decision(&self, g: &Game) -> (usize, DecisionKind) {
+        let round = g.slots.get::<Count>(self.id).and_then(|c| c.round.as_ref());
+        match (self.kind(g), round) {
+            (Some(Ask::Leave), Some(r)) => {
+                let player = r.seats.get(r.next).copied().unwrap_or(g.active);
+                let available = g
+                    .slots
+                    .get::<Count>(self.id)
                     .map_or(0, |c| c.in_quarter(player, r.quarter));
                 (
                     player,
@@ -523,39 +566,38 @@ impl Game {
                     },
                 )
             }
-            (Pending::CountMove, _) => (self.active, DecisionKind::CountMove),
-            (Pending::CountOrder, _) => (self.active, DecisionKind::CountOrder),
-            _ => (self.active, DecisionKind::CountQuarter),
+            (Some(Ask::Move), _) => (g.active, DecisionKind::CountMove),
+            (Some(Ask::Order), _) => (g.active, DecisionKind::CountOrder),
+            _ => (g.active, DecisionKind::CountQuarter),
         }
     }
 
     /// The legal answers to a pending Count decision.
-    pub(crate) fn count_actions(&self, out: &mut Vec<Action>) {
-        let Some(count) = &self.count else { return };
-        match self.pending {
-            Pending::CountQuarter => {
+    pub(crate) fn count_actions(&self, g: &Game, out: &mut Vec<Action>) {
+        let Some(count) = g.slots.get::<Count>(self.id) else {
+            return;
+        };
+        match self.kind(g) {
+            Some(Ask::Quarter) => {
                 out.extend(Quarter::ALL.map(|quarter| Action::Quarter { quarter }));
-                out.push(Action::Pass);
             }
-            Pending::CountMove => {
+            Some(Ask::Move) => {
                 out.extend(
                     Quarter::ALL
                         .into_iter()
                         .filter(|q| *q != count.at)
                         .map(|quarter| Action::Count { quarter }),
                 );
-                out.push(Action::Pass);
             }
-            Pending::CountLeave => {
-                if let (player, DecisionKind::CountLeave { quarter, .. }) = self.count_decision() {
+            Some(Ask::Leave) => {
+                if let (player, DecisionKind::CountLeave { quarter, .. }) = self.count_decision(g) {
                     let n = count.in_quarter(player, quarter);
                     out.extend((1..=n).map(|count| Action::Leave { quarter, count }));
                 }
-                out.push(Action::Pass);
             }
-            Pending::CountOrder => {
+            Some(Ask::Order) => {
                 for seg in count.todo.iter().flatten() {
-                    let (pos, spot) = self.seg_spot(*seg);
+                    let (pos, spot) = g.seg_spot(*seg);
                     out.push(Action::Score { pos, spot });
                 }
             }
@@ -565,38 +607,38 @@ impl Game {
 
     /// `Score` as the legal list writes it: any tile and spot of a feature left to score
     /// names that feature.
-    fn count_canonical(&self, action: &Action) -> Action {
+    fn count_canonical(&self, g: &Game, action: &Action) -> Action {
         let Action::Score { pos, spot } = *action else {
             return *action;
         };
-        let todo = self.count.as_ref().and_then(|c| c.todo.as_ref());
-        self.seg_at(pos, spot)
-            .and_then(|seg| todo?.iter().find(|t| self.features.same(**t, seg)).copied())
+        let todo = g.slots.get::<Count>(self.id).and_then(|c| c.todo.as_ref());
+        g.seg_at(pos, spot)
+            .and_then(|seg| todo?.iter().find(|t| g.features.same(**t, seg)).copied())
             .map_or(*action, |t| {
-                let (pos, spot) = self.seg_spot(t);
+                let (pos, spot) = g.seg_spot(t);
                 Action::Score { pos, spot }
             })
     }
 
     /// Checks an answer to a pending Count decision without changing anything.
-    pub(crate) fn check_count(&self, action: &Action) -> Result<(), RuleError> {
+    pub(crate) fn check_count(&self, g: &Game, action: &Action) -> Result<(), RuleError> {
         let fits = matches!(
-            (self.pending, action),
-            (Pending::CountQuarter, Action::Quarter { .. } | Action::Pass)
-                | (Pending::CountMove, Action::Count { .. } | Action::Pass)
-                | (Pending::CountLeave, Action::Leave { .. } | Action::Pass)
-                | (Pending::CountOrder, Action::Score { .. })
+            (self.kind(g), action),
+            (Some(Ask::Quarter), Action::Quarter { .. } | Action::Pass)
+                | (Some(Ask::Move), Action::Count { .. } | Action::Pass)
+                | (Some(Ask::Leave), Action::Leave { .. } | Action::Pass)
+                | (Some(Ask::Order), Action::Score { .. })
         );
         if !fits {
             return Err(RuleError::WrongDecision(
-                match self.pending {
-                    Pending::CountQuarter => {
+                match self.kind(g) {
+                    Some(Ask::Quarter) => {
                         "the Count: put a follower into a quarter (`quarter = \"castle\"`) or `pass = true` (CO-1)"
                     }
-                    Pending::CountMove => {
+                    Some(Ask::Move) => {
                         "the Count: move the Count (`count = \"market\"`) or `pass = true` (CO-2)"
                     }
-                    Pending::CountLeave => {
+                    Some(Ask::Leave) => {
                         "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`) or `pass = true` (CO-5)"
                     }
                     _ => "the Count: choose the feature scored next (`score = [x, y, \"N\"]`)",
@@ -605,8 +647,8 @@ impl Game {
             ));
         }
         let mut legal = Vec::new();
-        self.count_actions(&mut legal);
-        if legal.contains(&self.count_canonical(action)) {
+        self.count_actions(g, &mut legal);
+        if legal.contains(&self.count_canonical(g, action)) {
             return Ok(());
         }
         Err(RuleError::Illegal(format!(
@@ -617,43 +659,47 @@ impl Game {
     }
 
     /// Applies a checked answer to a pending Count decision.
-    pub(crate) fn count_apply(&mut self, action: &Action, events: &mut Vec<Event>) {
-        let action = self.count_canonical(action);
-        let (player, _) = self.count_decision();
-        let pending = self.pending;
+    pub(crate) fn count_apply(&self, g: &mut Game, action: &Action, events: &mut Vec<Event>) {
+        let action = self.count_canonical(g, action);
+        let (player, _) = self.count_decision(g);
+        let pending = self.kind(g);
         let chosen = match action {
-            Action::Score { pos, spot } => self.seg_at(pos, spot).and_then(|seg| {
-                let todo = self.count.as_ref()?.todo.as_ref()?;
-                todo.iter().find(|t| self.features.same(**t, seg)).copied()
+            Action::Score { pos, spot } => g.seg_at(pos, spot).and_then(|seg| {
+                let todo = g.slots.get::<Count>(self.id)?.todo.as_ref()?;
+                todo.iter().find(|t| g.features.same(**t, seg)).copied()
             }),
             _ => None,
         };
         // The feature the round under way feeds: its key, where it is, what it is.
-        let round = self.count.as_ref().and_then(|c| c.round.as_ref()).map(|r| {
-            let kind = if r.key == CITY {
-                FeatureKind::Field
-            } else {
-                self.features.segment(r.key).kind
-            };
-            (r.key, r.at, kind)
-        });
-        let Some(count) = self.count.as_mut() else {
+        let round = g
+            .slots
+            .get::<Count>(self.id)
+            .and_then(|c| c.round.as_ref())
+            .map(|r| {
+                let kind = if r.key == CITY {
+                    FeatureKind::Field
+                } else {
+                    g.features.segment(r.key).kind
+                };
+                (r.key, r.at, kind)
+            });
+        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
         match (pending, action) {
-            (Pending::CountQuarter, Action::Quarter { quarter }) => {
-                self.supply[player][FigureKind::Follower as usize] -= 1;
+            (Some(Ask::Quarter), Action::Quarter { quarter }) => {
+                g.supply[player][FigureKind::Follower as usize] -= 1;
                 count.quarters[player][quarter as usize] += 1;
                 count.end = EndStep::MoveCount;
                 events.push(Event::FollowerIntoQuarter { player, quarter });
             }
-            (Pending::CountMove, Action::Count { quarter }) => {
+            (Some(Ask::Move), Action::Count { quarter }) => {
                 count.at = quarter;
                 count.end = EndStep::Nothing;
                 events.push(Event::CountMoved { player, quarter });
             }
-            (Pending::CountQuarter | Pending::CountMove, _) => count.end = EndStep::Nothing,
-            (Pending::CountLeave, Action::Leave { quarter, count: n }) => {
+            (Some(Ask::Quarter) | Some(Ask::Move), _) => count.end = EndStep::Nothing,
+            (Some(Ask::Leave), Action::Leave { quarter, count: n }) => {
                 count.quarters[player][quarter as usize] -= n;
                 if let Some(r) = count.round.as_mut() {
                     r.next += 1;
@@ -676,13 +722,143 @@ impl Game {
                     });
                 }
             }
-            (Pending::CountLeave, _) => {
+            (Some(Ask::Leave), _) => {
                 if let Some(r) = count.round.as_mut() {
                     r.next += 1;
                 }
             }
-            (Pending::CountOrder, _) => count.next = chosen,
+            (Some(Ask::Order), _) => count.next = chosen,
             _ => {}
         }
+    }
+}
+
+impl Mechanic for CountOfCarcassonne {
+    fn name(&self) -> &'static str {
+        "count"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::SETUP
+            | Hooks::STAGE
+            | Hooks::ACTIONS
+            | Hooks::DEPLOY
+            | Hooks::STRENGTH
+            | Hooks::DRAGON
+            | Hooks::FARM
+            | Hooks::FINAL
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::Score, Phase::TurnEnd]
+    }
+
+    fn setup(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        let players = g.scores.len();
+        g.slots.set(self.id, Count::new(players));
+    }
+
+    /// The score stage with the quarters' rounds (CO-4, CO-5; it scores what the tile
+    /// completed in place of the base game's stage), and the end of the turn (CO-1, CO-2).
+    fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        match phase {
+            Phase::Score => {
+                let placed = g.now.placed?;
+                self.count_score_stage(g, placed, events)
+            }
+            _ => self.count_turn_end(g),
+        }
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        let (player, kind) = self.count_decision(g);
+        Some(Decision { player, kind })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked.by == self.id {
+            self.count_actions(g, out);
+        }
+    }
+
+    fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
+        Ask::of(asked.kind) != Ask::Order
+    }
+
+    fn hint(&self, asked: Asked) -> &'static str {
+        match Ask::of(asked.kind) {
+            Ask::Quarter => {
+                "the Count: put a follower into a quarter (`quarter = \"castle\"`) or `pass = true` (CO-1)"
+            }
+            Ask::Move => "the Count: move the Count (`count = \"market\"`) or `pass = true` (CO-2)",
+            Ask::Leave => {
+                "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`) or `pass = true` (CO-5)"
+            }
+            Ask::Order => "the Count: choose the feature scored next (`score = [x, y, \"N\"]`)",
+        }
+    }
+
+    fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
+        matches!(action, Action::Score { .. }).then(|| self.count_canonical(g, action))
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        (asked.by == self.id).then(|| self.check_count(g, action))
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked.by != self.id {
+            return None;
+        }
+        self.count_apply(g, action, events);
+        // The Count's decisions continue the stage that asked for them.
+        Some(Then::Again)
+    }
+
+    fn deploy_problem(
+        &self,
+        g: &Game,
+        seg: SegId,
+        _figure: FigureKind,
+        _own_tile: bool,
+    ) -> Option<&'static str> {
+        self.count_deploy_problem(g, g.root_pos(seg))
+    }
+
+    /// Followers moved out of a quarter count in the feature they were moved into (CO-5).
+    fn strength(&self, g: &Game, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
+        let Some(count) = g.slots.get::<Count>(self.id) else {
+            return;
+        };
+        for m in &count.moving {
+            if m.key == key && m.quarter.feature() == kind {
+                strength[m.player] += m.count as u32 * FigureKind::Follower.weight();
+            }
+        }
+    }
+
+    fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
+        self.count_bars_dragon(g, pos)
+    }
+
+    /// #53: a farm with a field on a tile of the City borders the City.
+    fn farm_cities(&self, g: &Game, placed: PlacedId) -> Option<(SegId, Pos)> {
+        self.count_city_borders(g, placed)
+            .then(|| (CITY, self.count_city_pos(g)))
+    }
+
+    /// The market rounds come before the base game's final scoring (RULES.md §5.2).
+    fn final_scoring(&self, g: &mut Game, _events: &mut Vec<Event>) -> Option<Asked> {
+        self.count_final_rounds(g)
+    }
+
+    fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {
+        self.count_return_moving(g, events);
     }
 }

@@ -2,168 +2,252 @@
 //! aside; once in play, every dragon tile sends the dragon on a journey of up to six steps, each
 //! step chosen by the next player clockwise, eating the figures on every tile it enters.
 
-use super::rules::{MoverOrder, PreVolcano};
-
+use super::rules::{MoverOrder, PreVolcano, Timing};
+use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Game, Journey, Pending};
+use crate::engine::game::{Game, Journey, RuleError};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::model::geometry::{Edge, Pos};
-use crate::model::tile::Symbol;
-use crate::model::tile::TileId;
-use rand::RngExt;
+use crate::model::tile::{Symbol, TileId};
+use std::sync::Arc;
 
-impl Game {
-    fn is_dragon_tile(&self, tile: TileId) -> bool {
-        self.rules.tile(tile).symbol == Some(Symbol::Dragon)
+/// The dragon.
+#[derive(Debug)]
+pub struct Dragon {
+    id: u8,
+    phase: Phase,
+}
+
+impl Dragon {
+    /// The dragon as mechanic number `id` of a game, its stage where `timing` puts it.
+    pub fn new(id: u8, timing: Timing) -> Dragon {
+        let phase = match timing {
+            Timing::AfterTile => Phase::AfterPlace,
+            Timing::BeforeScoring => Phase::AfterDeploy,
+            Timing::AfterScoring => Phase::AfterScore,
+        };
+        Dragon { id, phase }
     }
+}
 
-    /// D0: a dragon tile drawn while the dragon is not in play is set aside (or, under the house
-    /// rule, put back into the bag). Returns whether the tile was kept out.
-    pub(crate) fn keep_dragon_tile_out(&mut self, tile: TileId, events: &mut Vec<Event>) -> bool {
-        if !self.rules.mechanics.dragon || self.dragon_in_play || !self.is_dragon_tile(tile) {
-            return false;
-        }
-        let name = self.tile_name(tile);
-        match self.rules.pd.dragon.pre_volcano {
-            PreVolcano::SetAsideReshuffle => {
-                self.set_aside.push(tile);
-                events.push(Event::TileSetAside {
-                    player: self.active,
-                    tile: name,
-                });
-            }
-            PreVolcano::ReturnAndRedraw => {
-                self.insert_at_random(tile);
-                events.push(Event::TileReturned {
-                    player: self.active,
-                    tile: name,
-                });
-            }
-        }
-        true
+fn is_dragon_tile(g: &Game, tile: TileId) -> bool {
+    g.rules.tile(tile).symbol == Some(Symbol::Dragon)
+}
+
+/// The seat that makes step `step` (from 1) of the journey (D4).
+pub fn mover(g: &Game, step: u32) -> usize {
+    match g.rules.pd.dragon.mover_order {
+        MoverOrder::ClockwiseFromActive => (g.active + step as usize - 1) % g.scores.len(),
+        MoverOrder::ActiveOnly => g.active,
     }
+}
 
-    /// Puts a tile into the bag at a random place, keeping the order of the others (so a
-    /// record's forced draw order stays as written).
-    pub(crate) fn insert_at_random(&mut self, tile: TileId) {
-        let at = self.rng.random_range(0..=self.bag.len());
-        self.bag.insert(at, tile);
+/// Tiles the dragon may step onto now (D5): orthogonal neighbours that hold a tile, were not
+/// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c).
+pub fn steps(g: &Game) -> Vec<Pos> {
+    let (Some(at), Some(journey)) = (g.dragon, g.now.journey.as_ref()) else {
+        return Vec::new();
+    };
+    Edge::ALL
+        .iter()
+        .map(|e| at.step(*e))
+        .filter(|q| g.board.at(*q).is_some())
+        .filter(|q| !journey.visited.contains(q))
+        .filter(|q| !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, *q)))
+        .collect()
+}
+
+/// The dragon eats every figure on the tile at `pos`, unless a mechanic protects it (the
+/// fairy, FA6) or keeps some figures off the menu (D7).
+pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
+    let Some(tile) = g.board.at(pos) else {
+        return;
+    };
+    let mechanics = Arc::clone(&g.mechanics);
+    if mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+        return;
     }
-
-    /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
-    /// game ends instead of redrawing for ever.
-    pub(crate) fn dragon_tiles_only_left(&self) -> bool {
-        self.rules.mechanics.dragon
-            && !self.dragon_in_play
-            && self.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
-            && !self.bag.is_empty()
-            && self.bag.iter().all(|t| self.is_dragon_tile(*t))
+    let mut eaten: Vec<u32> = g
+        .figures
+        .iter()
+        .filter(|f| g.features.segment(f.seg).placed == tile)
+        .map(|f| f.id)
+        .collect();
+    if eaten.is_empty() {
+        return;
     }
-
-    /// The seat that makes step `step` (from 1) of the journey (D4).
-    pub(crate) fn dragon_mover(&self, step: u32) -> usize {
-        match self.rules.pd.dragon.mover_order {
-            MoverOrder::ClockwiseFromActive => {
-                (self.active + step as usize - 1) % self.scores.len()
-            }
-            MoverOrder::ActiveOnly => self.active,
-        }
+    for m in mechanics.on(Hooks::DRAGON) {
+        m.filter_eaten(g, pos, &mut eaten);
     }
+    g.return_figures(|_, f| eaten.contains(&f.id), ReturnReason::Eaten, events);
+}
 
-    /// The dragon's stage: start the journey that is due, ask for the next step, or end it at a
-    /// dead end (D6) or after the last step (D3).
-    pub(crate) fn dragon_stage(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
-        if !self.now.journey_due {
+impl Dragon {
+    /// The dragon's stage: start the journey that is due, ask for the next step, or end it at
+    /// a dead end (D6) or after the last step (D3).
+    fn journey(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        if !g.now.journey_due {
             return None;
         }
-        let Some(at) = self.dragon else {
-            self.now.journey_due = false;
+        let Some(at) = g.dragon else {
+            g.now.journey_due = false;
             return None;
         };
-        let rules = self.rules.pd.dragon;
-        if self.now.journey.is_none() {
+        let rules = g.rules.pd.dragon;
+        if g.now.journey.is_none() {
             let visited = if rules.start_tile_visited {
                 vec![at]
             } else {
                 Vec::new()
             };
-            self.now.journey = Some(Journey { steps: 0, visited });
+            g.now.journey = Some(Journey { steps: 0, visited });
             if rules.eat_on_start {
-                self.eat(at, events);
+                eat(g, at, events);
             }
         }
-        let steps = self.now.journey.as_ref().map_or(0, |j| j.steps);
-        let reason = if steps >= rules.steps {
+        let steps_taken = g.now.journey.as_ref().map_or(0, |j| j.steps);
+        let reason = if steps_taken >= rules.steps {
             "steps_done"
-        } else if self.dragon_steps().is_empty() {
+        } else if steps(g).is_empty() {
             "dead_end"
         } else {
-            return Some(Pending::DragonStep);
+            return Some(Asked {
+                by: self.id,
+                kind: 0,
+            });
         };
-        events.push(Event::JourneyEnded { steps, reason });
-        self.now.journey_due = false;
-        self.now.journey = None;
+        events.push(Event::JourneyEnded {
+            steps: steps_taken,
+            reason,
+        });
+        g.now.journey_due = false;
+        g.now.journey = None;
         None
     }
 
-    /// Tiles the dragon may step onto now (D5): orthogonal neighbours that hold a tile, were not
-    /// visited on this journey, do not hold the fairy (FA6) and are not barred by the Count
-    /// (D5c, `count.dragon_access`).
-    pub(crate) fn dragon_steps(&self) -> Vec<Pos> {
-        let (Some(at), Some(journey)) = (self.dragon, self.now.journey.as_ref()) else {
-            return Vec::new();
-        };
-        let fairy = self.fairy.map(|f| f.pos);
-        let blocks = self.rules.mechanics.fairy && self.rules.pd.fairy.blocks_dragon;
-        Edge::ALL
-            .iter()
-            .map(|e| at.step(*e))
-            .filter(|q| self.board.at(*q).is_some())
-            .filter(|q| !journey.visited.contains(q))
-            .filter(|q| !(blocks && fairy == Some(*q)))
-            .filter(|q| !self.count_bars_dragon(*q))
-            .collect()
-    }
-
     /// One step of the journey onto `pos` (already checked), eating what is there (D7).
-    pub(crate) fn dragon_step(&mut self, pos: Pos, events: &mut Vec<Event>) {
-        let Some(journey) = self.now.journey.as_mut() else {
+    fn step(&self, g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
+        let Some(journey) = g.now.journey.as_mut() else {
             return;
         };
         journey.steps += 1;
         journey.visited.push(pos);
         let step = journey.steps;
-        self.dragon = Some(pos);
+        g.dragon = Some(pos);
         events.push(Event::DragonMoved {
-            player: self.dragon_mover(step),
+            player: mover(g, step),
             x: pos.x,
             y: pos.y,
             step,
         });
-        self.eat(pos, events);
+        eat(g, pos, events);
+    }
+}
+
+impl Mechanic for Dragon {
+    fn name(&self) -> &'static str {
+        "dragon"
     }
 
-    /// The dragon eats every figure on the tile at `pos`, unless the fairy protects it (D7,
-    /// FA6). Every figure that exists so far is a follower, on every menu.
-    pub(crate) fn eat(&mut self, pos: Pos, events: &mut Vec<Event>) {
-        let protected = self.rules.mechanics.fairy
-            && self.rules.pd.fairy.protects_tile
-            && self.fairy.is_some_and(|f| f.pos == pos);
-        let Some(tile) = self.board.at(pos) else {
-            return;
-        };
-        if protected {
-            return;
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE | Hooks::DRAW | Hooks::PLACED | Hooks::ACTIONS
+    }
+
+    fn phases(&self) -> &[Phase] {
+        std::slice::from_ref(&self.phase)
+    }
+
+    fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        self.journey(g, events)
+    }
+
+    /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
+    /// game ends instead of redrawing for ever.
+    fn draw_over(&self, g: &Game) -> bool {
+        !g.dragon_in_play
+            && g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+            && !g.bag.is_empty()
+            && g.bag.iter().all(|t| is_dragon_tile(g, *t))
+    }
+
+    /// D0: a dragon tile drawn while the dragon is not in play is set aside (or, under the
+    /// house rule, put back into the bag).
+    fn drawn(&self, g: &mut Game, tile: TileId, events: &mut Vec<Event>) -> Drawn {
+        if g.dragon_in_play || !is_dragon_tile(g, tile) {
+            return Drawn::Keep;
         }
-        let on_tile: Vec<u32> = self
-            .figures
-            .iter()
-            .filter(|f| self.features.segment(f.seg).placed == tile)
-            .map(|f| f.id)
-            .collect();
-        if on_tile.is_empty() {
-            return;
+        let name = g.tile_name(tile);
+        match g.rules.pd.dragon.pre_volcano {
+            PreVolcano::SetAsideReshuffle => {
+                g.set_aside.push(tile);
+                events.push(Event::TileSetAside {
+                    player: g.active,
+                    tile: name,
+                });
+            }
+            PreVolcano::ReturnAndRedraw => {
+                g.insert_at_random(tile);
+                events.push(Event::TileReturned {
+                    player: g.active,
+                    tile: name,
+                });
+            }
         }
-        let eaten = self.eaten_filter(pos, on_tile);
-        self.return_figures(|_, f| eaten.contains(&f.id), ReturnReason::Eaten, events);
+        Drawn::Out
+    }
+
+    /// D2: a dragon tile sends the dragon (if on the board) on a journey.
+    fn placed(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        if g.placed_symbol(Symbol::Dragon) && g.dragon.is_some() {
+            g.now.journey_due = true;
+        }
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        let step = g.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
+        Some(Decision {
+            player: mover(g, step),
+            kind: DecisionKind::DragonStep { step },
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked.by == self.id {
+            out.extend(steps(g).into_iter().map(|pos| Action::Dragon { pos }));
+        }
+    }
+
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "the dragon must move (`dragon = [x, y]`)"
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        match *action {
+            Action::Dragon { pos } if asked.by == self.id => Some(if steps(g).contains(&pos) {
+                Ok(())
+            } else {
+                g.check_listed(action)
+            }),
+            _ => None,
+        }
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked.by != self.id {
+            return None;
+        }
+        match *action {
+            Action::Dragon { pos } => self.step(g, pos, events),
+            // Another mechanic's answer to a step (a script's) lets the journey look again.
+            _ => return None,
+        }
+        // The journey goes on within the same stage.
+        Some(Then::Again)
     }
 }

@@ -1,11 +1,12 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen};
+use super::rules::{Attach, BonusClaim, BonusWhen, RemovalBlocks};
 
-use crate::engine::action::Action;
+use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::Event;
-use crate::engine::game::{Fairy, Game, Pending, RuleError};
+use crate::engine::game::{Fairy, Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::model::feature::SegId;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
@@ -13,231 +14,343 @@ use crate::model::tile::Symbol;
 /// The rule named by the fairy's scoring bonus in [`Event::Scored`] (FA8).
 pub(crate) const BONUS_RULE: &str = "FA8 fairy bonus";
 
-impl Game {
-    fn fairy_on(&self) -> bool {
-        self.rules.mechanics.fairy
-    }
+fn fairy_on(g: &Game) -> bool {
+    g.rules.mechanics.fairy
+}
 
-    /// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
-    /// one of his followers; tile mode, he has a follower on the fairy's tile.
-    fn fairy_favours(&self, player: usize) -> bool {
-        let Some(fairy) = self.fairy else {
-            return false;
-        };
-        match self.rules.pd.fairy.attach {
-            Attach::Follower => fairy
-                .follower
-                .and_then(|id| self.figures.iter().find(|f| f.id == id))
-                .is_some_and(|f| f.owner == player),
-            Attach::Tile => self.has_follower_on(player, fairy.pos),
+/// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
+/// one of his followers; tile mode, he has a follower on the fairy's tile.
+fn fairy_favours(g: &Game, player: usize) -> bool {
+    let Some(fairy) = g.fairy else {
+        return false;
+    };
+    match g.rules.pd.fairy.attach {
+        Attach::Follower => fairy
+            .follower
+            .and_then(|id| g.figures.iter().find(|f| f.id == id))
+            .is_some_and(|f| f.owner == player),
+        Attach::Tile => has_follower_on(g, player, fairy.pos),
+    }
+}
+
+fn has_follower_on(g: &Game, player: usize, pos: Pos) -> bool {
+    g.figures
+        .iter()
+        .any(|f| f.owner == player && g.root_pos(f.seg) == pos)
+}
+
+/// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
+/// FA7: the fairy's point at the start of a turn, paid or (A23) to be claimed; returns
+/// whether the player must claim it.
+fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
+    let rules = g.rules.pd.fairy;
+    if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, g.active) {
+        return false;
+    }
+    match rules.bonus_claim {
+        BonusClaim::Automatic => {
+            pay_fairy_turn_point(g, events);
+            false
         }
+        BonusClaim::ClaimBeforePass => true,
     }
+}
 
-    fn has_follower_on(&self, player: usize, pos: Pos) -> bool {
-        self.figures
-            .iter()
-            .any(|f| f.owner == player && self.root_pos(f.seg) == pos)
+/// Pays the active player the fairy's turn point.
+pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
+    let points = g.rules.pd.fairy.turn_bonus;
+    g.scores[g.active] += points;
+    events.push(Event::FairyPoint {
+        player: g.active,
+        points,
+    });
+}
+
+/// Whether the fairy may be moved this turn (FA2, V4, PR5).
+pub fn fairy_may_move(g: &Game) -> bool {
+    fairy_on(g)
+        && g.now.placed.is_some()
+        && !(g.now.princess_removed
+            && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
+        && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+}
+
+/// Every legal fairy move (FA3–FA5, A17, A25).
+pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
+    if !fairy_may_move(g) {
+        return;
     }
-
-    /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
-    pub(crate) fn fairy_turn_start(&mut self, events: &mut Vec<Event>) -> Option<Pending> {
-        let rules = self.rules.pd.fairy;
-        if !self.fairy_on() || rules.turn_bonus == 0 || !self.fairy_favours(self.active) {
-            return None;
-        }
-        match rules.bonus_claim {
-            BonusClaim::Automatic => {
-                self.pay_fairy_turn_point(events);
-                None
-            }
-            BonusClaim::ClaimBeforePass => Some(Pending::Claim),
-        }
-    }
-
-    /// Pays the active player the fairy's turn point.
-    pub(crate) fn pay_fairy_turn_point(&mut self, events: &mut Vec<Event>) {
-        let points = self.rules.pd.fairy.turn_bonus;
-        self.scores[self.active] += points;
-        events.push(Event::FairyPoint {
-            player: self.active,
-            points,
-        });
-    }
-
-    /// Whether the fairy may be moved this turn (FA2, V4, PR5).
-    pub(crate) fn fairy_may_move(&self) -> bool {
-        self.fairy_on()
-            && self.now.placed.is_some()
-            && !self.princess_blocks_fairy()
-            && (self.rules.pd.volcano.fairy_move || !self.placed_symbol(Symbol::Volcano))
-    }
-
-    /// Every legal fairy move (FA3–FA5, A17, A25).
-    pub(crate) fn fairy_actions(&self, out: &mut Vec<Action>) {
-        if !self.fairy_may_move() {
-            return;
-        }
-        let rules = self.rules.pd.fairy;
-        let at = self.fairy.map(|f| f.pos);
-        match rules.attach {
-            Attach::Follower => {
-                let current = self.fairy.and_then(|f| f.follower);
-                for f in self.figures.iter().filter(|f| f.owner == self.active) {
-                    let (pos, spot) = self.figure_spot(f);
-                    let same_tile = at == Some(pos);
-                    if current == Some(f.id) || (same_tile && !rules.reassign_same_tile) {
-                        continue;
-                    }
-                    out.push(Action::Fairy {
-                        pos,
-                        spot: Some(spot),
-                    });
+    let rules = g.rules.pd.fairy;
+    let at = g.fairy.map(|f| f.pos);
+    match rules.attach {
+        Attach::Follower => {
+            let current = g.fairy.and_then(|f| f.follower);
+            for f in g.figures.iter().filter(|f| f.owner == g.active) {
+                let (pos, spot) = g.figure_spot(f);
+                let same_tile = at == Some(pos);
+                if current == Some(f.id) || (same_tile && !rules.reassign_same_tile) {
+                    continue;
                 }
-            }
-            Attach::Tile => {
-                let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
-                    self.figures
-                        .iter()
-                        .filter(|f| f.owner == self.active)
-                        .map(|f| self.root_pos(f.seg))
-                        .collect()
-                } else {
-                    self.board.tiles().iter().map(|p| p.pos).collect()
-                };
-                tiles.sort_unstable();
-                tiles.dedup();
-                out.extend(
-                    tiles
-                        .into_iter()
-                        .filter(|p| Some(*p) != at)
-                        .map(|pos| Action::Fairy { pos, spot: None }),
-                );
+                out.push(Action::Fairy {
+                    pos,
+                    spot: Some(spot),
+                });
             }
         }
-    }
-
-    /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
-    /// tile mode.
-    pub(crate) fn fairy_canonical(&self, pos: Pos, spot: Option<Spot>) -> Action {
-        let spot = match self.rules.pd.fairy.attach {
-            Attach::Tile => None,
-            Attach::Follower => spot.map(|s| self.seg_at(pos, s).map_or(s, |g| self.seg_spot(g).1)),
-        };
-        Action::Fairy { pos, spot }
-    }
-
-    pub(crate) fn check_fairy(&self, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
-        let mut legal = Vec::new();
-        self.fairy_actions(&mut legal);
-        if legal.contains(&self.fairy_canonical(pos, spot)) {
-            return Ok(());
-        }
-        let why = if !self.fairy_on() {
-            "the fairy is switched off in this ruleset"
-        } else if !self.fairy_may_move() {
-            "the fairy may not move this turn (FA2, V4, PR5)"
-        } else if self.rules.pd.fairy.attach == Attach::Follower && spot.is_none() {
-            "name the follower: fairy = [x, y, \"N\"] (FA3)"
-        } else {
-            "the fairy must go to one of your followers (FA3–FA5)"
-        };
-        Err(RuleError::Illegal(format!(
-            "cannot move the fairy to {pos}: {why}"
-        )))
-    }
-
-    /// Moves the fairy (already checked).
-    pub(crate) fn move_fairy(&mut self, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
-        let Action::Fairy { spot, .. } = self.fairy_canonical(pos, spot) else {
-            return;
-        };
-        let follower = spot
-            .and_then(|s| self.seg_at(pos, s))
-            .and_then(|seg| {
-                self.figures
+        Attach::Tile => {
+            let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
+                g.figures
                     .iter()
-                    .find(|f| f.seg == seg && f.owner == self.active)
-            })
-            .map(|f| f.id);
-        self.fairy = Some(Fairy { pos, follower });
-        events.push(Event::FairyMoved {
-            player: self.active,
-            x: pos.x,
-            y: pos.y,
-            spot,
-        });
-    }
-
-    /// FA8: the fairy's bonus when the feature of `seg` is scored.
-    pub(crate) fn fairy_scoring_bonus(
-        &mut self,
-        seg: SegId,
-        completed: bool,
-        events: &mut Vec<Event>,
-    ) {
-        let rules = self.rules.pd.fairy;
-        let Some(fairy) = self.fairy else {
-            return;
-        };
-        if !self.fairy_on()
-            || rules.scoring_bonus == 0
-            || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
-        {
-            return;
+                    .filter(|f| f.owner == g.active)
+                    .map(|f| g.root_pos(f.seg))
+                    .collect()
+            } else {
+                g.board.tiles().iter().map(|p| p.pos).collect()
+            };
+            tiles.sort_unstable();
+            tiles.dedup();
+            out.extend(
+                tiles
+                    .into_iter()
+                    .filter(|p| Some(*p) != at)
+                    .map(|pos| Action::Fairy { pos, spot: None }),
+            );
         }
-        let kind = self.features.segment(seg).kind;
-        let at = self.root_pos(seg);
-        let mut winners: Vec<usize> = Vec::new();
-        match rules.attach {
-            Attach::Follower => {
-                if let Some(f) = fairy
-                    .follower
-                    .and_then(|id| self.figures.iter().find(|f| f.id == id))
-                    .filter(|f| self.features.same(f.seg, seg))
-                {
+    }
+}
+
+/// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
+/// tile mode.
+pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action {
+    let spot = match g.rules.pd.fairy.attach {
+        Attach::Tile => None,
+        Attach::Follower => spot.map(|s| g.seg_at(pos, s).map_or(s, |seg| g.seg_spot(seg).1)),
+    };
+    Action::Fairy { pos, spot }
+}
+
+pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
+    let mut legal = Vec::new();
+    fairy_actions(g, &mut legal);
+    if legal.contains(&fairy_canonical(g, pos, spot)) {
+        return Ok(());
+    }
+    let why = if !fairy_on(g) {
+        "the fairy is switched off in this ruleset"
+    } else if !fairy_may_move(g) {
+        "the fairy may not move this turn (FA2, V4, PR5)"
+    } else if g.rules.pd.fairy.attach == Attach::Follower && spot.is_none() {
+        "name the follower: fairy = [x, y, \"N\"] (FA3)"
+    } else {
+        "the fairy must go to one of your followers (FA3–FA5)"
+    };
+    Err(RuleError::Illegal(format!(
+        "cannot move the fairy to {pos}: {why}"
+    )))
+}
+
+/// Moves the fairy (already checked).
+pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
+    let Action::Fairy { spot, .. } = fairy_canonical(g, pos, spot) else {
+        return;
+    };
+    let follower = spot
+        .and_then(|s| g.seg_at(pos, s))
+        .and_then(|seg| {
+            g.figures
+                .iter()
+                .find(|f| f.seg == seg && f.owner == g.active)
+        })
+        .map(|f| f.id);
+    g.fairy = Some(Fairy { pos, follower });
+    events.push(Event::FairyMoved {
+        player: g.active,
+        x: pos.x,
+        y: pos.y,
+        spot,
+    });
+}
+
+/// FA8: the fairy's bonus when the feature of `seg` is scored.
+pub(crate) fn fairy_scoring_bonus(
+    g: &mut Game,
+    seg: SegId,
+    completed: bool,
+    events: &mut Vec<Event>,
+) {
+    let rules = g.rules.pd.fairy;
+    let Some(fairy) = g.fairy else {
+        return;
+    };
+    if !fairy_on(g)
+        || rules.scoring_bonus == 0
+        || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
+    {
+        return;
+    }
+    let kind = g.features.segment(seg).kind;
+    let at = g.root_pos(seg);
+    let mut winners: Vec<usize> = Vec::new();
+    match rules.attach {
+        Attach::Follower => {
+            if let Some(f) = fairy
+                .follower
+                .and_then(|id| g.figures.iter().find(|f| f.id == id))
+                .filter(|f| g.features.same(f.seg, seg))
+            {
+                winners.push(f.owner);
+            }
+        }
+        Attach::Tile => {
+            let crosses = feature_crosses(g, seg, fairy.pos);
+            for f in &g.figures {
+                let on_tile = g.root_pos(f.seg) == fairy.pos;
+                let counts = if rules.tile_mode_requires_follower_in_feature {
+                    g.features.same(f.seg, seg)
+                } else {
+                    crosses
+                };
+                if on_tile && counts && !winners.contains(&f.owner) {
                     winners.push(f.owner);
                 }
             }
-            Attach::Tile => {
-                let crosses = self.feature_crosses(seg, fairy.pos);
-                for f in &self.figures {
-                    let on_tile = self.root_pos(f.seg) == fairy.pos;
-                    let counts = if rules.tile_mode_requires_follower_in_feature {
-                        self.features.same(f.seg, seg)
-                    } else {
-                        crosses
-                    };
-                    if on_tile && counts && !winners.contains(&f.owner) {
-                        winners.push(f.owner);
-                    }
-                }
+        }
+    }
+    for player in winners {
+        g.award(player, rules.scoring_bonus, kind, BONUS_RULE, at, events);
+    }
+}
+
+/// Whether the feature of `seg` has a part on the tile at `pos`.
+fn feature_crosses(g: &Game, seg: SegId, pos: Pos) -> bool {
+    let Some(placed) = g.board.at(pos) else {
+        return false;
+    };
+    let base = g.board.placed(placed).seg_base;
+    let n = g.board.oriented(&g.rules.tiles, placed).features.len() as u32;
+    (base..base + n).any(|s| g.features.same(s, seg))
+}
+
+/// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
+pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
+    if let Some(fairy) = g.fairy.as_mut()
+        && fairy.follower == Some(id)
+    {
+        fairy.follower = None;
+    }
+}
+
+/// The fairy's decision: claim the turn point (A23).
+const CLAIM: u8 = 0;
+
+/// The fairy.
+#[derive(Debug)]
+pub struct FairyMechanic {
+    id: u8,
+    /// The deployment decision, where the fairy may be moved instead (FA2).
+    deploy: Asked,
+}
+
+impl FairyMechanic {
+    /// The fairy as mechanic number `id` of a game; `deploy` is the decision (the base game's
+    /// deployment) in which it may be moved instead of deploying a figure.
+    pub fn new(id: u8, deploy: Asked) -> FairyMechanic {
+        FairyMechanic { id, deploy }
+    }
+}
+
+impl Mechanic for FairyMechanic {
+    fn name(&self) -> &'static str {
+        "fairy"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE | Hooks::ACTIONS | Hooks::SCORED | Hooks::FIGURE_LEFT | Hooks::DRAGON
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::TurnStart]
+    }
+
+    fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        fairy_turn_start(g, events).then_some(Asked {
+            by: self.id,
+            kind: CLAIM,
+        })
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        Some(Decision {
+            player: g.active,
+            kind: DecisionKind::ClaimFairyPoint,
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked.by == self.id {
+            out.push(Action::Claim);
+        } else if asked == self.deploy {
+            fairy_actions(g, out);
+        }
+    }
+
+    fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
+        true
+    }
+
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "claim the fairy's point (`claim = true`) or `pass = true`"
+    }
+
+    fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
+        match *action {
+            Action::Fairy { pos, spot } => Some(fairy_canonical(g, pos, spot)),
+            _ => None,
+        }
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        match *action {
+            Action::Claim if asked.by == self.id => Some(Ok(())),
+            Action::Fairy { pos, spot } if asked == self.deploy => Some(check_fairy(g, pos, spot)),
+            _ => None,
+        }
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        match *action {
+            Action::Claim if asked.by == self.id => pay_fairy_turn_point(g, events),
+            Action::Pass if asked.by == self.id => {
+                events.push(Event::FairyPointForfeited { player: g.active })
             }
+            Action::Fairy { pos, spot } if asked == self.deploy => move_fairy(g, pos, spot, events),
+            _ => return None,
         }
-        for player in winners {
-            self.award(player, rules.scoring_bonus, kind, BONUS_RULE, at, events);
-        }
+        Some(Then::Next)
     }
 
-    /// Whether the feature of `seg` has a part on the tile at `pos`.
-    fn feature_crosses(&self, seg: SegId, pos: Pos) -> bool {
-        let Some(placed) = self.board.at(pos) else {
-            return false;
-        };
-        let base = self.board.placed(placed).seg_base;
-        let n = self
-            .board
-            .oriented(&self.rules.tiles, placed)
-            .features
-            .len() as u32;
-        (base..base + n).any(|s| self.features.same(s, seg))
+    fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+        fairy_scoring_bonus(g, seg, completed, events);
     }
 
-    /// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
-    pub(crate) fn fairy_follower_left(&mut self, id: u32) {
-        if let Some(fairy) = self.fairy.as_mut()
-            && fairy.follower == Some(id)
-        {
-            fairy.follower = None;
-        }
+    fn figure_left(&self, g: &mut Game, figure: u32) {
+        fairy_follower_left(g, figure);
+    }
+
+    /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
+    fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
+        g.rules.pd.fairy.blocks_dragon && g.fairy.is_some_and(|f| f.pos == pos)
+    }
+
+    /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
+    /// fairy's tile.
+    fn protects(&self, g: &Game, pos: Pos) -> bool {
+        g.rules.pd.fairy.protects_tile && g.fairy.is_some_and(|f| f.pos == pos)
     }
 }

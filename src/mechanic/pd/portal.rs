@@ -2,41 +2,60 @@
 //! on any unoccupied, uncompleted feature of any tile.
 
 use crate::engine::game::Game;
+use crate::engine::mechanic::{Hooks, Mechanic};
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
-use crate::model::geometry::Pos;
-use crate::model::tile::FeatureKind;
+use crate::model::tile::{FeatureKind, Symbol};
 
-impl Game {
-    /// Why a portal deployment onto segment `seg` on the tile at `pos` is illegal, if it is
-    /// (MP2–MP6; occupancy and supply are checked by the caller).
-    pub(crate) fn portal_problem(
+/// The magic portal.
+#[derive(Debug)]
+pub struct Portal;
+
+impl Mechanic for Portal {
+    fn name(&self) -> &'static str {
+        "portal"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::DEPLOY
+    }
+
+    fn deploy_anywhere(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Portal)
+    }
+
+    /// Why a portal deployment onto segment `seg` is illegal, if it is (MP2–MP6; occupancy
+    /// and supply are the base game's checks). On the portal tile itself the base rules apply
+    /// under `pd.portal.own_tile_base_rules`.
+    fn deploy_problem(
         &self,
+        g: &Game,
         seg: SegId,
-        pos: Pos,
         figure: FigureKind,
+        own_tile: bool,
     ) -> Option<&'static str> {
-        let rules = &self.rules.pd.portal;
+        let rules = &g.rules.pd.portal;
+        if !g.placed_symbol(Symbol::Portal) || (own_tile && rules.own_tile_base_rules) {
+            return None;
+        }
         if !rules.figures.contains(&figure.follower_kind()) {
             return Some("this figure may not use the portal (pd.portal.figures)");
         }
-        if rules.dragon_tile_forbidden && self.dragon == Some(pos) {
+        if rules.dragon_tile_forbidden && g.dragon == Some(g.root_pos(seg)) {
             return Some("the dragon stands on that tile (MP6)");
         }
-        if self.features.segment(seg).kind == FeatureKind::Field {
-            let enclosed = self.features.closed(seg);
+        if g.features.segment(seg).kind == FeatureKind::Field {
+            let enclosed = g.features.closed(seg);
             return (enclosed && !rules.farm_always_open)
                 .then_some("that farm is fully enclosed (pd.portal.farm_always_open = false)");
         }
-        if !self.is_complete(seg) {
+        if !g.is_complete(seg) {
             return None;
         }
         let unscored = rules.allow_completed_unscored
-            && self.now.placed.is_some_and(|p| {
-                self.completed_by(p)
-                    .iter()
-                    .any(|d| self.features.same(*d, seg))
-            });
+            && g.now
+                .placed
+                .is_some_and(|p| g.completed_by(p).iter().any(|d| g.features.same(*d, seg)));
         (!unscored).then_some("that feature is completed (MP3)")
     }
 }

@@ -2,71 +2,141 @@
 //! its placer send one knight of that city home, after which his deployment is restricted.
 
 use super::rules::{Removal, RemovalBlocks};
-
-use crate::engine::action::Action;
+use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Game, Pending};
-use crate::model::figure::Figure;
-use crate::model::geometry::{Pos, Spot};
+use crate::engine::game::{Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::model::feature::SegId;
+use crate::model::figure::{Figure, FigureKind};
 use crate::model::tile::FeatureKind;
 
-impl Game {
-    /// The knights in the city of the princess on the tile just laid (PR2).
-    fn princess_knights(&self) -> Vec<Figure> {
-        let Some(placed) = self.now.placed else {
+/// The princess.
+#[derive(Debug)]
+pub struct Princess {
+    id: u8,
+}
+
+impl Princess {
+    /// The princess as mechanic number `id` of a game.
+    pub fn new(id: u8) -> Princess {
+        Princess { id }
+    }
+
+    /// The knights (by `pd.princess.knight_kinds`) in the city of the princess on the tile
+    /// laid this turn (PR3).
+    fn knights(&self, g: &Game) -> Vec<Figure> {
+        let Some(placed) = g.now.placed else {
             return Vec::new();
         };
-        if !self.rules.mechanics.princess {
-            return Vec::new();
-        }
-        let base = self.board.placed(placed).seg_base;
-        let features = &self.board.oriented(&self.rules.tiles, placed).features;
+        let base = g.board.placed(placed).seg_base;
+        let features = &g.board.oriented(&g.rules.tiles, placed).features;
         let princess: Vec<u32> = features
             .iter()
             .enumerate()
             .filter(|(_, f)| f.princess && f.kind == FeatureKind::City)
             .map(|(i, _)| base + i as u32)
             .collect();
-        let knights = &self.rules.pd.princess.knight_kinds;
-        self.figures
+        let knights = &g.rules.pd.princess.knight_kinds;
+        g.figures
             .iter()
-            .filter(|f| princess.iter().any(|p| self.features.same(*p, f.seg)))
+            .filter(|f| princess.iter().any(|p| g.features.same(*p, f.seg)))
             .filter(|f| knights.contains(&f.kind.follower_kind()))
             .copied()
             .collect()
     }
 
-    /// PR2–PR3: the princess asks for a decision when her city holds a knight.
-    pub(crate) fn princess_stage(&self) -> Option<Pending> {
-        (!self.princess_knights().is_empty()).then_some(Pending::Princess)
+    /// PR3: sends the knight at the checked spot home; PR5 restricts the rest of the turn.
+    fn remove(&self, g: &mut Game, action: &Action, events: &mut Vec<Event>) {
+        let Action::Remove { pos, spot } = *action else {
+            return;
+        };
+        let Some(seg) = g.seg_at(pos, spot) else {
+            return;
+        };
+        let Some(id) = g.figures.iter().find(|f| f.seg == seg).map(|f| f.id) else {
+            return;
+        };
+        g.return_figures(|_, f| f.id == id, ReturnReason::Princess, events);
+        g.now.princess_removed = true;
+    }
+}
+
+impl Mechanic for Princess {
+    fn name(&self) -> &'static str {
+        "princess"
     }
 
-    /// The princess's choices: any knight of the city, and `pass` when removal is optional.
-    pub(crate) fn princess_actions(&self, out: &mut Vec<Action>) {
-        for f in self.princess_knights() {
-            let (pos, spot) = self.figure_spot(&f);
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE | Hooks::ACTIONS | Hooks::DEPLOY
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::AfterPlace]
+    }
+
+    fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        (!self.knights(g).is_empty()).then_some(Asked {
+            by: self.id,
+            kind: 0,
+        })
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        Some(Decision {
+            player: g.active,
+            kind: DecisionKind::Princess,
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked.by != self.id {
+            return;
+        }
+        for f in self.knights(g) {
+            let (pos, spot) = g.figure_spot(&f);
             out.push(Action::Remove { pos, spot });
         }
-        if self.rules.pd.princess.removal == Removal::May {
-            out.push(Action::Pass);
+    }
+
+    fn may_pass(&self, g: &Game, _asked: Asked) -> bool {
+        g.rules.pd.princess.removal == Removal::May
+    }
+
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "the princess: remove a knight (`remove = [x, y, \"N\"]`) or `pass = true` if allowed"
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        let ours = asked.by == self.id && matches!(action, Action::Remove { .. } | Action::Pass);
+        ours.then(|| g.check_listed(action))
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked.by != self.id {
+            return None;
         }
+        self.remove(g, action, events);
+        Some(Then::Next)
     }
 
-    /// Sends the knight at (`pos`, `spot`) home (already checked).
-    pub(crate) fn remove_knight(&mut self, pos: Pos, spot: Spot, events: &mut Vec<Event>) {
-        let Some(seg) = self.seg_at(pos, spot) else {
-            return;
-        };
-        let Some(id) = self.figures.iter().find(|f| f.seg == seg).map(|f| f.id) else {
-            return;
-        };
-        self.return_figures(|_, f| f.id == id, ReturnReason::Princess, events);
-        self.now.princess_removed = true;
-    }
-
-    /// PR5: what a removal forbids for the deployment on `own_tile` or elsewhere.
-    pub(crate) fn princess_blocks_deploy(&self, own_tile: bool) -> Option<&'static str> {
-        match self.rules.pd.princess.removal_blocks {
+    /// PR5: after a removal, nothing (or nothing on the princess's tile) may be deployed.
+    fn deploy_problem(
+        &self,
+        g: &Game,
+        _seg: SegId,
+        _figure: FigureKind,
+        own_tile: bool,
+    ) -> Option<&'static str> {
+        if !g.now.princess_removed {
+            return None;
+        }
+        match g.rules.pd.princess.removal_blocks {
             RemovalBlocks::AllFiguresAndFairy => {
                 Some("the princess removed a knight this turn, so nothing may be deployed (PR5)")
             }
@@ -75,11 +145,5 @@ impl Game {
             ),
             RemovalBlocks::FollowerOnTile => None,
         }
-    }
-
-    /// PR5: whether the removal also forbids the fairy move.
-    pub(crate) fn princess_blocks_fairy(&self) -> bool {
-        self.now.princess_removed
-            && self.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
     }
 }

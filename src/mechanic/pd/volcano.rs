@@ -1,32 +1,71 @@
 //! The volcano (RULES.md §2.2, V1–V8): the dragon flies to every new volcano; nothing may be
-//! deployed on the volcano tile.
+//! deployed on the volcano tile, nor on the tile where the dragon stands.
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::model::geometry::Pos;
+use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::model::feature::SegId;
+use crate::model::figure::FigureKind;
+use crate::model::tile::Symbol;
 
-impl Game {
+/// The volcano.
+#[derive(Debug)]
+pub struct Volcano;
+
+impl Mechanic for Volcano {
+    fn name(&self) -> &'static str {
+        "volcano"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::PLACED | Hooks::DEPLOY
+    }
+
     /// V2: the dragon flies to the new volcano; V6: the first volcano brings the set-aside
-    /// dragon tiles back into the bag.
-    pub(crate) fn volcano_placed(&mut self, pos: Pos, events: &mut Vec<Event>) {
-        self.dragon = Some(pos);
-        self.dragon_in_play = true;
+    /// dragon tiles back into the bag; a journey follows under `pd.volcano.dragon_journey`.
+    fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
+        if !g.placed_symbol(Symbol::Volcano) {
+            return;
+        }
+        let Some(pos) = g.now.placed.map(|p| g.board.placed(p).pos) else {
+            return;
+        };
+        g.dragon = Some(pos);
+        g.dragon_in_play = true;
         events.push(Event::DragonMoved {
-            player: self.active,
+            player: g.active,
             x: pos.x,
             y: pos.y,
             step: 0,
         });
-        if !self.set_aside.is_empty() {
-            let tiles = std::mem::take(&mut self.set_aside);
+        if !g.set_aside.is_empty() {
+            let tiles = std::mem::take(&mut g.set_aside);
             let count = tiles.len() as u32;
             for t in tiles {
-                self.insert_at_random(t);
+                g.insert_at_random(t);
             }
             events.push(Event::TilesReshuffled { count });
         }
-        if self.rules.pd.volcano.dragon_journey && self.rules.mechanics.dragon {
-            self.now.journey_due = true;
+        if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
+            g.now.journey_due = true;
         }
+    }
+
+    fn deploy_problem(
+        &self,
+        g: &Game,
+        seg: SegId,
+        _figure: FigureKind,
+        own_tile: bool,
+    ) -> Option<&'static str> {
+        if !own_tile {
+            return None;
+        }
+        if g.placed_symbol(Symbol::Volcano) {
+            return Some("no follower may stand on the volcano tile (V3)");
+        }
+        g.dragon
+            .is_some_and(|d| d == g.root_pos(seg))
+            .then_some("no follower may share the dragon's tile (V8)")
     }
 }

@@ -1,0 +1,498 @@
+//! The one way in for every rule: the [`Mechanic`] trait.
+//!
+//! A game is shared state plus the mechanics its ruleset switches on, in a fixed order (the
+//! registry in `mechanic/mod.rs` builds the list). The stage loop in [`super::game`] names no
+//! mechanic: at each point of the turn it calls the hook of every mechanic that has one. Every
+//! hook has a no-op default, so a mechanic implements only the points it needs, and declares
+//! them in [`Mechanic::hooks`] so that a turn calls nothing else (a ruleset with only the base
+//! game makes no call into the P&D or Count code at all).
+//!
+//! Hooks receive the game. A mechanic reads and changes the shared state through the game's
+//! state operations (lay, deploy, score, return figures, award points, …); it never calls
+//! another mechanic by name: questions one mechanic asks about another are hooks too
+//! ([`Mechanic::bars_dragon`], [`Mechanic::strength`], [`Mechanic::deploy_problem`], …).
+//! Built-in mechanics and rhai scripts implement the same trait (`script::ScriptMechanic`).
+
+use super::action::{Action, Decision};
+use super::event::Event;
+use super::game::{Game, RuleError};
+use crate::model::board::PlacedId;
+use crate::model::feature::SegId;
+use crate::model::figure::FigureKind;
+use crate::model::geometry::{Pos, Rotation};
+use crate::model::tile::{FeatureKind, TileId};
+use std::fmt;
+
+/// The points of the turn where stages run (RULES.md §2.1). A mechanic lists the points where
+/// it has a stage ([`Mechanic::phases`]); at each point the stages run in registry order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// A turn begins (or the game ends when nothing is left to draw).
+    TurnStart,
+    /// A tile is drawn.
+    Draw,
+    /// The drawn tile is laid.
+    Place,
+    /// Right after the tile is laid (the princess, the dragon under `after_tile`).
+    AfterPlace,
+    /// A figure is deployed, the fairy moved, or the player passes.
+    Deploy,
+    /// After deployment, before scoring (the dragon under `before_scoring`).
+    AfterDeploy,
+    /// What the tile completed is scored.
+    Score,
+    /// After scoring (the dragon under `after_scoring`).
+    AfterScore,
+    /// The turn ends.
+    TurnEnd,
+}
+
+impl Phase {
+    /// Every point, in turn order.
+    pub const ALL: [Phase; 9] = [
+        Phase::TurnStart,
+        Phase::Draw,
+        Phase::Place,
+        Phase::AfterPlace,
+        Phase::Deploy,
+        Phase::AfterDeploy,
+        Phase::Score,
+        Phase::AfterScore,
+        Phase::TurnEnd,
+    ];
+}
+
+/// Which hooks a mechanic implements (so the game keeps a call list per hook).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hooks(u32);
+
+macro_rules! hooks {
+    ($($(#[$doc:meta])* $name:ident = $bit:expr;)*) => {
+        impl Hooks {
+            $($(#[$doc])* pub const $name: Hooks = Hooks(1 << $bit);)*
+            /// Every hook, for tables and tests.
+            pub const ALL: &[(&'static str, Hooks)] = &[$((stringify!($name), Hooks::$name)),*];
+        }
+    };
+}
+
+hooks! {
+    /// [`Mechanic::setup`].
+    SETUP = 0;
+    /// [`Mechanic::stage`].
+    STAGE = 1;
+    /// [`Mechanic::drawn`] and [`Mechanic::draw_over`].
+    DRAW = 2;
+    /// [`Mechanic::placement_allowed`].
+    PLACEMENT = 3;
+    /// [`Mechanic::placed`].
+    PLACED = 4;
+    /// [`Mechanic::actions`], [`Mechanic::check`], [`Mechanic::apply`], [`Mechanic::decision`].
+    ACTIONS = 5;
+    /// [`Mechanic::deploy_problem`] and [`Mechanic::deploy_anywhere`].
+    DEPLOY = 6;
+    /// [`Mechanic::strength`].
+    STRENGTH = 7;
+    /// [`Mechanic::feature_scored`].
+    SCORED = 8;
+    /// [`Mechanic::figure_left`].
+    FIGURE_LEFT = 9;
+    /// [`Mechanic::bars_dragon`], [`Mechanic::protects`], [`Mechanic::filter_eaten`].
+    DRAGON = 10;
+    /// [`Mechanic::farm_cities`].
+    FARM = 11;
+    /// [`Mechanic::final_scoring`] and [`Mechanic::game_end`].
+    FINAL = 12;
+    /// [`Mechanic::extra_turn`].
+    EXTRA_TURN = 13;
+    /// [`Mechanic::decision_ready`] and [`Mechanic::interject`].
+    OFFER = 14;
+    /// [`Mechanic::answered`].
+    ANSWERED = 15;
+    /// [`Mechanic::turn_begun`].
+    TURN_BEGUN = 16;
+}
+
+impl Hooks {
+    /// No hook.
+    pub const NONE: Hooks = Hooks(0);
+
+    /// Whether every hook of `other` is in `self`.
+    pub fn has(self, other: Hooks) -> bool {
+        self.0 & other.0 == other.0 && other.0 != 0
+    }
+
+    /// The position of a single hook's bit.
+    pub(crate) fn index(self) -> usize {
+        self.0.trailing_zeros() as usize
+    }
+}
+
+impl std::ops::BitOr for Hooks {
+    type Output = Hooks;
+    fn bitor(self, rhs: Hooks) -> Hooks {
+        Hooks(self.0 | rhs.0)
+    }
+}
+
+/// A decision a mechanic asks for: which mechanic (its index in the game's list) and which of
+/// its own kinds of decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Asked {
+    /// The mechanic's index in the game's list.
+    pub by: u8,
+    /// The mechanic's own code for the kind of decision.
+    pub kind: u8,
+}
+
+/// What happens after a mechanic carried out an answer to its decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// The stage that asked is done: go on with the next one.
+    Next,
+    /// Run the stage that asked again (it goes on from its own state: the next dragon step,
+    /// the next Count round, final scoring after a question).
+    Again,
+    /// The decision interrupted the turn (a mechanic's question): go back to what was pending,
+    /// without any stage moving on.
+    Resume,
+}
+
+/// What a mechanic makes of a drawn tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// The tile stays drawn.
+    Keep,
+    /// The tile was taken out of play (set aside, put back): draw again.
+    Out,
+}
+
+/// One rule of the game, built in or scripted. Every hook defaults to doing nothing.
+pub trait Mechanic: Send + Sync + fmt::Debug {
+    /// The mechanic's name (as in `[mechanics]`, or `script`).
+    fn name(&self) -> &'static str;
+
+    /// The hooks this mechanic implements.
+    fn hooks(&self) -> Hooks;
+
+    /// The points of the turn where it has a stage ([`Mechanic::stage`]).
+    fn phases(&self) -> &[Phase] {
+        &[]
+    }
+
+    /// Set-up: its state, before the first turn.
+    fn setup(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
+
+    /// Its stage at `phase`: may ask a decision. A stage asked again after its decision was
+    /// answered ([`Then::Again`]) goes on from its own state.
+    fn stage(&self, _g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        None
+    }
+
+    /// Whether drawing must stop and the game end now (before a tile is taken from the bag).
+    fn draw_over(&self, _g: &Game) -> bool {
+        false
+    }
+
+    /// A tile was taken from the bag: keep it, or take it out of play and draw again.
+    fn drawn(&self, _g: &mut Game, _tile: TileId, _events: &mut Vec<Event>) -> Drawn {
+        Drawn::Keep
+    }
+
+    /// Whether the drawn tile may lie at `pos` turned `rotation` (a placement filter; the edge
+    /// rules are checked already). Answer with the reason when it may not.
+    fn placement_allowed(
+        &self,
+        _g: &Game,
+        _tile: TileId,
+        _pos: Pos,
+        _rotation: Rotation,
+    ) -> Option<&'static str> {
+        None
+    }
+
+    /// The tile of this turn was laid.
+    fn placed(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
+
+    /// The legal answers to this mechanic's decision `kind`; for the base game's deploy
+    /// decision every mechanic may add its own (the fairy's moves).
+    fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
+
+    /// Whether this mechanic's decision `kind` may be declined (`pass`).
+    fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
+        false
+    }
+
+    /// What this mechanic's decision `kind` wants, for an answer of the wrong kind.
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "a different answer"
+    }
+
+    /// The canonical form of an action this mechanic owns (`None`: not one of its actions).
+    fn canonical(&self, _g: &Game, _action: &Action) -> Option<Action> {
+        None
+    }
+
+    /// Checks an answer this mechanic recognises (`None`: not one of its actions).
+    fn check(&self, _g: &Game, _asked: Asked, _action: &Action) -> Option<Result<(), RuleError>> {
+        None
+    }
+
+    /// Carries out a checked answer this mechanic recognises (`None`: not one of its actions).
+    fn apply(
+        &self,
+        _g: &mut Game,
+        _asked: Asked,
+        _action: &Action,
+        _events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        None
+    }
+
+    /// The public form of this mechanic's decision `kind`.
+    fn decision(&self, _g: &Game, _asked: Asked) -> Option<Decision> {
+        None
+    }
+
+    /// A decision was answered (any mechanic's): `decision` is what was asked.
+    fn answered(&self, _g: &mut Game, _decision: Decision, _events: &mut Vec<Event>) {}
+
+    /// A decision became pending (a chance to compute the legal list once, with filters).
+    fn decision_ready(&self, _g: &mut Game) {}
+
+    /// A decision of this mechanic's own that must come before whatever is pending.
+    fn interject(&self, _g: &Game) -> Option<Asked> {
+        None
+    }
+
+    /// Why `figure` may not be deployed on segment `seg` now (`own_tile`: the segment lies on
+    /// the tile just laid).
+    fn deploy_problem(
+        &self,
+        _g: &Game,
+        _seg: SegId,
+        _figure: FigureKind,
+        _own_tile: bool,
+    ) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether figures may be deployed on other tiles than the one just laid this turn.
+    fn deploy_anywhere(&self, _g: &Game) -> bool {
+        false
+    }
+
+    /// Adds to each player's strength in the feature `key` (its root segment, or a mechanic's
+    /// own key for what is not on the board) of kind `kind`.
+    fn strength(&self, _g: &Game, _key: SegId, _kind: FeatureKind, _strength: &mut [u32]) {}
+
+    /// A notification that the turn of `g.active()` began (before any stage of the turn).
+    fn turn_begun(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
+
+    /// A feature was scored (its majority paid): bonuses, notes.
+    fn feature_scored(
+        &self,
+        _g: &mut Game,
+        _seg: SegId,
+        _completed: bool,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
+    /// The figure with this id left the board.
+    fn figure_left(&self, _g: &mut Game, _figure: u32) {}
+
+    /// Whether the dragon may not enter the tile at `pos`.
+    fn bars_dragon(&self, _g: &Game, _pos: Pos) -> bool {
+        false
+    }
+
+    /// Whether the figures on the tile at `pos` are safe from the dragon.
+    fn protects(&self, _g: &Game, _pos: Pos) -> bool {
+        false
+    }
+
+    /// Keeps, of the figures the dragon is about to eat on `pos`, those it really eats.
+    fn filter_eaten(&self, _g: &mut Game, _pos: Pos, _figures: &mut Vec<u32>) {}
+
+    /// A key (and a tile's position) standing for a completed city that a farm segment on the
+    /// tile `placed` borders although no city feature joins it (the City of Carcassonne).
+    fn farm_cities(&self, _g: &Game, _placed: PlacedId) -> Option<(SegId, Pos)> {
+        None
+    }
+
+    /// Final scoring, before the base game's: may ask decisions (it is asked again after each).
+    fn final_scoring(&self, _g: &mut Game, _events: &mut Vec<Event>) -> Option<Asked> {
+        None
+    }
+
+    /// After all final scoring.
+    fn game_end(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
+
+    /// Whether the active player plays again after this turn.
+    fn extra_turn(&self, _g: &Game) -> bool {
+        false
+    }
+}
+
+/// The mechanics of one game, in registry order, with a call list per hook.
+#[derive(Debug)]
+pub struct Mechanics {
+    list: Vec<Box<dyn Mechanic>>,
+    /// For each hook, the set of mechanics (by index) that implement it.
+    by_hook: [u32; 32],
+    stages: Vec<(u8, Phase)>,
+}
+
+/// The indices in a set of mechanics, in order.
+fn members(mut set: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as u8;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+impl Mechanics {
+    /// Builds the lists from the mechanics in their fixed order.
+    pub fn new(list: Vec<Box<dyn Mechanic>>) -> Mechanics {
+        let mut by_hook = [0u32; 32];
+        for (i, m) in list.iter().enumerate().take(32) {
+            for (_, h) in Hooks::ALL {
+                if m.hooks().has(*h) {
+                    by_hook[h.index()] |= 1 << i;
+                }
+            }
+        }
+        let mut stages = Vec::new();
+        for phase in Phase::ALL {
+            for (i, m) in list.iter().enumerate() {
+                if m.phases().contains(&phase) {
+                    stages.push((i as u8, phase));
+                }
+            }
+        }
+        Mechanics {
+            list,
+            by_hook,
+            stages,
+        }
+    }
+
+    /// The mechanics that implement `hook`, in order.
+    pub fn on(&self, hook: Hooks) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        members(self.by_hook[hook.index()]).map(|i| self.list[i as usize].as_ref())
+    }
+
+    /// Whether any mechanic implements `hook`.
+    pub fn any(&self, hook: Hooks) -> bool {
+        self.by_hook[hook.index()] != 0
+    }
+
+    /// The mechanic at index `i`.
+    pub fn get(&self, i: u8) -> Option<&dyn Mechanic> {
+        self.list.get(i as usize).map(|m| m.as_ref())
+    }
+
+    /// The index of the mechanic called `name`, if it is in play.
+    pub fn index_of(&self, name: &str) -> Option<u8> {
+        self.list
+            .iter()
+            .position(|m| m.name() == name)
+            .map(|i| i as u8)
+    }
+
+    /// The mechanics that may recognise an answer to a decision of mechanic `owner`: every
+    /// other one first (they add to the decision, as the fairy adds to deployment), then the
+    /// asking one.
+    pub fn answerers(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        members(self.by_hook[Hooks::ACTIONS.index()] & !(1u32 << owner))
+            .chain(std::iter::once(owner))
+            .filter_map(|i| self.get(i))
+    }
+
+    /// How many mechanics are in play.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether no mechanic is in play.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The stages of a turn: (mechanic, phase), in turn order.
+    pub fn stages(&self) -> &[(u8, Phase)] {
+        &self.stages
+    }
+
+    /// The names of the mechanics in play, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.list.iter().map(|m| m.name()).collect()
+    }
+}
+
+/// A mechanic's own state, kept with the game (copied with it).
+pub trait State: std::any::Any + Send + Sync + fmt::Debug {
+    /// A boxed copy.
+    fn boxed(&self) -> Box<dyn State>;
+    /// For reading it as its own type.
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// For changing it as its own type.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
+    fn boxed(&self) -> Box<dyn State> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+/// The mechanics' own states, one slot per mechanic (by its index in the game's list). Most
+/// mechanics keep all they need in the shared state and leave their slot empty.
+#[derive(Debug, Default)]
+pub struct Slots(Vec<Option<Box<dyn State>>>);
+
+impl Clone for Slots {
+    fn clone(&self) -> Self {
+        Slots(
+            self.0
+                .iter()
+                .map(|s| s.as_ref().map(|b| b.as_ref().boxed()))
+                .collect(),
+        )
+    }
+}
+
+impl Slots {
+    /// The state in slot `i`, if it holds a `T`.
+    pub fn get<T: 'static>(&self, i: u8) -> Option<&T> {
+        self.0.get(i as usize)?.as_deref()?.as_any().downcast_ref()
+    }
+
+    /// The state in slot `i` to change, if it holds a `T`.
+    pub fn get_mut<T: 'static>(&mut self, i: u8) -> Option<&mut T> {
+        self.0
+            .get_mut(i as usize)?
+            .as_deref_mut()?
+            .as_any_mut()
+            .downcast_mut()
+    }
+
+    /// Puts `state` into slot `i`.
+    pub fn set<T: State>(&mut self, i: u8, state: T) {
+        let i = i as usize;
+        if self.0.len() <= i {
+            self.0.resize_with(i + 1, || None);
+        }
+        self.0[i] = Some(Box::new(state));
+    }
+}

@@ -1,0 +1,66 @@
+//! The registry: which mechanics a ruleset switches on, in their fixed order. This is the one
+//! place that names every mechanic; adding one is one line here (see
+//! `docs/adding-a-mechanic.md`).
+//!
+//! The order is the order of every hook call: the Count first (it scores what a tile completes
+//! with its quarters' rounds, in place of the base game), then the base game, the volcano, the
+//! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
+//! portal, and the ruleset's scripts last (their hooks see what the built-in rules did).
+
+use crate::data::ruleset::Ruleset;
+use crate::engine::event::Event;
+use crate::engine::game::{Game, Setup, SetupError};
+use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
+use crate::mechanic::base::Base;
+use crate::mechanic::count::CountOfCarcassonne;
+use crate::mechanic::pd::dragon::Dragon;
+use crate::mechanic::pd::fairy::FairyMechanic;
+use crate::mechanic::pd::portal::Portal;
+use crate::mechanic::pd::princess::Princess;
+use crate::mechanic::pd::volcano::Volcano;
+use crate::script::mechanic::ScriptMechanic;
+use std::sync::Arc;
+
+/// The mechanics `rules` switches on, in registry order.
+pub fn mechanics(rules: &Ruleset) -> Mechanics {
+    let on = rules.mechanics;
+    let mut list: Vec<Box<dyn Mechanic>> = Vec::new();
+    let next = |list: &Vec<Box<dyn Mechanic>>| list.len() as u8;
+    if on.count {
+        list.push(Box::new(CountOfCarcassonne::new(next(&list))));
+    }
+    let base = next(&list);
+    list.push(Box::new(Base::new(base)));
+    if on.volcano {
+        list.push(Box::new(Volcano));
+    }
+    if on.princess {
+        list.push(Box::new(Princess::new(next(&list))));
+    }
+    if on.dragon {
+        list.push(Box::new(Dragon::new(next(&list), rules.pd.dragon.timing)));
+    }
+    if on.fairy {
+        let deploy = Asked {
+            by: base,
+            kind: crate::mechanic::base::DEPLOY,
+        };
+        list.push(Box::new(FairyMechanic::new(next(&list), deploy)));
+    }
+    if on.portal {
+        list.push(Box::new(Portal));
+    }
+    if rules.scripts.is_some() {
+        list.push(Box::new(ScriptMechanic::new(next(&list))));
+    }
+    Mechanics::new(list)
+}
+
+impl Game {
+    /// Starts a game under `rules` with the mechanics it switches on: lays the start tiles and
+    /// runs up to the first decision. Returns the game and the events of the set-up.
+    pub fn new(rules: Arc<Ruleset>, setup: Setup) -> Result<(Game, Vec<Event>), SetupError> {
+        let mechanics = mechanics(&rules);
+        Game::with_mechanics(rules, setup, mechanics)
+    }
+}

@@ -1,0 +1,135 @@
+//! Scripts as one more mechanic: the rhai hooks of a ruleset's scripts behind the same
+//! [`Mechanic`] trait as the built-in rules, last in the game's list.
+//!
+//! The hooks map onto the trait's points: `game_start`/`turn_start` when a turn begins,
+//! `draw`, `score` and `turn_end` as stages, the decision hooks (`place`, `princess`, `deploy`,
+//! `dragon_step` and their narrow forms) when a decision was answered, `feature_scored`
+//! whenever a feature (farms too) is scored, `filter_eaten` on the dragon's menu, the offer
+//! hooks and filters when a decision becomes pending, `ask` as an interjected decision, and
+//! `game_end` after final scoring.
+
+use crate::engine::action::{Action, Decision, DecisionKind};
+use crate::engine::event::Event;
+use crate::engine::game::{Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::model::feature::SegId;
+use crate::model::geometry::Pos;
+
+/// The scripts' decision: a question `ask` put to a player.
+const QUESTION: u8 = 0;
+
+/// A ruleset's scripts as a mechanic.
+#[derive(Debug)]
+pub struct ScriptMechanic {
+    id: u8,
+}
+
+impl ScriptMechanic {
+    /// The scripts as mechanic number `id` of a game.
+    pub fn new(id: u8) -> ScriptMechanic {
+        ScriptMechanic { id }
+    }
+}
+
+impl Mechanic for ScriptMechanic {
+    fn name(&self) -> &'static str {
+        "script"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE
+            | Hooks::TURN_BEGUN
+            | Hooks::ACTIONS
+            | Hooks::ANSWERED
+            | Hooks::SCORED
+            | Hooks::DRAGON
+            | Hooks::OFFER
+            | Hooks::FINAL
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::Draw, Phase::Score, Phase::TurnEnd]
+    }
+
+    fn turn_begun(&self, g: &mut Game, events: &mut Vec<Event>) {
+        g.turn_hook(events);
+    }
+
+    fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        let hook = match phase {
+            Phase::Draw => "draw",
+            Phase::Score => "score",
+            _ => "turn_end",
+        };
+        g.run_hook(hook, Vec::new(), events);
+        None
+    }
+
+    fn interject(&self, g: &Game) -> Option<Asked> {
+        (!g.asked.is_empty()).then_some(Asked {
+            by: self.id,
+            kind: QUESTION,
+        })
+    }
+
+    fn decision_ready(&self, g: &mut Game) {
+        g.prepare_offer();
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        let (player, kind) = g.script_decision();
+        Some(Decision { player, kind })
+    }
+
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "a script's question: `script = [\"name\", …]`"
+    }
+
+    fn check(&self, _g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        // Script actions are checked against the offered list, computed when the decision
+        // became pending; without an offer none is legal.
+        matches!(action, Action::Script(_)).then(|| {
+            Err(RuleError::Illegal(format!(
+                "{} is not among the legal choices",
+                crate::engine::game::describe(action)
+            )))
+        })
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        let Action::Script(id) = *action else {
+            return None;
+        };
+        let kind = g.decision().kind;
+        g.apply_script_action(id, events);
+        Some(match kind {
+            _ if asked.by == self.id => Then::Resume,
+            // A script's answer to a dragon step lets the journey stage look again.
+            DecisionKind::DragonStep { .. } => Then::Again,
+            _ => Then::Next,
+        })
+    }
+
+    fn answered(&self, g: &mut Game, decision: Decision, events: &mut Vec<Event>) {
+        g.decision_hook(decision, events);
+    }
+
+    fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+        g.feature_hook(seg, completed, events);
+    }
+
+    fn filter_eaten(&self, g: &mut Game, pos: Pos, figures: &mut Vec<u32>) {
+        let ids = std::mem::take(figures);
+        *figures = g.eaten_filter(pos, ids);
+    }
+
+    fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {
+        g.run_hook("game_end", Vec::new(), events);
+    }
+}
