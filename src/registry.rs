@@ -60,7 +60,11 @@ impl Game {
     /// Starts a game under `rules` with the mechanics it switches on: lays the start tiles and
     /// runs up to the first decision. Returns the game and the events of the set-up.
     pub fn new(rules: Arc<Ruleset>, setup: Setup) -> Result<(Game, Vec<Event>), SetupError> {
-        let mechanics = mechanics(&rules);
+        // The list is built once per ruleset and shared by its games.
+        let mechanics = rules
+            .derived
+            .get_or_init(|| mechanics(&rules))
+            .unwrap_or_else(|| Arc::new(mechanics(&rules)));
         Game::with_mechanics(rules, setup, mechanics)
     }
 }

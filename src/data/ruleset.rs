@@ -57,6 +57,35 @@ pub struct Ruleset {
     /// The ruleset's rhai scripts (none: no rhai call is ever made).
     pub scripts: Option<Arc<Scripts>>,
     names: BTreeMap<String, TileId>,
+    /// What the engine derives once from these rules and shares between games (the list of
+    /// mechanics); empty until the first game starts.
+    pub derived: Derived,
+}
+
+/// A value derived from a ruleset by a higher layer, computed once and shared by every game
+/// under the ruleset (the data layer does not know its type).
+#[derive(Clone, Default)]
+pub struct Derived(std::sync::OnceLock<Arc<dyn std::any::Any + Send + Sync>>);
+
+impl Derived {
+    /// The value, computed by `make` the first time; `None` if it is not a `T`.
+    pub fn get_or_init<T: std::any::Any + Send + Sync>(
+        &self,
+        make: impl FnOnce() -> T,
+    ) -> Option<Arc<T>> {
+        let value = self.0.get_or_init(|| Arc::new(make()));
+        Arc::clone(value).downcast::<T>().ok()
+    }
+}
+
+impl std::fmt::Debug for Derived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "Derived(set)"
+        } else {
+            "Derived(unset)"
+        })
+    }
 }
 
 impl Ruleset {
@@ -297,6 +326,7 @@ impl Chain {
             count: file.count,
             scripts: self.scripts(&file)?,
             names,
+            derived: Derived::default(),
         };
         rules.start = self.start(&file, &rules)?;
         self.settle_count(&mut rules)?;

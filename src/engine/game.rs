@@ -203,7 +203,7 @@ impl Game {
     pub fn with_mechanics(
         rules: Arc<Ruleset>,
         setup: Setup,
-        mechanics: Mechanics,
+        mechanics: Arc<Mechanics>,
     ) -> Result<(Game, Vec<Event>), SetupError> {
         let (min, max) = rules.players;
         let n = setup.players.len();
@@ -238,7 +238,7 @@ impl Game {
         let tiles = bag.len() + start.len();
         let mut game = Game {
             slots: Slots::default(),
-            mechanics: Arc::new(mechanics),
+            mechanics,
             stage: 0,
             pending: Pending::Starting,
             scores: vec![0; n],

@@ -277,6 +277,12 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
+    /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
+    fn vetoes_deploy(&self, _g: &Game) -> bool {
+        true
+    }
+
     /// Whether figures may be deployed on other tiles than the one just laid this turn.
     fn deploy_anywhere(&self, _g: &Game) -> bool {
         false
@@ -383,7 +389,19 @@ impl Mechanics {
 
     /// The mechanics that implement `hook`, in order.
     pub fn on(&self, hook: Hooks) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        members(self.by_hook[hook.index()]).map(|i| self.list[i as usize].as_ref())
+        self.among(self.by_hook[hook.index()])
+    }
+
+    /// The mechanics of a set (bit `i` for mechanic `i`), in order.
+    pub fn among(&self, set: u32) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        members(set).map(|i| self.list[i as usize].as_ref())
+    }
+
+    /// The set of the mechanics that implement `hook` and for which `keep` holds.
+    pub fn select(&self, hook: Hooks, keep: impl Fn(&dyn Mechanic) -> bool) -> u32 {
+        members(self.by_hook[hook.index()])
+            .filter(|i| keep(self.list[*i as usize].as_ref()))
+            .fold(0, |set, i| set | 1 << i)
     }
 
     /// Whether any mechanic implements `hook`.

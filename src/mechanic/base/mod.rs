@@ -101,6 +101,7 @@ impl Base {
             return;
         };
         let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+        let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
         let tiles = if anywhere {
             0..g.board.tiles().len() as PlacedId
         } else {
@@ -110,7 +111,7 @@ impl Base {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
-                if deploy_problem(g, seg, FigureKind::Follower).is_none() {
+                if problem(g, seg, FigureKind::Follower, vetoes, anywhere).is_none() {
                     out.push(Action::Deploy {
                         pos: p.pos,
                         spot: g.seg_spot(seg).1,
@@ -156,6 +157,25 @@ impl Base {
 /// mechanics' vetoes, farmers switched off, an occupied feature (B-F3), and the tile just laid
 /// (B-F2) unless a mechanic opens the board.
 pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<&'static str> {
+    let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+    problem(
+        g,
+        seg,
+        figure,
+        g.mechanics.select(Hooks::DEPLOY, |_| true),
+        anywhere,
+    )
+}
+
+/// [`deploy_problem`] with the mechanics that may object (`vetoes`) and whether the whole board
+/// is open (`anywhere`) worked out once for a turn's list.
+fn problem(
+    g: &Game,
+    seg: SegId,
+    figure: FigureKind,
+    vetoes: u32,
+    anywhere: bool,
+) -> Option<&'static str> {
     let placed = g.now.placed?;
     if g.supply[g.active][figure as usize] == 0 {
         return Some("no follower left in supply (B-F4)");
@@ -170,13 +190,12 @@ pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<&'stat
     }
     if let Some(why) = g
         .mechanics
-        .on(Hooks::DEPLOY)
+        .among(vetoes)
         .find_map(|m| m.deploy_problem(g, seg, figure, own_tile))
     {
         return Some(why);
     }
-    let anywhere = || g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
-    (!own_tile && !anywhere()).then_some("figures go on the tile just placed (B-F2)")
+    (!own_tile && !anywhere).then_some("figures go on the tile just placed (B-F2)")
 }
 
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at

@@ -24,6 +24,10 @@ impl Mechanic for Portal {
         g.placed_symbol(Symbol::Portal)
     }
 
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Portal)
+    }
+
     /// Why a portal deployment onto segment `seg` is illegal, if it is (MP2–MP6; occupancy
     /// and supply are the base game's checks). On the portal tile itself the base rules apply
     /// under `pd.portal.own_tile_base_rules`.

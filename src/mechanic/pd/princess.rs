@@ -125,6 +125,10 @@ impl Mechanic for Princess {
         Some(Then::Next)
     }
 
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.now.princess_removed
+    }
+
     /// PR5: after a removal, nothing (or nothing on the princess's tile) may be deployed.
     fn deploy_problem(
         &self,

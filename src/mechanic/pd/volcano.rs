@@ -51,6 +51,10 @@ impl Mechanic for Volcano {
         }
     }
 
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Volcano) || g.dragon.is_some()
+    }
+
     fn deploy_problem(
         &self,
         g: &Game,
