@@ -12,9 +12,10 @@
 //! - [`data`]: the data formats — rulesets and their `extends` chains, the library of shipped
 //!   files, located compiler-style diagnostics. No game logic.
 //! - [`engine`]: the game's state machine — the pending decision, legal actions, `apply`,
-//!   events.
+//!   events — and the [`engine::mechanic::Mechanic`] trait every rule implements.
 //! - [`mechanic`]: the rules, one folder per family (`base`, `pd`, `count`), each with its
 //!   toggles; [`script`]: rhai scripts hooked into the turn (sandboxed).
+//! - [`registry`]: which mechanics a ruleset switches on, in order; `Game::new`.
 //! - [`record`]: game records (TOML): read, write, replay.
 //! - [`bot`]: players that choose actions (random, greedy) and batches of games between them.
 //! - [`ui`]: the terminal game, actions and events in words, JSON views, pictures of the board.

@@ -50,8 +50,8 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     if on.portal {
         list.push(Box::new(Portal));
     }
-    if rules.scripts.is_some() {
-        list.push(Box::new(ScriptMechanic::new(next(&list))));
+    if let Some(scripts) = &rules.scripts {
+        list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));
     }
     Mechanics::new(list)
 }

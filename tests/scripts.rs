@@ -395,3 +395,175 @@ fn find_spots_checks_its_filter() {
         "{err}"
     );
 }
+
+/// Plays `rules` and the same game without scripts (`plain`) with the same seeds: until a
+/// script changes a decision, both see the same legal actions, so their events can be compared.
+fn play_both(rules: &Arc<Ruleset>, plain: &Arc<Ruleset>, seed: u64) -> (Vec<Event>, Vec<Event>) {
+    (play(rules, 2, seed).1, play(plain, 2, seed).1)
+}
+
+/// `filter_placements(placements)` (the placement filter): only placements turned 0° stay legal,
+/// unless none is left, when the tile may go anywhere it fits.
+#[test]
+fn a_script_filters_placements() {
+    let dir = std::env::temp_dir().join("castellan-filter-placements");
+    let script = "fn filter_placements(list) { list.filter(|p| p.rotation == 0) }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (mut game, _) = Game::new(
+        Arc::clone(&rules),
+        Setup::new(vec!["A".into(), "B".into()], 3),
+    )
+    .expect("starts");
+    let mut bot = RandomBot::new(4);
+    let mut checked = 0;
+    while !game.is_over() {
+        let legal = game.legal();
+        let places: Vec<_> = legal
+            .iter()
+            .filter_map(|a| match a {
+                castellan::engine::action::Action::Place { rotation, .. } => Some(*rotation),
+                _ => None,
+            })
+            .collect();
+        if !places.is_empty() {
+            let castellan::engine::action::DecisionKind::PlaceTile { tile } = game.decision().kind
+            else {
+                panic!("placements outside a placement decision")
+            };
+            let mut fits_turned_0 = false;
+            game.board().each_placement(&game.rules().tiles, tile, |p| {
+                fits_turned_0 |= p.rotation.degrees() == 0;
+                true
+            });
+            if fits_turned_0 {
+                assert!(places.iter().all(|r| r.degrees() == 0), "{places:?}");
+                checked += 1;
+            } else {
+                assert!(!places.is_empty(), "the tile can still be placed");
+            }
+        }
+        let action = bot.choose(&game);
+        game.apply(&action).expect("legal");
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+/// `strength(feature)`: a script adds 5 to seat 1's strength in every city, so seat 1 wins
+/// every completed city that has a knight (B-M1 with a scripted strength).
+#[test]
+fn a_script_adds_strength() {
+    let dir = std::env::temp_dir().join("castellan-strength");
+    let script = r#"fn strength(feature) {
+    if feature.kind == "city" && feature.followers.len() > 0 { [0, 5] } else { () }
+}
+"#;
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let mut cities = 0;
+    for seed in 0..60 {
+        for e in play(&rules, 2, seed).1 {
+            if let Event::Scored { player, rule, .. } = e
+                && rule == "§1.6 completed city"
+            {
+                assert_eq!(player, 1, "seat 1 has the majority in every city");
+                cities += 1;
+            }
+        }
+    }
+    assert!(cities > 10, "{cities}");
+}
+
+/// `farm_points(farm)`: a script doubles what farms pay at the end; every other event is the
+/// same as without the script (RULES.md §1.9 scoring with a scripted value).
+#[test]
+fn a_script_changes_farm_points() {
+    let dir = std::env::temp_dir().join("castellan-farm-points");
+    let script = "fn farm_points(farm) { farm.points * 2 }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let plain = Ruleset::load("hig").expect("loads");
+    let mut farms = 0;
+    for seed in 0..6 {
+        let (scripted_events, plain_events) = play_both(&rules, &plain, seed);
+        assert_eq!(scripted_events.len(), plain_events.len());
+        for (a, b) in scripted_events.iter().zip(&plain_events) {
+            match (a, b) {
+                (
+                    Event::Scored {
+                        points: pa,
+                        rule: ra,
+                        ..
+                    },
+                    Event::Scored {
+                        points: pb,
+                        rule: rb,
+                        ..
+                    },
+                ) if rb.starts_with("§1.9") => {
+                    assert_eq!(ra, rb);
+                    assert_eq!(*pa, 2 * pb);
+                    farms += 1;
+                }
+                (Event::GameEnded { .. }, Event::GameEnded { .. }) => {}
+                _ => assert_eq!(a, b),
+            }
+        }
+    }
+    assert!(farms > 3, "{farms}");
+}
+
+/// `extra_turn()`: the player who played turn 1 plays turn 2 too (a builder-like double turn).
+#[test]
+fn a_script_grants_an_extra_turn() {
+    let dir = std::env::temp_dir().join("castellan-extra-turn");
+    let script = "fn extra_turn() { turn() == 1 }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (_, events) = play(&rules, 2, 9);
+    let turns: Vec<(u32, usize)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TurnStarted { turn, player } => Some((*turn, *player)),
+            _ => None,
+        })
+        .take(4)
+        .collect();
+    assert_eq!(turns, [(1, 0), (2, 0), (3, 1), (4, 0)]);
+}
+
+/// `final_scoring()`: runs after the built-in final scoring; its points count in the result.
+#[test]
+fn a_script_scores_at_the_end() {
+    let dir = std::env::temp_dir().join("castellan-final-scoring");
+    let script = "fn final_scoring() { score(1, 10, \"the last word\"); }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let plain = Ruleset::load("hig").expect("loads");
+    let (scripted_events, plain_events) = play_both(&rules, &plain, 2);
+    let end = |events: &[Event]| match events.last() {
+        Some(Event::GameEnded { scores }) => scores.clone(),
+        other => panic!("{other:?}"),
+    };
+    let (with, without) = (end(&scripted_events), end(&plain_events));
+    assert_eq!(with[0], without[0]);
+    assert_eq!(with[1], without[1] + 10);
+}
+
+/// A hook that answers with a value may not give commands: the action is refused, naming the
+/// script and the hook.
+#[test]
+fn a_value_hook_with_commands_is_an_error() {
+    let dir = std::env::temp_dir().join("castellan-value-commands");
+    let script = "fn extra_turn() { score(0, 1, \"x\"); true }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let (mut game, _) =
+        Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 1)).expect("starts");
+    let mut bot = RandomBot::new(1);
+    let err = loop {
+        let action = bot.choose(&game);
+        if let Err(e) = game.apply(&action) {
+            break e;
+        }
+    };
+    let RuleError::Script(e) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(e.hook, "extra_turn");
+    assert!(e.message.contains("may not give commands"), "{e}");
+}

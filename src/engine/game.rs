@@ -880,7 +880,7 @@ impl Game {
     }
 
     /// Each player's strength in the feature of `seg` (B-M1).
-    pub(crate) fn strength(&self, seg: SegId) -> Vec<u32> {
+    pub(crate) fn strength(&mut self, seg: SegId) -> Vec<u32> {
         let mut strength = vec![0u32; self.scores.len()];
         for f in &self.figures {
             if self.features.same(f.seg, seg) {
@@ -894,8 +894,9 @@ impl Game {
 
     /// Adds the mechanics' strength (figures that stand on no tile, such as the Count's
     /// followers) in the feature `key` of kind `kind` to `strength`.
-    pub(crate) fn add_strength(&self, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
-        for m in self.mechanics.on(Hooks::STRENGTH) {
+    pub(crate) fn add_strength(&mut self, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
+        let mechanics = Arc::clone(&self.mechanics);
+        for m in mechanics.on(Hooks::STRENGTH) {
             m.strength(self, key, kind, strength);
         }
     }

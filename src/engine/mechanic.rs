@@ -99,7 +99,7 @@ hooks! {
     FIGURE_LEFT = 9;
     /// [`Mechanic::bars_dragon`], [`Mechanic::protects`], [`Mechanic::filter_eaten`].
     DRAGON = 10;
-    /// [`Mechanic::farm_cities`].
+    /// [`Mechanic::farm_cities`] and [`Mechanic::farm_points`].
     FARM = 11;
     /// [`Mechanic::final_scoring`] and [`Mechanic::game_end`].
     FINAL = 12;
@@ -290,7 +290,7 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
 
     /// Adds to each player's strength in the feature `key` (its root segment, or a mechanic's
     /// own key for what is not on the board) of kind `kind`.
-    fn strength(&self, _g: &Game, _key: SegId, _kind: FeatureKind, _strength: &mut [u32]) {}
+    fn strength(&self, _g: &mut Game, _key: SegId, _kind: FeatureKind, _strength: &mut [u32]) {}
 
     /// A notification that the turn of `g.active()` began (before any stage of the turn).
     fn turn_begun(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
@@ -335,9 +335,23 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// After all final scoring.
     fn game_end(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
 
-    /// Whether the active player plays again after this turn.
-    fn extra_turn(&self, _g: &Game) -> bool {
+    /// Whether the active player plays again after this turn (asked as the next turn begins,
+    /// before anything of it is reset).
+    fn extra_turn(&self, _g: &mut Game) -> bool {
         false
+    }
+
+    /// Changes the `points` that `player`, who has the majority of farmers in the farm `farm`
+    /// (its root), scores for it at the end under farm-centric scoring (RULES.md §1.9), from
+    /// the `cities` completed cities it supplies (the pig's 4 per city).
+    fn farm_points(
+        &self,
+        _g: &mut Game,
+        _farm: SegId,
+        _player: usize,
+        _cities: u32,
+        _points: &mut u32,
+    ) {
     }
 }
 

@@ -243,6 +243,13 @@ impl Game {
         if !self.hooked("feature_scored") {
             return;
         }
+        let feature = self.feature_map(seg, Some(completed));
+        self.run_hook("feature_scored", vec![feature], events);
+    }
+
+    /// A feature as scripts see it: `#{kind, x, y, spot, followers}` and, when it is being
+    /// scored, `completed`.
+    fn feature_map(&self, seg: u32, completed: Option<bool>) -> Dynamic {
         let (pos, spot) = self.seg_spot(seg);
         let kind = self.features.segment(seg).kind;
         let followers: Array = self
@@ -256,9 +263,133 @@ impl Game {
         m.insert("x".into(), (pos.x as i64).into());
         m.insert("y".into(), (pos.y as i64).into());
         m.insert("spot".into(), Dynamic::from(spot.name().to_string()));
-        m.insert("completed".into(), completed.into());
+        if let Some(completed) = completed {
+            m.insert("completed".into(), completed.into());
+        }
         m.insert("followers".into(), followers.into());
-        self.run_hook("feature_scored", vec![Dynamic::from_map(m)], events);
+        Dynamic::from_map(m)
+    }
+
+    /// Calls a hook whose answer is a value (`strength`, `farm_points`, `extra_turn`): the
+    /// values of the scripts that define it. Such a hook may not give commands.
+    fn value_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Vec<Dynamic> {
+        let Some(answers) = self.call_hook(hook, args) else {
+            return Vec::new();
+        };
+        let mut values = Vec::new();
+        for answer in answers {
+            if !answer.commands.is_empty() {
+                let message = format!("{hook}() answers with a value and may not give commands");
+                self.fail(&answer.script, hook, message);
+                return Vec::new();
+            }
+            values.push(answer.value);
+        }
+        values
+    }
+
+    /// `strength(feature)`: each script may add to the players' strength in a feature being
+    /// scored (an array with one whole number per seat; `()` adds nothing).
+    pub(crate) fn strength_hook(&mut self, key: u32, strength: &mut [u32]) {
+        if !self.hooked("strength") || key as usize >= self.features.len() {
+            return;
+        }
+        let feature = self.feature_map(key, None);
+        for value in self.value_hook("strength", vec![feature]) {
+            if value.is_unit() {
+                continue;
+            }
+            let adds: Option<Vec<u32>> = value.into_array().ok().and_then(|list| {
+                list.iter()
+                    .map(|v| v.as_int().ok().and_then(|i| u32::try_from(i).ok()))
+                    .collect()
+            });
+            match adds {
+                Some(adds) if adds.len() == strength.len() => {
+                    for (s, a) in strength.iter_mut().zip(adds) {
+                        *s = s.saturating_add(a);
+                    }
+                }
+                _ => {
+                    let message = format!(
+                        "strength() must answer an array of {} whole numbers of 0 or more (one per seat), or ()",
+                        strength.len()
+                    );
+                    self.fail_hook("strength", message);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `farm_points(farm)`: the points a farm pays its majority player, as the script changes
+    /// them (`farm` is the feature map with `player`, `cities` and `points`).
+    pub(crate) fn farm_points_hook(
+        &mut self,
+        farm: u32,
+        player: usize,
+        cities: u32,
+        points: &mut u32,
+    ) {
+        if !self.hooked("farm_points") {
+            return;
+        }
+        let mut m = self
+            .feature_map(farm, Some(false))
+            .try_cast::<Map>()
+            .unwrap_or_default();
+        m.insert("player".into(), (player as i64).into());
+        m.insert("cities".into(), (cities as i64).into());
+        m.insert("points".into(), (*points as i64).into());
+        for value in self.value_hook("farm_points", vec![Dynamic::from_map(m)]) {
+            if value.is_unit() {
+                continue;
+            }
+            match value.as_int().ok().and_then(|i| u32::try_from(i).ok()) {
+                Some(p) => *points = p,
+                None => {
+                    self.fail_hook(
+                        "farm_points",
+                        "farm_points() must answer a whole number of 0 or more, or ()".into(),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `extra_turn()`: whether the player who just played plays again.
+    pub(crate) fn extra_turn_hook(&mut self) -> bool {
+        if !self.hooked("extra_turn") {
+            return false;
+        }
+        let values = self.value_hook("extra_turn", Vec::new());
+        let mut again = false;
+        for value in values {
+            match value.as_bool() {
+                Ok(b) => again |= b,
+                Err(_) if value.is_unit() => {}
+                Err(_) => {
+                    self.fail_hook(
+                        "extra_turn",
+                        "extra_turn() must answer true, false or ()".into(),
+                    );
+                    return false;
+                }
+            }
+        }
+        again
+    }
+
+    /// Records a failure of the value a hook answered, in the first script that defines it.
+    fn fail_hook(&mut self, hook: &str, message: String) {
+        let script = self
+            .rules
+            .scripts
+            .as_ref()
+            .and_then(|s| s.definer(hook))
+            .unwrap_or_default();
+        self.fail(&script, hook, message);
     }
 
     /// Computes the legal list of the pending decision once, with the scripts' filters and
@@ -299,6 +430,7 @@ impl Game {
             }
         }
         let filter = match kind {
+            DecisionKind::PlaceTile { .. } => Some("filter_placements"),
             DecisionKind::DragonStep { .. } => Some("filter_dragon_steps"),
             DecisionKind::Deploy => Some("filter_deploy"),
             _ => None,
@@ -366,41 +498,31 @@ impl Game {
         if !self.hooked(hook) {
             return base;
         }
-        let items: Array = base
-            .iter()
-            .filter_map(|a| match a {
-                Action::Dragon { pos } => Some(xy_map(*pos, None)),
-                Action::Deploy { pos, spot, .. } => Some(xy_map(*pos, Some(spot.name()))),
-                _ => None,
-            })
-            .collect();
+        let items: Array = base.iter().filter_map(filter_item).collect();
         let Some(answers) = self.call_hook(hook, vec![items.into()]) else {
             return base;
         };
-        let mut keep = base;
+        let mut keep = base.clone();
         for answer in answers {
-            let allowed: Vec<(i64, i64, Option<String>)> = answer
+            let allowed: Vec<Key> = answer
                 .value
                 .into_array()
                 .unwrap_or_default()
                 .iter()
                 .filter_map(|d| {
                     let m = d.read_lock::<Map>()?;
-                    let x = m.get("x")?.as_int().ok()?;
-                    let y = m.get("y")?.as_int().ok()?;
+                    let int = |k: &str| m.get(k).and_then(|v| v.as_int().ok());
                     let spot = m.get("spot").and_then(|s| s.clone().into_string().ok());
-                    Some((x, y, spot))
+                    Some((int("x")?, int("y")?, spot, int("rotation")))
                 })
                 .collect();
-            keep.retain(|a| match a {
-                Action::Dragon { pos } => allowed
-                    .iter()
-                    .any(|(x, y, _)| *x == pos.x as i64 && *y == pos.y as i64),
-                Action::Deploy { pos, spot, .. } => allowed.iter().any(|(x, y, s)| {
-                    *x == pos.x as i64 && *y == pos.y as i64 && s.as_deref() == Some(spot.name())
-                }),
-                _ => true,
-            });
+            keep.retain(|a| filter_key(a).is_none_or(|k| allowed.contains(&k)));
+        }
+        if keep.iter().all(|a| filter_key(a).is_none())
+            && base.iter().any(|a| matches!(a, Action::Place { .. }))
+        {
+            // The drawn tile must go somewhere: a filter that leaves no placement is ignored.
+            return base;
         }
         keep
     }
@@ -706,12 +828,40 @@ fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
         .chain(tile.tags.iter().map(String::as_str))
 }
 
-fn xy_map(pos: Pos, spot: Option<&str>) -> Dynamic {
-    let mut m = Map::new();
-    m.insert("x".into(), (pos.x as i64).into());
-    m.insert("y".into(), (pos.y as i64).into());
-    if let Some(s) = spot {
-        m.insert("spot".into(), Dynamic::from(s.to_string()));
+/// What a filter hook compares: x, y, the spot and the rotation in degrees.
+type Key = (i64, i64, Option<String>, Option<i64>);
+
+/// The filter key of a placement, dragon step or deployment (other actions are not filtered).
+fn filter_key(a: &Action) -> Option<Key> {
+    match *a {
+        Action::Place { pos, rotation } => Some((
+            pos.x as i64,
+            pos.y as i64,
+            None,
+            Some(rotation.degrees() as i64),
+        )),
+        Action::Dragon { pos } => Some((pos.x as i64, pos.y as i64, None, None)),
+        Action::Deploy { pos, spot, .. } => Some((
+            pos.x as i64,
+            pos.y as i64,
+            Some(spot.name().to_string()),
+            None,
+        )),
+        _ => None,
     }
-    Dynamic::from_map(m)
+}
+
+/// A filtered action as scripts see it: `#{x, y}`, with `spot` or `rotation` where it has one.
+fn filter_item(a: &Action) -> Option<Dynamic> {
+    let (x, y, spot, rotation) = filter_key(a)?;
+    let mut m = Map::new();
+    m.insert("x".into(), x.into());
+    m.insert("y".into(), y.into());
+    if let Some(spot) = spot {
+        m.insert("spot".into(), Dynamic::from(spot));
+    }
+    if let Some(r) = rotation {
+        m.insert("rotation".into(), r.into());
+    }
+    Some(Dynamic::from_map(m))
 }

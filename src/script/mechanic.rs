@@ -14,6 +14,8 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
+use crate::model::tile::FeatureKind;
+use crate::script::Scripts;
 
 /// The scripts' decision: a question `ask` put to a player.
 const QUESTION: u8 = 0;
@@ -22,12 +24,32 @@ const QUESTION: u8 = 0;
 #[derive(Debug)]
 pub struct ScriptMechanic {
     id: u8,
+    hooks: Hooks,
 }
 
 impl ScriptMechanic {
-    /// The scripts as mechanic number `id` of a game.
-    pub fn new(id: u8) -> ScriptMechanic {
-        ScriptMechanic { id }
+    /// The scripts as mechanic number `id` of a game. The hooks that answer with a value
+    /// (`strength`, `farm_points`, `extra_turn`) are in the game's call lists only when some
+    /// script defines them, so the other rulesets pay nothing for them.
+    pub fn new(id: u8, scripts: &Scripts) -> ScriptMechanic {
+        let mut hooks = Hooks::STAGE
+            | Hooks::TURN_BEGUN
+            | Hooks::ACTIONS
+            | Hooks::ANSWERED
+            | Hooks::SCORED
+            | Hooks::DRAGON
+            | Hooks::OFFER
+            | Hooks::FINAL;
+        for (hook, flag) in [
+            ("strength", Hooks::STRENGTH),
+            ("farm_points", Hooks::FARM),
+            ("extra_turn", Hooks::EXTRA_TURN),
+        ] {
+            if scripts.defines(hook) {
+                hooks = hooks | flag;
+            }
+        }
+        ScriptMechanic { id, hooks }
     }
 }
 
@@ -37,14 +59,7 @@ impl Mechanic for ScriptMechanic {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::STAGE
-            | Hooks::TURN_BEGUN
-            | Hooks::ACTIONS
-            | Hooks::ANSWERED
-            | Hooks::SCORED
-            | Hooks::DRAGON
-            | Hooks::OFFER
-            | Hooks::FINAL
+        self.hooks
     }
 
     fn phases(&self) -> &[Phase] {
@@ -127,6 +142,23 @@ impl Mechanic for ScriptMechanic {
     fn filter_eaten(&self, g: &mut Game, pos: Pos, figures: &mut Vec<u32>) {
         let ids = std::mem::take(figures);
         *figures = g.eaten_filter(pos, ids);
+    }
+
+    fn strength(&self, g: &mut Game, key: SegId, _kind: FeatureKind, strength: &mut [u32]) {
+        g.strength_hook(key, strength);
+    }
+
+    fn farm_points(&self, g: &mut Game, farm: SegId, player: usize, cities: u32, points: &mut u32) {
+        g.farm_points_hook(farm, player, cities, points);
+    }
+
+    fn extra_turn(&self, g: &mut Game) -> bool {
+        g.extra_turn_hook()
+    }
+
+    fn final_scoring(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        g.run_hook("final_scoring", Vec::new(), events);
+        None
     }
 
     fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {

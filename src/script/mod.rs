@@ -454,6 +454,14 @@ impl Scripts {
         self.units.iter().any(|u| u.functions.contains_key(hook))
     }
 
+    /// The name of the first script that defines `hook`.
+    pub(crate) fn definer(&self, hook: &str) -> Option<Arc<str>> {
+        self.units
+            .iter()
+            .find(|u| u.functions.contains_key(hook))
+            .map(|u| Arc::clone(&u.name))
+    }
+
     /// Calls `hook` in every script that defines it, with the game moved into the slot so the
     /// query functions can read it. Returns each script's answer.
     pub(crate) fn call(

@@ -43,27 +43,17 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
     match rule {
         FarmScoring::FarmCentric3 => {
             for farm in farms {
-                let at = game.root_pos(farm.root);
-                let points = 3 * farm.cities.len() as u32;
-                game.pay(
-                    &farm.strength,
-                    points,
-                    FeatureKind::Field,
-                    "§1.9 farm_centric_3",
-                    at,
-                    events,
-                );
+                let cities = farm.cities.len() as u32;
+                for player in winners(&farm.strength) {
+                    let rule = "§1.9 farm_centric_3";
+                    pay_farm(game, farm.root, player, cities, rule, events);
+                }
             }
         }
         FarmScoring::FarmCentric3Once => {
             let mut collected: Vec<Vec<SegId>> = vec![Vec::new(); game.scores.len()];
             for farm in farms {
-                let at = game.root_pos(farm.root);
-                let best = farm.strength.iter().copied().max().unwrap_or(0);
-                for (player, s) in farm.strength.iter().enumerate() {
-                    if best == 0 || *s != best {
-                        continue;
-                    }
+                for player in winners(&farm.strength) {
                     let new: Vec<SegId> = farm
                         .cities
                         .iter()
@@ -71,16 +61,8 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                         .filter(|c| !collected[player].contains(c))
                         .collect();
                     collected[player].extend(&new);
-                    let mut one = vec![0; farm.strength.len()];
-                    one[player] = 1;
-                    game.pay(
-                        &one,
-                        3 * new.len() as u32,
-                        FeatureKind::Field,
-                        "§1.9 farm_centric_3_once",
-                        at,
-                        events,
-                    );
+                    let rule = "§1.9 farm_centric_3_once";
+                    pay_farm(game, farm.root, player, new.len() as u32, rule, events);
                 }
             }
         }
@@ -115,6 +97,37 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                 );
             }
         }
+    }
+}
+
+/// The seats with the most farmers in a farm (none when it holds none), in seat order (B-M2).
+fn winners(strength: &[u32]) -> impl Iterator<Item = usize> + '_ {
+    let best = strength.iter().copied().max().unwrap_or(0);
+    strength
+        .iter()
+        .enumerate()
+        .filter(move |(_, s)| best > 0 && **s == best)
+        .map(|(player, _)| player)
+}
+
+/// Pays `player` 3 per completed city the farm supplies (farm-centric scoring), as the
+/// mechanics change it ([`crate::engine::mechanic::Mechanic::farm_points`]).
+fn pay_farm(
+    game: &mut Game,
+    farm: SegId,
+    player: usize,
+    cities: u32,
+    rule: &'static str,
+    events: &mut Vec<Event>,
+) {
+    let mut points = 3 * cities;
+    let mechanics = std::sync::Arc::clone(&game.mechanics);
+    for m in mechanics.on(Hooks::FARM) {
+        m.farm_points(game, farm, player, cities, &mut points);
+    }
+    if points > 0 {
+        let at = game.root_pos(farm);
+        game.award(player, points, FeatureKind::Field, rule, at, events);
     }
 }
 

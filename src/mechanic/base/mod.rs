@@ -42,14 +42,18 @@ impl Base {
         if g.bag.is_empty() || g.draw_limit_reached() {
             return g.finish(events);
         }
-        g.active = (g.active + 1) % g.scores.len();
+        let mechanics = std::sync::Arc::clone(&g.mechanics);
+        // A mechanic may give the player who just played another turn (a builder's).
+        let again = g.turn > 0 && mechanics.on(Hooks::EXTRA_TURN).any(|m| m.extra_turn(g));
+        if !again {
+            g.active = (g.active + 1) % g.scores.len();
+        }
         g.turn += 1;
         g.now = Default::default();
         events.push(Event::TurnStarted {
             turn: g.turn,
             player: g.active,
         });
-        let mechanics = std::sync::Arc::clone(&g.mechanics);
         for m in mechanics.on(Hooks::TURN_BEGUN) {
             m.turn_begun(g, events);
         }

@@ -832,7 +832,7 @@ impl Mechanic for CountOfCarcassonne {
     }
 
     /// Followers moved out of a quarter count in the feature they were moved into (CO-5).
-    fn strength(&self, g: &Game, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
+    fn strength(&self, g: &mut Game, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
         let Some(count) = g.slots.get::<Count>(self.id) else {
             return;
         };

@@ -1,0 +1,140 @@
+//! The Mechanic trait as a contributor meets it: the worked example of
+//! docs/adding-a-mechanic.md (a house rule as a Rust mechanic and as a script, giving the same
+//! games), and the promise that scripts/README.md lists a script form for every hook.
+
+use castellan::bot::{Bot, RandomBot};
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::Action;
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, Setup};
+use castellan::engine::mechanic::Mechanics;
+use castellan::mechanic::base::Base;
+use castellan::model::tile::FeatureKind;
+use std::sync::Arc;
+
+// guide: begin
+use castellan::engine::mechanic::{Hooks, Mechanic};
+use castellan::model::feature::SegId;
+use castellan::model::figure::FigureKind;
+
+/// House rule "no thieves": followers may not be deployed on roads.
+#[derive(Debug)]
+struct NoThieves;
+
+impl Mechanic for NoThieves {
+    fn name(&self) -> &'static str {
+        "no_thieves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::DEPLOY
+    }
+
+    fn deploy_problem(
+        &self,
+        g: &Game,
+        seg: SegId,
+        _figure: FigureKind,
+        _own_tile: bool,
+    ) -> Option<&'static str> {
+        let road = g.features().segment(seg).kind == FeatureKind::Road;
+        road.then_some("no thieves in this house")
+    }
+}
+// guide: end
+
+fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Plays a game with random bots; returns the events and whether any deployment on a road was
+/// ever legal.
+fn play(game: &mut Game, events: &mut Vec<Event>, seed: u64) -> bool {
+    let mut bot = RandomBot::new(seed);
+    let mut road_offered = false;
+    while !game.is_over() {
+        for a in game.legal() {
+            if let Action::Deploy { pos, spot, .. } = a {
+                let seg = game.seg_at(pos, spot).expect("a feature");
+                road_offered |= game.features().segment(seg).kind == FeatureKind::Road;
+            }
+        }
+        let action = bot.choose(game);
+        events.extend(game.apply(&action).expect("legal"));
+    }
+    road_offered
+}
+
+/// The guide's example: the Rust mechanic and the script give the same games, and no thief is
+/// ever deployed (nor offered); without the rule, thieves are offered.
+#[test]
+fn the_guide_example_works_as_a_mechanic_and_as_a_script() {
+    let base = Ruleset::load("base").expect("loads");
+    let scripted = Ruleset::load(
+        &root()
+            .join("tests/fixtures/guide/no-thieves-script.toml")
+            .display()
+            .to_string(),
+    )
+    .expect("loads");
+    for seed in 0..5 {
+        let players = Setup::new(vec!["A".into(), "B".into()], seed);
+        let mechanics: Vec<Box<dyn Mechanic>> = vec![Box::new(Base::new(0)), Box::new(NoThieves)];
+        let (mut native, mut native_events) = Game::with_mechanics(
+            Arc::clone(&base),
+            players.clone(),
+            Arc::new(Mechanics::new(mechanics)),
+        )
+        .expect("starts");
+        assert!(!play(&mut native, &mut native_events, seed));
+        let (mut script, mut script_events) =
+            Game::new(Arc::clone(&scripted), players.clone()).expect("starts");
+        assert!(!play(&mut script, &mut script_events, seed));
+        assert_eq!(native_events, script_events, "seed {seed}");
+        let (mut plain, mut plain_events) = Game::new(Arc::clone(&base), players).expect("starts");
+        assert!(
+            play(&mut plain, &mut plain_events, seed),
+            "thieves are offered without the rule"
+        );
+    }
+}
+
+/// The guide quotes the example exactly as it is compiled here.
+#[test]
+fn the_guide_quotes_the_example() {
+    let test = std::fs::read_to_string(root().join("tests/mechanics.rs")).expect("readable");
+    let start = test.find("// guide: begin\n").expect("marker") + "// guide: begin\n".len();
+    let end = test.find("// guide: end").expect("marker");
+    let guide = std::fs::read_to_string(root().join("docs/adding-a-mechanic.md")).expect("guide");
+    assert!(
+        guide.contains(&test[start..end]),
+        "the guide's Rust example differs"
+    );
+    let script = std::fs::read_to_string(root().join("tests/fixtures/guide/no-thieves.rhai"))
+        .expect("script");
+    assert!(guide.contains(&script), "the guide's script differs");
+}
+
+/// scripts/README.md gives a script form for every hook of the trait ("one list of hooks").
+#[test]
+fn every_hook_has_a_script_form() {
+    let source = std::fs::read_to_string(root().join("src/engine/mechanic.rs")).expect("readable");
+    let start = source.find("pub trait Mechanic").expect("the trait");
+    let end = start + source[start..].find("\n}\n").expect("its end");
+    let hooks: Vec<&str> = source[start..end]
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("fn "))
+        .filter_map(|l| l.split('(').next())
+        .filter(|name| !matches!(*name, "name" | "hooks" | "phases"))
+        .collect();
+    assert!(hooks.len() > 20, "{hooks:?}");
+    let readme = std::fs::read_to_string(root().join("scripts/README.md")).expect("readable");
+    let table = &readme[readme.find("### One list of hooks").expect("the table")..];
+    let table = &table[..table.find("### Narrow hooks").expect("its end")];
+    for hook in hooks {
+        assert!(
+            table.contains(&format!("`{hook}`")),
+            "scripts/README.md does not list `{hook}`"
+        );
+    }
+}
