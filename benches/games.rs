@@ -4,7 +4,9 @@
 //! (two players), so the reported time is the time per game; games per second = 1 / time.
 
 use castellan::bot::simulate::play_random;
+use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
+use castellan::engine::game::{Game, Setup};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -23,12 +25,28 @@ fn bench_ruleset(c: &mut Criterion, name: &str) {
     group.finish();
 }
 
+/// Copying a game half-way through (bots copy the state for every candidate they try).
+fn bench_clone(c: &mut Criterion, name: &str) {
+    let rules = Ruleset::load(name).expect("shipped ruleset loads");
+    let setup = Setup::new(vec!["A".into(), "B".into()], 7);
+    let (mut game, _) = Game::new(rules, setup).expect("the game starts");
+    let mut bot = RandomBot::new(7);
+    while game.turn() < 36 && !game.is_over() {
+        let action = bot.choose(&game);
+        game.apply(&action).expect("a legal action");
+    }
+    c.bench_function(&format!("clone_midgame/{name}"), |b| {
+        b.iter(|| black_box(game.clone()))
+    });
+}
+
 fn games(c: &mut Criterion) {
     bench_ruleset(c, "base");
     bench_ruleset(c, "hig");
     // The dungeon variant: hig, the tower tiles and scripts/dungeon.rhai (issue 4's speed goal:
     // at least 1,000 games per second on one core).
     bench_ruleset(c, "dungeon");
+    bench_clone(c, "hig");
 }
 
 criterion_group!(benches, games);

@@ -2,7 +2,7 @@
 //!
 //! A game is shared state plus the mechanics its ruleset switches on ([`Mechanics`], built by
 //! the registry in `registry.rs`). A turn is the mechanics' stages at the points of the turn
-//! ([`Phase`]): the stage loop here names no mechanic, it only calls their hooks (see
+//! ([`Phase`](crate::engine::mechanic::Phase)): the stage loop here names no mechanic, it only calls their hooks (see
 //! [`crate::engine::mechanic`]). [`Game::apply`] checks an
 //! action against the pending decision before changing anything, so an illegal action returns
 //! an error and leaves the game exactly as it was. A legal action returns the events it caused,
@@ -150,7 +150,7 @@ pub(crate) struct TurnState {
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Ruleset>,
-    pub(crate) setup: Setup,
+    pub(crate) setup: Arc<Setup>,
     /// The mechanics in play, in registry order, with their call lists.
     pub(crate) mechanics: Arc<Mechanics>,
     pub(crate) stage: usize,
@@ -268,7 +268,7 @@ impl Game {
             offer: None,
             fault: None,
             rules,
-            setup,
+            setup: Arc::new(setup),
         };
         let mut events = Vec::new();
         for s in &start {
@@ -371,7 +371,7 @@ impl Game {
     pub(crate) fn placeholder(&self) -> Game {
         Game {
             rules: Arc::clone(&self.rules),
-            setup: Setup::new(Vec::new(), 0),
+            setup: Arc::new(Setup::new(Vec::new(), 0)),
             mechanics: Arc::clone(&self.mechanics),
             slots: Slots::default(),
             stage: 0,
@@ -483,10 +483,14 @@ impl Game {
         let Pending::Asked(a) = self.pending else {
             return;
         };
-        for m in self.mechanics.on(Hooks::ACTIONS) {
+        let owner = self.mechanic(a.by);
+        if let Some(m) = owner {
             m.actions(self, a, out);
         }
-        if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
+        for m in self.mechanics.adders(a.by) {
+            m.actions(self, a, out);
+        }
+        if owner.is_some_and(|m| m.may_pass(self, a)) {
             out.push(Action::Pass);
         }
     }

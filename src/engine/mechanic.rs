@@ -111,6 +111,9 @@ hooks! {
     ANSWERED = 15;
     /// [`Mechanic::turn_begun`].
     TURN_BEGUN = 16;
+    /// [`Mechanic::actions`], [`Mechanic::check`] and [`Mechanic::apply`] for other mechanics'
+    /// decisions (the fairy's moves at deployment, scripts' offers).
+    ADDS = 17;
 }
 
 impl Hooks {
@@ -436,13 +439,18 @@ impl Mechanics {
             .map(|i| i as u8)
     }
 
-    /// The mechanics that may recognise an answer to a decision of mechanic `owner`: every
-    /// other one first (they add to the decision, as the fairy adds to deployment), then the
+    /// The mechanics that may recognise an answer to a decision of mechanic `owner`: those
+    /// that add to other mechanics' decisions first (as the fairy adds to deployment), then the
     /// asking one.
     pub fn answerers(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        members(self.by_hook[Hooks::ACTIONS.index()] & !(1u32 << owner))
+        members(self.by_hook[Hooks::ADDS.index()] & !(1u32 << owner))
             .chain(std::iter::once(owner))
             .filter_map(|i| self.get(i))
+    }
+
+    /// The mechanics that add to the decisions of mechanic `owner` (not `owner` itself).
+    pub fn adders(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        self.among(self.by_hook[Hooks::ADDS.index()] & !(1u32 << owner))
     }
 
     /// How many mechanics are in play.

@@ -7,7 +7,7 @@
 use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Fairy, Game, Journey};
+use crate::engine::game::{Fairy, Game, Journey, Setup};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
@@ -155,7 +155,7 @@ impl Game {
     pub(crate) fn roll_back(&mut self, kept: usize) {
         let mut history = std::mem::take(&mut self.history);
         history.truncate(kept);
-        let rebuilt = Game::new(Arc::clone(&self.rules), self.setup.clone())
+        let rebuilt = Game::new(Arc::clone(&self.rules), Setup::clone(&self.setup))
             .ok()
             .and_then(|(mut game, _)| {
                 let mut events = Vec::new();

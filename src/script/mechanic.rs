@@ -35,6 +35,7 @@ impl ScriptMechanic {
         let mut hooks = Hooks::STAGE
             | Hooks::TURN_BEGUN
             | Hooks::ACTIONS
+            | Hooks::ADDS
             | Hooks::ANSWERED
             | Hooks::SCORED
             | Hooks::DRAGON

@@ -265,7 +265,12 @@ impl Mechanic for FairyMechanic {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::STAGE | Hooks::ACTIONS | Hooks::SCORED | Hooks::FIGURE_LEFT | Hooks::DRAGON
+        Hooks::STAGE
+            | Hooks::ACTIONS
+            | Hooks::ADDS
+            | Hooks::SCORED
+            | Hooks::FIGURE_LEFT
+            | Hooks::DRAGON
     }
 
     fn phases(&self) -> &[Phase] {
