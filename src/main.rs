@@ -91,6 +91,33 @@ enum Command {
     },
 }
 
+/// Prints a line on standard output. When the reader has gone (`castellan replay … | head`),
+/// the program ends quietly: nothing more is wanted.
+macro_rules! out {
+    () => {
+        emit(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        emit(format_args!($($arg)*))
+    };
+}
+
+fn emit(line: std::fmt::Arguments<'_>) {
+    emit_raw(format_args!("{line}\n"));
+}
+
+/// Prints text as it is (no line added), like [`emit`].
+fn emit_raw(text: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(text) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -159,14 +186,14 @@ fn print_replay(
     let names = &record.setup.players;
     if json {
         let value = castellan::ui::report::game_json(game, events);
-        println!("{value}");
+        out!("{value}");
         return;
     }
     for e in events {
-        println!("{}", Described { event: e, names });
+        out!("{}", Described { event: e, names });
     }
-    println!();
-    println!(
+    out!();
+    out!(
         "{} after {} turns",
         if game.is_over() {
             "final scores"
@@ -176,7 +203,7 @@ fn print_replay(
         game.turn()
     );
     for (name, score) in names.iter().zip(game.scores()) {
-        println!("  {name:<12} {score}");
+        out!("  {name:<12} {score}");
     }
 }
 
@@ -244,7 +271,7 @@ fn simulate(
     };
     if json {
         match serde_json::to_string(&stats) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => out!("{s}"),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
@@ -252,25 +279,26 @@ fn simulate(
         }
         return ExitCode::SUCCESS;
     }
-    println!(
+    out!(
         "{} games of `{}`: {}",
         stats.games,
         rules.name,
         stats.bots.join(" vs ")
     );
     for (seat, (mean, wins)) in stats.mean_scores.iter().zip(&stats.wins).enumerate() {
-        println!(
+        out!(
             "  seat {} ({}): mean score {mean:.2}, wins {wins} ({:.1}%)",
             seat + 1,
             stats.bots[seat],
             100.0 * *wins as f64 / stats.games.max(1) as f64
         );
     }
-    println!("  tied games: {}", stats.ties);
-    println!("  mean turns: {:.2}", stats.mean_turns);
-    println!(
+    out!("  tied games: {}", stats.ties);
+    out!("  mean turns: {:.2}", stats.mean_turns);
+    out!(
         "  {:.0} games per second ({:.2} s)",
-        stats.games_per_second, stats.seconds
+        stats.games_per_second,
+        stats.seconds
     );
     ExitCode::SUCCESS
 }
@@ -279,7 +307,7 @@ fn validate(paths: &[PathBuf]) -> ExitCode {
     let mut bad = 0;
     for path in paths {
         match validate_one(path) {
-            Ok(what) => println!("ok: {} ({what})", path.display()),
+            Ok(what) => out!("ok: {} ({what})", path.display()),
             Err(d) => {
                 bad += 1;
                 eprintln!("{}", d.render());
@@ -360,9 +388,9 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
             return ExitCode::from(1);
         }
         let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        println!("{}: {caption}, turn {}", path.display(), game.turn());
-        print!("{}", text::board(&game, colour));
-        print!("{}", text::legend(&game, colour));
+        out!("{}: {caption}, turn {}", path.display(), game.turn());
+        emit_raw(format_args!("{}", text::board(&game, colour)));
+        emit_raw(format_args!("{}", text::legend(&game, colour)));
         return ExitCode::SUCCESS;
     };
     let picture = svg::board_titled(&game, &caption);
@@ -387,7 +415,7 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
             eprintln!("error: cannot write {}: {e}", file.display());
             return ExitCode::from(1);
         }
-        println!("wrote {}", file.display());
+        out!("wrote {}", file.display());
     }
     ExitCode::SUCCESS
 }

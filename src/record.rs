@@ -13,6 +13,7 @@
 //! ```
 
 use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::data::files::Named;
 use crate::data::library::{self, Kind, Source};
 use crate::data::ruleset::{Ruleset, StartFile, check_start, resolve_start};
 use crate::engine::action::Action;
@@ -75,6 +76,61 @@ struct ActionFile {
     script: Option<Vec<crate::script::Arg>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
+}
+
+/// How many values each action's array holds (TOML tuples would silently drop extra ones).
+const ARITY: [(&str, &[usize]); 7] = [
+    ("place", &[3]),
+    ("deploy", &[3]),
+    ("fairy", &[2, 3]),
+    ("dragon", &[2]),
+    ("remove", &[3]),
+    ("leave", &[2]),
+    ("score", &[3]),
+];
+
+/// Where in a record an action's array has the wrong number of values.
+struct ActionKey {
+    index: usize,
+    key: &'static str,
+}
+
+impl ActionKey {
+    fn parts(&self) -> [PathPart<'static>; 3] {
+        [
+            PathPart::Key("action"),
+            PathPart::Index(self.index),
+            PathPart::Key(self.key),
+        ]
+    }
+}
+
+/// The first action whose array holds more or fewer values than its key takes.
+fn arity_problem(text: &str) -> Option<(ActionKey, String)> {
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    let actions = doc.get("action")?.as_array()?;
+    for (index, action) in actions.iter().enumerate() {
+        let Some(action) = action.as_table() else {
+            continue;
+        };
+        for (key, sizes) in ARITY {
+            let Some(len) = action.get(key).and_then(|v| v.as_array()).map(Vec::len) else {
+                continue;
+            };
+            if !sizes.contains(&len) {
+                let want = sizes
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                return Some((
+                    ActionKey { index, key },
+                    format!("`{key}` takes {want} values, not {len}"),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// `fairy = [x, y, "N"]` (follower mode) or `fairy = [x, y]` (tile mode).
@@ -160,13 +216,16 @@ impl Record {
         };
         let raw: RecordFile =
             toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&path, &text, &e))?;
+        if let Some((at, msg)) = arity_problem(&text) {
+            return Err(err(&at.parts(), msg));
+        }
         let near = path.parent().unwrap_or(Path::new("."));
         let near = if near.as_os_str().is_empty() {
             Path::new(".")
         } else {
             near
         };
-        let rules = match library::find(Kind::Ruleset, &raw.ruleset, near) {
+        let rules = match library::find(Kind::Ruleset, &raw.ruleset, Named::ByRecord(near)) {
             Ok(src) => Arc::new(Ruleset::from_source(src)?),
             Err(msg) => return Err(err(&[PathPart::Key("ruleset")], msg)),
         };

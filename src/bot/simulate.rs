@@ -2,7 +2,7 @@
 
 use crate::bot::{self, Bot, RandomBot};
 use crate::data::ruleset::Ruleset;
-use crate::engine::game::{Game, Setup, SetupError};
+use crate::engine::game::{Game, RuleError, Setup, SetupError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -36,10 +36,19 @@ pub enum SimulateError {
     /// The game could not be set up (e.g. the wrong number of players).
     #[error("{0}")]
     Setup(#[from] SetupError),
+    /// A game stopped: an action the bot chose was refused (a script failed while it was
+    /// applied).
+    #[error("the game with seed {seed} stopped: {error}")]
+    Action {
+        /// The game's seed.
+        seed: u64,
+        /// Why the action was refused.
+        error: RuleError,
+    },
 }
 
 /// Plays one game to the end with random bots; game `seed` shuffles the bag and seeds the bots.
-pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, SetupError> {
+pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, SimulateError> {
     let names = (1..=players).map(|i| format!("P{i}")).collect();
     let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
     let mut bot = RandomBot::new(seed ^ 0x9E37_79B9_7F4A_7C15);
@@ -47,11 +56,9 @@ pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Ga
     while !game.is_over() {
         let action = bot.choose(&game);
         events.clear();
-        // A bot only picks legal actions, so this cannot fail; if it ever did, stop the game
-        // rather than loop.
-        if game.apply_into(&action, &mut events).is_err() {
-            break;
-        }
+        // A bot picks legal actions, so only a failing script can refuse one.
+        game.apply_into(&action, &mut events)
+            .map_err(|error| SimulateError::Action { seed, error })?;
     }
     Ok(game)
 }
@@ -89,9 +96,8 @@ pub fn play_bots(rules: &Arc<Ruleset>, bots: &[&str], seed: u64) -> Result<Game,
         let seat = game.decision().player;
         let action = seats[seat].choose(&game);
         events.clear();
-        if game.apply_into(&action, &mut events).is_err() {
-            break;
-        }
+        game.apply_into(&action, &mut events)
+            .map_err(|error| SimulateError::Action { seed, error })?;
     }
     Ok(game)
 }
@@ -104,15 +110,10 @@ pub fn run(
     games: u64,
     seed: u64,
     progress: impl FnMut(u64),
-) -> Result<Stats, SetupError> {
+) -> Result<Stats, SimulateError> {
     let bots = vec!["random".to_string(); players];
     batch(bots, games, seed, progress, |s| {
-        play_random(rules, players, s).map_err(SimulateError::Setup)
-    })
-    .map_err(|e| match e {
-        SimulateError::Setup(e) => e,
-        // `play_random` names no bots, so this does not happen.
-        SimulateError::UnknownBot(name) => SetupError::Start(format!("unknown bot `{name}`")),
+        play_random(rules, players, s)
     })
 }
 

@@ -33,7 +33,7 @@ impl Diagnostic {
         Diagnostic {
             file: file.to_path_buf(),
             text: Arc::clone(source),
-            span,
+            span: span.map(|s| on_characters(source, s)),
             message: message.into(),
             help: None,
         }
@@ -75,8 +75,9 @@ impl Diagnostic {
         let path = self.file.display().to_string();
         let mut snippet = Snippet::source(&*self.text).path(path.as_str()).fold(true);
         if let Some(span) = &self.span {
-            let end = span.end.max(span.start + 1).min(self.text.len());
-            let start = span.start.min(end);
+            // An empty span points at one character (a whole one).
+            let at_least_one = span.start..span.end.max(span.start + 1);
+            let Range { start, end } = on_characters(&self.text, at_least_one);
             snippet = snippet.annotation(AnnotationKind::Primary.span(start..end));
         }
         let title = Level::ERROR.primary_title(self.message.as_str());
@@ -138,9 +139,34 @@ pub enum PathPart<'a> {
     Index(usize),
 }
 
+/// `span` widened to whole characters and kept inside `text` (a parser may point into the
+/// middle of a multi-byte character; the renderer needs character boundaries).
+fn on_characters(text: &str, span: Range<usize>) -> Range<usize> {
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_are_widened_to_whole_characters() {
+        let text = "a = \"§x\"";
+        // A byte span inside `§` (bytes 5..7) becomes the whole character.
+        assert_eq!(on_characters(text, 6..6), 5..7);
+        assert_eq!(on_characters(text, 5..6), 5..7);
+        assert_eq!(on_characters(text, 40..50), text.len()..text.len());
+        let d = Diagnostic::new(Path::new("x.toml"), &Arc::from(text), Some(6..6), "m");
+        assert!(d.render().contains("x.toml:1:6"), "{}", d.render());
+    }
 
     #[test]
     fn line_and_column_are_one_based() {

@@ -6,6 +6,7 @@
 //! disk, relative to the file that names it.
 
 use crate::data::diagnostic::Diagnostic;
+use crate::data::files::{self, Named};
 use std::path::{Path, PathBuf};
 
 /// What kind of data file is wanted.
@@ -75,17 +76,20 @@ pub fn builtin_names(kind: Kind) -> Vec<&'static str> {
         .collect()
 }
 
-/// Finds and reads the data file that `reference` names. `near` is the directory of the file
-/// that mentions it (or the current directory for command-line arguments).
-pub fn find(kind: Kind, reference: &str, near: &Path) -> Result<Source, String> {
+/// Finds and reads the data file that `reference` names, under the trust boundary
+/// ([`files`]): `named` says who names it (the user, or a file or record in a folder).
+///
+/// A path is read relative to the naming file's folder. A bare name is looked up in the
+/// library folders (`rulesets/`, `tiles/`, `scripts/`) of the current directory, of the naming
+/// file's folder and of its parent, then among the built-in copies.
+pub fn find(kind: Kind, reference: &str, named: Named<'_>) -> Result<Source, String> {
+    let near = match named {
+        Named::ByUser => Path::new("."),
+        Named::ByFile(dir) | Named::ByRecord(dir) => dir,
+    };
     if is_path(reference) {
         let path = near.join(reference);
-        return std::fs::read_to_string(&path)
-            .map(|text| Source {
-                path: path.clone(),
-                text,
-            })
-            .map_err(|e| format!("cannot read {}: {e}", path.display()));
+        return files::read(&path, named).map(|text| Source { path, text });
     }
     let file = format!("{}/{reference}{}", kind.folder(), kind.extension());
     let candidates = [
@@ -93,9 +97,11 @@ pub fn find(kind: Kind, reference: &str, near: &Path) -> Result<Source, String> 
         near.join(&file),
         near.join("..").join(&file),
     ];
+    // A library file found on disk is named by the library, not by the user.
+    let library = Named::ByFile(near);
     for path in candidates {
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            return Ok(Source { path, text });
+        if std::fs::symlink_metadata(&path).is_ok() && files::in_bundle(&path) {
+            return files::read(&path, library).map(|text| Source { path, text });
         }
     }
     if let Some((_, text)) = BUILTIN.iter().find(|(p, _)| *p == file) {
@@ -111,12 +117,13 @@ pub fn find(kind: Kind, reference: &str, near: &Path) -> Result<Source, String> 
     ))
 }
 
-/// Reads a file given on the command line or in a record.
+/// Reads a file given on the command line (under the trust boundary's checks: a regular file
+/// of at most [`files::MAX_BYTES`] in UTF-8, inside the bundle when one bounds the load).
 pub fn read(path: &Path) -> Result<Source, Diagnostic> {
-    std::fs::read_to_string(path)
+    files::read(path, Named::ByUser)
         .map(|text| Source {
             path: path.to_path_buf(),
             text,
         })
-        .map_err(|e| Diagnostic::unreadable(path, &e))
+        .map_err(|msg| Diagnostic::new(path, &std::sync::Arc::from(""), None, msg))
 }

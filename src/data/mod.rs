@@ -2,5 +2,6 @@
 //! errors. Reading and validating data; no game logic.
 
 pub mod diagnostic;
+pub mod files;
 pub mod library;
 pub mod ruleset;

@@ -6,6 +6,7 @@
 //! merge, values replace) and the result is resolved into a validated [`Ruleset`].
 
 use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::data::files::Named;
 use crate::data::library::{self, Kind};
 use crate::mechanic::base::rules::{BaseRules, Mechanics};
 use crate::mechanic::count::rules::CountRules;
@@ -89,14 +90,9 @@ impl std::fmt::Debug for Derived {
 }
 
 impl Ruleset {
-    /// Loads a ruleset by name (`rulesets/NAME.toml` or built in) or by path.
+    /// Loads a ruleset the user names: by name (`rulesets/NAME.toml` or built in) or by path.
     pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
-        Ruleset::load_near(reference, Path::new("."))
-    }
-
-    /// Loads a ruleset named from a file in directory `near`.
-    pub fn load_near(reference: &str, near: &Path) -> Result<Arc<Ruleset>, Diagnostic> {
-        let source = library::find(Kind::Ruleset, reference, near)
+        let source = library::find(Kind::Ruleset, reference, Named::ByUser)
             .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
         Ruleset::from_source(source).map(Arc::new)
     }
@@ -226,7 +222,8 @@ impl Chain {
                         "`extends` goes deeper than {MAX_EXTENDS} files: is there a cycle?"
                     )));
                 }
-                let found = library::find(Kind::Ruleset, parent, near).map_err(here)?;
+                let found =
+                    library::find(Kind::Ruleset, parent, Named::ByFile(near)).map_err(here)?;
                 let same = |p: &Path| {
                     p == found.path
                         || std::fs::canonicalize(p).ok() == std::fs::canonicalize(&found.path).ok()
@@ -427,8 +424,8 @@ impl Chain {
             ];
             let link = self.owner(&at);
             let near = link.path.parent().unwrap_or(Path::new("."));
-            let src =
-                library::find(Kind::TileSet, &r.set, near).map_err(|msg| self.err_at(&at, msg))?;
+            let src = library::find(Kind::TileSet, &r.set, Named::ByFile(near))
+                .map_err(|msg| self.err_at(&at, msg))?;
             let set = TileSet::parse(&src.path, &src.text)?;
             for key in r.counts.keys() {
                 if !set
@@ -483,6 +480,9 @@ impl Chain {
 
     /// Every script named along the chain, ancestors first, compiled together.
     fn scripts(&self, file: &RulesetFile) -> Result<Option<Arc<Scripts>>, Diagnostic> {
+        if let Err((key, msg)) = file.scripting.check() {
+            return Err(self.err_at(&[PathPart::Key("scripting"), PathPart::Key(key)], msg));
+        }
         let mut sources: Vec<(PathBuf, String)> = Vec::new();
         for link in self.links.iter().rev() {
             let Some(list) = link.table.get("scripts").and_then(|v| v.as_array()) else {
@@ -490,14 +490,15 @@ impl Chain {
             };
             let near = link.path.parent().unwrap_or(Path::new("."));
             for (i, name) in list.iter().filter_map(|v| v.as_str()).enumerate() {
-                let src = library::find(Kind::Script, name, near).map_err(|msg| {
-                    Diagnostic::new(
-                        &link.path,
-                        &link.text,
-                        span_at(&link.text, &[PathPart::Key("scripts"), PathPart::Index(i)]),
-                        msg,
-                    )
-                })?;
+                let src =
+                    library::find(Kind::Script, name, Named::ByFile(near)).map_err(|msg| {
+                        Diagnostic::new(
+                            &link.path,
+                            &link.text,
+                            span_at(&link.text, &[PathPart::Key("scripts"), PathPart::Index(i)]),
+                            msg,
+                        )
+                    })?;
                 if !sources.iter().any(|(p, _)| *p == src.path) {
                     sources.push((src.path, src.text));
                 }

@@ -336,12 +336,6 @@ impl TileSet {
             tiles,
         })
     }
-
-    /// Reads and validates a tile set file.
-    pub fn load(file: &Path) -> Result<TileSet, Diagnostic> {
-        let text = std::fs::read_to_string(file).map_err(|e| Diagnostic::unreadable(file, &e))?;
-        TileSet::parse(file, &text)
-    }
 }
 
 struct Ctx<'a> {

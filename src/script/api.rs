@@ -3,12 +3,12 @@
 
 use crate::engine::game::Game;
 use crate::script::{Command, FairyTarget, lock, pos_of, spot_of};
-use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use rhai::{Array, Dynamic, Engine, ImmutableString, Map, NativeCallContext};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 type Slot = Arc<Mutex<Option<Game>>>;
-type Out = Arc<Mutex<Vec<Command>>>;
+type Out = Arc<Mutex<Vec<(Command, rhai::Position)>>>;
 
 fn map(entries: Vec<(&str, Dynamic)>) -> Dynamic {
     let mut m = Map::new();
@@ -476,94 +476,150 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
     );
 }
 
+/// Keeps a command with the place in the script that gave it (for its error, if it fails).
+fn emit(out: &Out, ctx: &NativeCallContext, command: Command) {
+    lock(out).push((command, ctx.call_position()));
+}
+
 fn register_commands(engine: &mut Engine, out: &Out) {
     let o = Arc::clone(out);
     engine.register_fn(
         "score",
-        move |player: i64, points: i64, why: ImmutableString| {
-            lock(&o).push(Command::Score {
-                player,
-                points,
-                why: why.to_string(),
-            });
+        move |ctx: NativeCallContext, player: i64, points: i64, why: ImmutableString| {
+            emit(
+                &o,
+                &ctx,
+                Command::Score {
+                    player,
+                    points,
+                    why: why.to_string(),
+                },
+            );
         },
     );
     let o = Arc::clone(out);
     engine.register_fn(
         "score_feature",
-        move |player: i64, points: i64, feature: Map, rule: ImmutableString| {
-            lock(&o).push(Command::ScoreFeature {
-                player,
-                points,
-                feature,
-                rule: rule.to_string(),
-            });
+        move |ctx: NativeCallContext,
+              player: i64,
+              points: i64,
+              feature: Map,
+              rule: ImmutableString| {
+            emit(
+                &o,
+                &ctx,
+                Command::ScoreFeature {
+                    player,
+                    points,
+                    feature,
+                    rule: rule.to_string(),
+                },
+            );
         },
     );
     let o = Arc::clone(out);
-    engine.register_fn("return_figure", move |id: i64| {
-        lock(&o).push(Command::ReturnFigure { id });
-    });
-    let o = Arc::clone(out);
-    engine.register_fn("take_follower", move |player: i64| {
-        lock(&o).push(Command::TakeFollower { player });
-    });
-    let o = Arc::clone(out);
-    engine.register_fn("release_follower", move |player: i64| {
-        lock(&o).push(Command::ReleaseFollower { player });
+    engine.register_fn("return_figure", move |ctx: NativeCallContext, id: i64| {
+        emit(&o, &ctx, Command::ReturnFigure { id });
     });
     let o = Arc::clone(out);
     engine.register_fn(
-        "put_follower",
-        move |player: i64, x: i64, y: i64, spot: ImmutableString, ignore_occupancy: bool| {
-            lock(&o).push(Command::PutFollower {
-                player,
-                x,
-                y,
-                spot: spot.to_string(),
-                ignore_occupancy,
-            });
+        "take_follower",
+        move |ctx: NativeCallContext, player: i64| {
+            emit(&o, &ctx, Command::TakeFollower { player });
         },
     );
     let o = Arc::clone(out);
-    engine.register_fn("move_dragon", move |x: i64, y: i64| {
-        lock(&o).push(Command::MoveDragon { x, y });
+    engine.register_fn(
+        "release_follower",
+        move |ctx: NativeCallContext, player: i64| {
+            emit(&o, &ctx, Command::ReleaseFollower { player });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "put_follower",
+        move |ctx: NativeCallContext,
+              player: i64,
+              x: i64,
+              y: i64,
+              spot: ImmutableString,
+              ignore_occupancy: bool| {
+            emit(
+                &o,
+                &ctx,
+                Command::PutFollower {
+                    player,
+                    x,
+                    y,
+                    spot: spot.to_string(),
+                    ignore_occupancy,
+                },
+            );
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "move_dragon",
+        move |ctx: NativeCallContext, x: i64, y: i64| {
+            emit(&o, &ctx, Command::MoveDragon { x, y });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn("hide_dragon", move |ctx: NativeCallContext| {
+        emit(&o, &ctx, Command::HideDragon)
     });
     let o = Arc::clone(out);
-    engine.register_fn("hide_dragon", move || lock(&o).push(Command::HideDragon));
-    let o = Arc::clone(out);
-    engine.register_fn("eat", move |x: i64, y: i64| {
-        lock(&o).push(Command::Eat { x, y });
+    engine.register_fn("eat", move |ctx: NativeCallContext, x: i64, y: i64| {
+        emit(&o, &ctx, Command::Eat { x, y });
     });
     let o = Arc::clone(out);
-    engine.register_fn("end_journey", move || lock(&o).push(Command::EndJourney));
-    let o = Arc::clone(out);
-    engine.register_fn("start_journey", move |steps_done: i64| {
-        lock(&o).push(Command::StartJourney { steps_done });
+    engine.register_fn("end_journey", move |ctx: NativeCallContext| {
+        emit(&o, &ctx, Command::EndJourney)
     });
     let o = Arc::clone(out);
-    engine.register_fn("move_fairy", move |x: i64, y: i64, follower: Dynamic| {
-        let follower = if let Ok(id) = follower.as_int() {
-            FairyTarget::Figure(id)
-        } else if let Ok(spot) = follower.into_string() {
-            FairyTarget::Spot(spot)
-        } else {
-            FairyTarget::Tile
-        };
-        lock(&o).push(Command::MoveFairy { x, y, follower });
+    engine.register_fn(
+        "start_journey",
+        move |ctx: NativeCallContext, steps_done: i64| {
+            emit(&o, &ctx, Command::StartJourney { steps_done });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "move_fairy",
+        move |ctx: NativeCallContext, x: i64, y: i64, follower: Dynamic| {
+            let follower = if let Ok(id) = follower.as_int() {
+                FairyTarget::Figure(id)
+            } else if let Ok(spot) = follower.into_string() {
+                FairyTarget::Spot(spot)
+            } else {
+                FairyTarget::Tile
+            };
+            emit(&o, &ctx, Command::MoveFairy { x, y, follower });
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn("hide_fairy", move |ctx: NativeCallContext| {
+        emit(&o, &ctx, Command::HideFairy)
     });
     let o = Arc::clone(out);
-    engine.register_fn("hide_fairy", move || lock(&o).push(Command::HideFairy));
+    engine.register_fn(
+        "set_state",
+        move |ctx: NativeCallContext, state: Dynamic| {
+            emit(&o, &ctx, Command::SetState(state));
+        },
+    );
     let o = Arc::clone(out);
-    engine.register_fn("set_state", move |state: Dynamic| {
-        lock(&o).push(Command::SetState(state));
-    });
+    engine.register_fn(
+        "ask",
+        move |ctx: NativeCallContext, player: i64, offers: Array| {
+            emit(&o, &ctx, Command::Ask { player, offers });
+        },
+    );
     let o = Arc::clone(out);
-    engine.register_fn("ask", move |player: i64, offers: Array| {
-        lock(&o).push(Command::Ask { player, offers });
-    });
-    let o = Arc::clone(out);
-    engine.register_fn("log", move |text: ImmutableString| {
-        lock(&o).push(Command::Log(text.to_string()));
-    });
+    engine.register_fn(
+        "log",
+        move |ctx: NativeCallContext, text: ImmutableString| {
+            emit(&o, &ctx, Command::Log(text.to_string()));
+        },
+    );
 }

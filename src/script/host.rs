@@ -117,9 +117,9 @@ impl Game {
             return;
         };
         for answer in answers {
-            for command in answer.commands {
+            for (command, at) in answer.commands {
                 if let Err(message) = self.apply_command(&answer.script, command, events) {
-                    self.fail(&answer.script, hook, message);
+                    self.fail_at(&answer.script, hook, at, message);
                     return;
                 }
             }
@@ -142,8 +142,13 @@ impl Game {
     }
 
     fn fail(&mut self, script: &str, hook: &str, message: String) {
+        self.fail_at(script, hook, rhai::Position::NONE, message);
+    }
+
+    /// Records a script failure at a place in the script (the command that failed).
+    fn fail_at(&mut self, script: &str, hook: &str, at: rhai::Position, message: String) {
         if let Some(scripts) = &self.rules.scripts {
-            self.fault = Some(scripts.command_error(script, hook, message));
+            self.fault = Some(scripts.command_error(script, hook, at, message));
         }
     }
 
@@ -418,7 +423,15 @@ impl Game {
                 continue;
             };
             for answer in answers {
-                let offers = answer.value.into_array().unwrap_or_default();
+                let offers = if answer.value.is_unit() {
+                    Vec::new()
+                } else if let Ok(offers) = answer.value.into_array() {
+                    offers
+                } else {
+                    let message = format!("{hook}() must answer an array of offers, or ()");
+                    self.fail(&answer.script, &hook, message);
+                    return;
+                };
                 let mut ids = Vec::new();
                 for o in &offers {
                     if let Err(m) = offer_of(o, &mut ids) {
@@ -504,10 +517,14 @@ impl Game {
         };
         let mut keep = base.clone();
         for answer in answers {
-            let allowed: Vec<Key> = answer
-                .value
-                .into_array()
-                .unwrap_or_default()
+            let Ok(list) = answer.value.into_array() else {
+                let message = format!(
+                    "{hook}() must answer an array (the allowed subset of what it was given)"
+                );
+                self.fail(&answer.script, hook, message);
+                return base;
+            };
+            let allowed: Vec<Key> = list
                 .iter()
                 .filter_map(|d| {
                     let m = d.read_lock::<Map>()?;
@@ -539,13 +556,12 @@ impl Game {
         };
         let mut keep = ids;
         for answer in answers {
-            let allowed: Vec<i64> = answer
-                .value
-                .into_array()
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|d| d.as_int().ok())
-                .collect();
+            let Ok(list) = answer.value.into_array() else {
+                let message = "filter_eaten() must answer an array of figure ids".to_string();
+                self.fail(&answer.script, "filter_eaten", message);
+                return keep;
+            };
+            let allowed: Vec<i64> = list.iter().filter_map(|d| d.as_int().ok()).collect();
             keep.retain(|id| allowed.contains(&(*id as i64)));
         }
         keep
@@ -611,8 +627,10 @@ impl Game {
                 why,
             } => {
                 let player = self.seat(player)?;
-                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
-                self.scores[player] += points;
+                let points = points_of(points)?;
+                self.scores[player] = self.scores[player]
+                    .checked_add(points)
+                    .ok_or("that would take the score past 4294967295 points")?;
                 events.push(Event::ScriptScored {
                     script: Arc::clone(script),
                     player,
@@ -627,7 +645,10 @@ impl Game {
                 rule,
             } => {
                 let player = self.seat(player)?;
-                let points = u32::try_from(points).map_err(|_| "points must be 0 or more")?;
+                let points = points_of(points)?;
+                if self.scores[player].checked_add(points).is_none() {
+                    return Err("that would take the score past 4294967295 points".into());
+                }
                 let kind = feature
                     .get("kind")
                     .and_then(|k| k.clone().into_string().ok())
@@ -826,6 +847,17 @@ fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
     symbol
         .into_iter()
         .chain(tile.tags.iter().map(String::as_str))
+}
+
+/// Points a script gives: a whole number from 0 to 4294967295.
+fn points_of(points: i64) -> Result<u32, String> {
+    u32::try_from(points).map_err(|_| {
+        if points < 0 {
+            format!("points must be 0 or more, not {points}")
+        } else {
+            format!("points must be at most 4294967295, not {points}")
+        }
+    })
 }
 
 /// What a filter hook compares: x, y, the spot and the rotation in degrees.

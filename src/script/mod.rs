@@ -8,7 +8,7 @@
 //! | hook | when |
 //! |---|---|
 //! | `game_start()` | once, as the first turn begins |
-//! | `turn_start()` | a turn begins (after the fairy's point) |
+//! | `turn_start()` | a turn begins (before the fairy's point) |
 //! | `draw()` | the tile is drawn |
 //! | `place()` | the tile is laid (after volcano and dragon-tile effects) |
 //! | `princess()` | after the princess decision |
@@ -64,6 +64,42 @@ pub struct Limits {
     pub max_array_size: usize,
     /// Entries in a map.
     pub max_map_size: usize,
+}
+
+impl Limits {
+    /// The range each limit must lie in: no limit can be switched off (0 is not "unlimited"),
+    /// the call depth stays within what the native stack survives, and the sizes bound the
+    /// memory a hook call can hold (rhai counts nested arrays and maps into their parent's
+    /// size).
+    pub const RANGES: [(&'static str, u64, u64); 5] = [
+        ("max_operations", 1_000, 10_000_000),
+        ("max_call_depth", 1, 64),
+        ("max_string_size", 1, 1_000_000),
+        ("max_array_size", 1, 100_000),
+        ("max_map_size", 1, 100_000),
+    ];
+
+    /// The first limit outside its range: its key and what is wrong.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let values = [
+            self.max_operations,
+            self.max_call_depth as u64,
+            self.max_string_size as u64,
+            self.max_array_size as u64,
+            self.max_map_size as u64,
+        ];
+        for ((key, low, high), value) in Limits::RANGES.iter().zip(values) {
+            if !(*low..=*high).contains(&value) {
+                return Err((
+                    key,
+                    format!(
+                        "scripting.{key} must be between {low} and {high}, not {value} (a ruleset cannot lift the sandbox's limits)"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for Limits {
@@ -353,7 +389,7 @@ pub struct Scripts {
     units: Vec<Unit>,
     /// The game while a hook runs (moved in and out, so queries see the real game).
     slot: Arc<Mutex<Option<Game>>>,
-    commands: Arc<Mutex<Vec<Command>>>,
+    commands: Arc<Mutex<Vec<(Command, Position)>>>,
     /// One hook call at a time per ruleset: games on several threads share the slot.
     running: Mutex<()>,
     /// The hooks with narrow forms that some script defines (`actions…`, `place…`,
@@ -372,7 +408,7 @@ impl fmt::Debug for Scripts {
 /// A compiled hook answer: what the script returned plus its commands.
 pub(crate) struct Answer {
     pub value: Dynamic,
-    pub commands: Vec<Command>,
+    pub commands: Vec<(Command, Position)>,
     pub script: Arc<str>,
 }
 
@@ -385,7 +421,7 @@ impl Scripts {
         rules: toml::Table,
     ) -> Result<Scripts, Diagnostic> {
         let slot: Arc<Mutex<Option<Game>>> = Arc::new(Mutex::new(None));
-        let commands: Arc<Mutex<Vec<Command>>> = Arc::new(Mutex::new(Vec::new()));
+        let commands: Arc<Mutex<Vec<(Command, Position)>>> = Arc::new(Mutex::new(Vec::new()));
         let mut engine = sandbox(limits, sources);
         crate::script::api::register(&mut engine, &slot, &commands, Arc::new(rules));
         let mut units = Vec::new();
@@ -396,7 +432,7 @@ impl Scripts {
                 .compile_into_self_contained(&Scope::new(), text)
                 .map_err(|e| {
                     let src: Arc<str> = Arc::from(text.as_str());
-                    let span = offset(text, position(&e));
+                    let span = offset(text, position(&e)).or_else(|| import_span(text, &e));
                     Diagnostic::new(path, &src, span, format!("script does not load: {e}"))
                 })?;
             let name = path
@@ -513,17 +549,25 @@ impl Scripts {
     }
 
     /// A script error raised by the host about a command of `script`.
-    pub(crate) fn command_error(&self, script: &str, hook: &str, message: String) -> ScriptError {
-        let file = self
-            .units
-            .iter()
-            .find(|u| &*u.name == script)
-            .map(|u| u.path.display().to_string())
-            .unwrap_or_else(|| script.to_string());
+    pub(crate) fn command_error(
+        &self,
+        script: &str,
+        hook: &str,
+        at: Position,
+        message: String,
+    ) -> ScriptError {
+        let unit = self.units.iter().find(|u| &*u.name == script);
+        let file = unit.map_or_else(|| script.to_string(), |u| u.path.display().to_string());
+        // Where the command was given; for an answer that is wrong, the hook's own line.
+        let (line, column) = match (at.line(), unit) {
+            (Some(line), _) => (line, at.position().unwrap_or(1)),
+            (None, Some(u)) => hook_line(&u.text, hook),
+            (None, None) => (1, 1),
+        };
         ScriptError {
             file,
-            line: 0,
-            column: 0,
+            line,
+            column,
             hook: hook.to_string(),
             message,
         }
@@ -546,8 +590,8 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
     engine.set_max_map_size(limits.max_map_size);
     engine.set_max_modules(16);
     engine.disable_symbol("eval");
-    // A failed hook is undone by replaying the game, so scripts must be deterministic: no clock.
-    engine.disable_symbol("timestamp");
+    // A failed hook is undone by replaying the game, so scripts must be deterministic: rhai is
+    // built without its clock (the `no_time` feature), so `timestamp()` does not exist.
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
     // Imports resolve only inside the folder of the first script (the project's scripts/),
@@ -557,7 +601,8 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
         .and_then(|(p, _)| p.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| PathBuf::from("scripts"));
     engine.set_module_resolver(ScriptsOnly {
-        inner: rhai::module_resolvers::FileModuleResolver::new_with_path(dir),
+        inner: rhai::module_resolvers::FileModuleResolver::new_with_path(dir.clone()),
+        dir,
     });
     engine
 }
@@ -565,6 +610,8 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
 /// A module resolver that refuses any path leaving the scripts folder.
 struct ScriptsOnly {
     inner: rhai::module_resolvers::FileModuleResolver,
+    /// The folder modules come from.
+    dir: PathBuf,
 }
 
 impl rhai::ModuleResolver for ScriptsOnly {
@@ -585,23 +632,58 @@ impl rhai::ModuleResolver for ScriptsOnly {
                 pos,
             )));
         }
+        // The trust boundary: the module file (a link resolved) must be a regular file inside
+        // the scripts folder, of a bounded size.
+        let file = self.dir.join(format!("{path}.rhai"));
+        if file.exists()
+            && let Err(why) =
+                crate::data::files::read(&file, crate::data::files::Named::ByFile(&self.dir))
+        {
+            return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
+                format!("{path} ({why})"),
+                pos,
+            )));
+        }
         self.inner.resolve(engine, source, path, pos)
     }
 }
 
 fn offset(text: &str, pos: Position) -> Option<std::ops::Range<usize>> {
     let line = pos.line()?;
-    let col = pos.position().unwrap_or(1);
-    let start: usize = text
+    // rhai counts columns in characters: find the byte where that character starts.
+    let col = pos.position().unwrap_or(1).saturating_sub(1);
+    let line_start: usize = text
         .split_inclusive('\n')
         .take(line - 1)
         .map(str::len)
-        .sum::<usize>()
-        + col.saturating_sub(1);
-    Some(start.min(text.len())..(start + 1).min(text.len()))
+        .sum();
+    let rest = text.get(line_start..)?;
+    let in_line = rest
+        .char_indices()
+        .take_while(|(_, c)| *c != '\n')
+        .nth(col)
+        .map_or_else(|| rest.find('\n').unwrap_or(rest.len()), |(i, _)| i);
+    let start = line_start + in_line;
+    let end = text[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    Some(start..end)
 }
 
 /// The most precise position of an error: inside the innermost function call that has one.
+/// Where a module that could not be imported is named (`import "…"`), when rhai gives no
+/// position for it.
+fn import_span(text: &str, e: &EvalAltResult) -> Option<std::ops::Range<usize>> {
+    let EvalAltResult::ErrorModuleNotFound(name, _) = e else {
+        return None;
+    };
+    let module = name.split(" (").next().unwrap_or(name);
+    let quoted = format!("\"{module}\"");
+    let at = text.find(&quoted)?;
+    Some(at..at + quoted.len())
+}
+
 fn position(e: &EvalAltResult) -> Position {
     match e {
         EvalAltResult::ErrorInFunctionCall(_, _, inner, pos) => {

@@ -101,7 +101,11 @@ pub fn main(mut options: Options) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
-            eprintln!("error: {e}");
+            match e {
+                // A diagnostic says `error:` itself, with the file, line and column.
+                PlayError::File(d) => eprintln!("{}", d.render()),
+                other => eprintln!("error: {other}"),
+            }
             ExitCode::from(1)
         }
     }
