@@ -3,9 +3,9 @@
 //! Rulesets, tile sets, records and scripts may come from strangers (uploads to a server, files
 //! passed around). The rules, documented in `rulesets/README.md` ("What a file may reference"):
 //!
-//! - A file the user names (on the command line) is the user's.
-//! - The ruleset a record names (relative paths are read from the record's folder) must lie
-//!   inside the record's folder tree, inside the current directory's tree, or in the library.
+//! - A file the user names (on the command line) is the user's, and so is the ruleset a
+//!   record names (a record is the user's own saved game; relative paths are read from the
+//!   record's folder).
 //! - A file that another file references (`extends`, a tile set, a script, a rhai `import`)
 //!   must lie inside the folder tree of the file that references it, or inside the library
 //!   (`rulesets/`, `tiles/`, `scripts/` of the current directory, or beside the referencing
@@ -60,8 +60,7 @@ pub enum Named<'a> {
     ByUser,
     /// Another file, in this folder (`extends`, tile sets, scripts, imports).
     ByFile(&'a Path),
-    /// A record, in this folder (its ruleset): read relative to the folder; it may lie in the
-    /// folder's tree or the current directory's.
+    /// A record, in this folder (its ruleset): the user's, read relative to the folder.
     ByRecord(&'a Path),
 }
 
@@ -172,11 +171,8 @@ fn allowed(real: &Path, named: Named<'_>) -> bool {
             .any(|f| inside(&dir.join(f)))
     };
     match named {
-        Named::ByUser => true,
+        Named::ByUser | Named::ByRecord(_) => true,
         Named::ByFile(dir) => inside(dir) || library(Path::new(".")) || library(&dir.join("..")),
-        // A record is a saved game: its ruleset may lie anywhere below the folder castellan
-        // runs in (a project's `fixtures/`), besides the record's own folder.
-        Named::ByRecord(dir) => inside(dir) || inside(Path::new(".")),
     }
 }
 
