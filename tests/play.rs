@@ -430,6 +430,12 @@ fn the_board_view_fits_the_terminal() {
             })
             .collect();
         assert!(boards.len() > 40, "{}", boards.len());
+        // The key that follows each board fits too (the symbols wrap).
+        for after in text.split("\nkey: ").skip(1) {
+            for row in after.lines().take(3) {
+                assert!(row.chars().count() <= columns, "{columns}: {row}");
+            }
+        }
         let (last, shown) = boards.split_last().expect("boards");
         let mut cut = 0;
         for board in shown {

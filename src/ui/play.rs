@@ -399,7 +399,18 @@ impl Session {
             .map(|(seat, name)| format!("{} {name}", seat + 1))
             .collect();
         writeln!(out, "key: {}", marks.join("  "))?;
-        writeln!(out, "     {}", render::text::SYMBOLS)?;
+        // The symbols, wrapped to the terminal's width.
+        let width = terminal_size().0;
+        let mut line = String::new();
+        for item in render::text::SYMBOLS.split("  ").filter(|i| !i.is_empty()) {
+            if !line.is_empty() && 5 + line.len() + item.len() > width {
+                writeln!(out, "     {}", line.trim_end())?;
+                line.clear();
+            }
+            line.push_str(item);
+            line.push_str("  ");
+        }
+        writeln!(out, "     {}", line.trim_end())?;
         let decision = game.decision();
         if let DecisionKind::PlaceTile { tile } = decision.kind {
             let rules = game.rules();
