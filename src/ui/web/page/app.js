@@ -274,13 +274,22 @@ function drawTargets(svg) {
   svg.append(layer);
 }
 
+// Draws the board half as large again as its natural size (the picture scales).
+function enlarge(svg) {
+  for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * 1.5);
+}
+
 function draw(next) {
   const before = game && game.id === next.id ? game.log.length : next.log.length;
   game = next;
   const d = game.decision;
   const mine = d && !d.bot;
+  // The drawn tile, turned to a rotation that fits.
+  const fits = new Set(placeActions().map((a) => a.rotation));
+  if (fits.size > 0 && !fits.has(rotation)) rotation = [...fits][0];
   $("board").innerHTML = game.board;
   const svg = $("board").querySelector("svg");
+  enlarge(svg);
   if (mine) drawTargets(svg);
   const s = game.standing;
   $("turn").textContent = s.over
@@ -288,9 +297,6 @@ function draw(next) {
     : `Turn ${s.turn}: ${s.names[d.player]} ${d.bot ? "(bot) is thinking…" : `to choose (${d.kind.replace("_", " ")})`}`;
   drawStanding($("standing").tBodies[0], s, d ? d.player : -1);
   $("tiles-left").textContent = `${s.tiles_left} tiles left to draw · ${game.ruleset.name}`;
-  // The drawn tile, turned to a rotation that fits.
-  const fits = new Set(placeActions().map((a) => a.rotation));
-  if (fits.size > 0 && !fits.has(rotation)) rotation = [...fits][0];
   $("drawn-box").style.visibility = game.drawn ? "visible" : "hidden";
   if (game.drawn) {
     $("drawn").innerHTML = game.drawn.rotations[rotation / 90];
