@@ -23,6 +23,7 @@ use tower::ServiceExt;
 struct Browser {
     client: Client,
     driver: Child,
+    port: u16,
     app: Router,
     base: String,
     name: &'static str,
@@ -87,6 +88,7 @@ impl Browser {
         Browser {
             client,
             driver,
+            port,
             app,
             base,
             name,
@@ -166,9 +168,25 @@ impl Browser {
         serde_json::from_slice(&bytes).expect("JSON")
     }
 
-    async fn end(mut self) {
+    /// Saves the screenshot and closes the browser (chromedriver stops when dropped).
+    async fn end(self) {
         self.shot().await;
-        let _ = self.client.close().await;
+        let _ = self.client.clone().close().await;
+    }
+}
+
+impl Drop for Browser {
+    /// Stops chromedriver and its browser, also when a test failed half-way.
+    fn drop(&mut self) {
+        use std::io::{Read, Write};
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            let _ = write!(
+                s,
+                "GET /shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            );
+            let _ = s.read(&mut [0u8; 512]);
+        }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
