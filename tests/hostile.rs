@@ -122,7 +122,10 @@ fn deep_recursion_at_the_deepest_allowed_call_depth_is_an_error_not_a_crash() {
     );
     let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
     // rhai gives a stack overflow no position: the hook's own line.
-    refused(&o, "t.rhai:2:1: script error in hook `turn_start`: Stack overflow");
+    refused(
+        &o,
+        "t.rhai:2:1: script error in hook `turn_start`: Stack overflow",
+    );
 }
 
 #[test]
