@@ -2,10 +2,8 @@
 
 use castellan::bot::simulate;
 use castellan::data::diagnostic::Diagnostic;
-use castellan::data::library::{self, Source};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::event::{Described, Event};
-use castellan::model::tile::TileSet;
 use castellan::record::{Record, RecordError};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -75,6 +73,18 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Play in a web browser: a local server for games, replays and tile sets.
+    Serve {
+        /// Address to listen on (127.0.0.1: this computer only).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Port to listen on.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Folder that keeps the games (one record each, saved after every action).
+        #[arg(long, default_value = "castellan-games")]
+        data: PathBuf,
+    },
     /// Draw a game record: print the board as text, or write an SVG or PNG picture with -o.
     Render {
         /// The record file (TOML).
@@ -143,6 +153,9 @@ fn main() -> ExitCode {
             ..Default::default()
         }),
         Command::Validate { paths } => validate(&paths),
+        Command::Serve { host, port, data } => {
+            castellan::ui::web::main(castellan::ui::web::Options { host, port, data })
+        }
         Command::Render {
             record,
             upto,
@@ -306,7 +319,7 @@ fn simulate(
 fn validate(paths: &[PathBuf]) -> ExitCode {
     let mut bad = 0;
     for path in paths {
-        match validate_one(path) {
+        match castellan::ui::validate::check(path) {
             Ok(what) => out!("ok: {} ({what})", path.display()),
             Err(d) => {
                 bad += 1;
@@ -319,43 +332,6 @@ fn validate(paths: &[PathBuf]) -> ExitCode {
     } else {
         eprintln!("{bad} of {} files have errors", paths.len());
         ExitCode::from(1)
-    }
-}
-
-/// Checks one file; returns a short description of what it is.
-fn validate_one(path: &Path) -> Result<String, Diagnostic> {
-    let source = library::read(path)?;
-    let table: toml::Table = toml::from_str(&source.text).map_err(|e| {
-        Diagnostic::from_toml(path, &std::sync::Arc::from(source.text.as_str()), &e)
-    })?;
-    if table.contains_key("tile") {
-        let set = TileSet::parse(path, &source.text)?;
-        let n: u32 = set.tiles.iter().map(|t| t.count).sum();
-        Ok(format!(
-            "tile set `{}`: {} types, {n} tiles",
-            set.name,
-            set.tiles.len()
-        ))
-    } else if table.contains_key("action")
-        || table.contains_key("players") && table.contains_key("ruleset")
-    {
-        let record = Record::parse(Source {
-            path: path.to_path_buf(),
-            text: source.text,
-        })?;
-        let replay = record.replay().map_err(|e| e.diagnostic().clone())?;
-        Ok(format!(
-            "record: {} actions, {}",
-            record.actions.len(),
-            if replay.game.is_over() {
-                "game over"
-            } else {
-                "game in progress"
-            }
-        ))
-    } else {
-        let rules = Ruleset::from_source(source)?;
-        Ok(format!("ruleset `{}`", rules.name))
     }
 }
 

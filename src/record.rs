@@ -535,6 +535,12 @@ fn action_file(a: &Action) -> ActionFile {
     }
 }
 
+/// One action as a record's `[[action]]` table says it (for example `deploy = [0, 1, "N"]`):
+/// the stable notation of actions, also used on the wire by `castellan serve`.
+pub fn action_table(a: &Action) -> toml::Table {
+    toml::Table::try_from(action_file(a)).unwrap_or_default()
+}
+
 /// Writes a game so far as a record (TOML). `ruleset` is how the record names its ruleset.
 pub fn write(game: &Game, ruleset: &str) -> String {
     let rules = game.rules();

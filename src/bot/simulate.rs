@@ -74,6 +74,18 @@ pub fn bot_seed(seed: u64, seat: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of the bot in `seat` for the game's pending decision: from the game's seed, the
+/// seat and the number of actions so far, so a game continued from a saved record goes on
+/// exactly as it would have without the save.
+pub fn decision_seed(game: &Game, seat: usize) -> u64 {
+    bot_seed(
+        game.setup()
+            .seed
+            .wrapping_add((game.history().len() as u64) << 32),
+        seat,
+    )
+}
+
 /// Plays one game to the end with one bot per seat (by name, see [`bot::by_name`]); game `seed`
 /// shuffles the bag, and each seat's bot is seeded with [`bot_seed`].
 pub fn play_bots(rules: &Arc<Ruleset>, bots: &[&str], seed: u64) -> Result<Game, SimulateError> {

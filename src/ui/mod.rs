@@ -1,7 +1,9 @@
 //! What people see: the terminal game, actions and events in words, JSON views of a game and
-//! pictures of the board.
+//! pictures of the board, the checks of `castellan validate` and the web page (`castellan serve`).
 
 pub mod describe;
 pub mod play;
 pub mod render;
 pub mod report;
+pub mod validate;
+pub mod web;

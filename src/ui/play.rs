@@ -15,7 +15,7 @@
 //! without the save.
 
 use crate::bot;
-use crate::bot::simulate::bot_seed;
+use crate::bot::simulate::decision_seed;
 use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
@@ -230,13 +230,7 @@ impl Session {
             let seat = self.game.decision().player;
             let action = match &self.bots[seat] {
                 Some(name) => {
-                    let seed = bot_seed(
-                        self.game
-                            .setup()
-                            .seed
-                            .wrapping_add((self.game.history().len() as u64) << 32),
-                        seat,
-                    );
+                    let seed = decision_seed(&self.game, seat);
                     match bot::by_name(name, seed) {
                         Some(mut b) => b.choose(&self.game),
                         None => Action::Pass,
@@ -666,7 +660,7 @@ fn saved_ruleset(reference: &str, near: &Path) -> String {
 }
 
 /// A seed from the clock, for games started without one.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))

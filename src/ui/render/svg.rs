@@ -12,8 +12,8 @@
 use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
 use crate::engine::game::Game;
-use crate::model::geometry::Pos;
-use crate::model::tile::Symbol;
+use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::model::tile::{Symbol, TileType};
 use std::fmt::Write;
 
 /// Side of a tile in SVG units.
@@ -285,12 +285,43 @@ pub fn board(game: &Game) -> String {
 
 /// The board as an SVG document with a caption line (for example "after 12 of 40 actions").
 pub fn board_titled(game: &Game, caption: &str) -> String {
+    board_around(game, caption, &[]).0
+}
+
+/// Where board positions lie in a picture made by [`board_around`]: the tile at (`x`, `y`)
+/// has its top left corner at (`left + (x - x0) * tile`, `top + (y - y0) * tile`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Frame {
+    /// The leftmost column drawn.
+    pub x0: i32,
+    /// The topmost row drawn.
+    pub y0: i32,
+    /// SVG units left of column `x0`.
+    pub left: f64,
+    /// SVG units above row `y0`.
+    pub top: f64,
+    /// The side of a tile in SVG units.
+    pub tile: f64,
+}
+
+/// The board as [`board_titled`] draws it, widened so that the empty positions `around` (for
+/// example where the drawn tile may go) fit in the picture, and the [`Frame`] that places
+/// positions in it.
+pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Frame) {
     let rules = game.rules();
     let placed = game.board().tiles();
-    let x0 = placed.iter().map(|t| t.pos.x).min().unwrap_or(0);
-    let x1 = placed.iter().map(|t| t.pos.x).max().unwrap_or(0);
-    let y0 = placed.iter().map(|t| t.pos.y).min().unwrap_or(0);
-    let y1 = placed.iter().map(|t| t.pos.y).max().unwrap_or(0);
+    let all = || placed.iter().map(|t| t.pos).chain(around.iter().copied());
+    let x0 = all().map(|p| p.x).min().unwrap_or(0);
+    let x1 = all().map(|p| p.x).max().unwrap_or(0);
+    let y0 = all().map(|p| p.y).min().unwrap_or(0);
+    let y1 = all().map(|p| p.y).max().unwrap_or(0);
+    let frame = Frame {
+        x0,
+        y0,
+        left: LEFT,
+        top: TOP,
+        tile: TILE,
+    };
     let cols = (x1 - x0 + 1) as f64;
     let rows = (y1 - y0 + 1) as f64;
     let players = &game.setup().players;
@@ -504,5 +535,22 @@ pub fn board_titled(game: &Game, caption: &str) -> String {
         if game.is_over() { ", game over" } else { "" }
     );
     s.push_str("</g>\n</svg>\n");
-    s
+    (s, frame)
+}
+
+/// Where a figure on the feature at `spot` of the placed tile at `pos` is drawn, as a fraction
+/// of the tile from its top left corner; `None` when no tile or feature is there.
+pub fn spot_point(game: &Game, pos: Pos, spot: Spot) -> Option<(f64, f64)> {
+    let seg = game.seg_at(pos, spot)?;
+    let s = game.features().segment(seg);
+    let p = &game.board().tiles()[s.placed as usize];
+    let layout = super::layout(game.rules(), p.tile, p.rotation);
+    let at = layout.spots.get(s.feature as usize)?;
+    Some((inside(at.0), inside(at.1)))
+}
+
+/// One tile type turned `rotation`, drawn alone: the inside of a 100 × 100 SVG group, without
+/// the `<svg>` element (wrap it, or place it on a board).
+pub fn tile_body(tile: &TileType, rotation: Rotation) -> String {
+    SvgTile::new(&Layout::new(tile.at(rotation), tile.symbol)).body
 }

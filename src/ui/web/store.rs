@@ -1,0 +1,507 @@
+//! The games a server holds, each one a record on disk.
+//!
+//! Every game lives in its own folder `DATA/games/ID/`: the record `game.toml`, rewritten
+//! (atomically: a temporary file renamed over it) after every action, and the files uploaded
+//! with it (ruleset, tile sets, scripts), which the record names by relative path. Everything
+//! a game reads is read under [`files::within_bundle`] of its folder, so an upload can name no
+//! file outside it. A restarted server finds its games again by replaying those records.
+
+use crate::bot;
+use crate::bot::simulate::decision_seed;
+use crate::data::diagnostic::Diagnostic;
+use crate::data::files;
+use crate::data::ruleset::Ruleset;
+use crate::engine::action::Action;
+use crate::engine::event::Event;
+use crate::engine::game::{Game, Setup};
+use crate::record::{self, Record, RecordError};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The record file in a game's folder.
+const RECORD: &str = "game.toml";
+/// The most files one upload may hold.
+pub const MAX_FILES: usize = 16;
+/// The largest uploaded file (bytes).
+pub const MAX_FILE_BYTES: usize = 256 << 10;
+/// The longest player name (characters).
+const MAX_NAME: usize = 32;
+
+/// Why a request about games was refused. Nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No game has this id (or the id is not one a game could have).
+    #[error("no game `{0}`")]
+    NotFound(String),
+    /// The request is malformed or asks for something the rules forbid.
+    #[error("{0}")]
+    Refused(String),
+    /// The page showed an older state of the game than the server has.
+    #[error("{0}")]
+    Stale(String),
+    /// Uploaded files have problems, each rendered as `castellan validate` prints it.
+    #[error("the files have errors")]
+    Invalid(Vec<String>),
+    /// The disk refused.
+    #[error("cannot save the game: {0}")]
+    Disk(String),
+}
+
+/// One uploaded file: its name (a plain file name) and its text.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct Upload {
+    /// The file name, as the ruleset or record refers to it.
+    pub name: String,
+    /// The contents.
+    pub text: String,
+}
+
+/// What a new game is made of.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct NewGame {
+    /// A shipped ruleset's name, or the name of an uploaded ruleset file (found among the
+    /// uploads when empty).
+    #[serde(default)]
+    pub ruleset: String,
+    /// Uploaded ruleset, tile set and script files.
+    #[serde(default)]
+    pub files: Vec<Upload>,
+    /// Seats in turn order: a bot's name is that bot, any other name a person.
+    pub players: Vec<String>,
+    /// The bag's seed (from the clock when absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// End the game after this many tiles are drawn (a short game).
+    #[serde(default)]
+    pub end_after: Option<u32>,
+}
+
+/// A game being played: the engine's game, its seats and its whole event log.
+pub struct Entry {
+    /// The game's id (its folder's name).
+    pub id: String,
+    /// The game.
+    pub game: Game,
+    /// How the record names the ruleset.
+    pub ruleset_ref: String,
+    /// Which seats are bots.
+    pub bots: Vec<bool>,
+    /// Every event from the set-up on.
+    pub events: Vec<Event>,
+    dir: PathBuf,
+}
+
+impl Entry {
+    /// The game as a record (TOML).
+    pub fn record(&self) -> String {
+        record::write(&self.game, &self.ruleset_ref)
+    }
+
+    /// Answers the pending decision with legal action number `index`, if the page that asks
+    /// saw the game after `expect` actions; saves the game. A refused action changes nothing.
+    pub fn act(&mut self, index: usize, expect: usize) -> Result<(), StoreError> {
+        self.check_fresh(expect)?;
+        let seat = self.game.decision().player;
+        if self.bots[seat] {
+            return Err(StoreError::Refused(format!(
+                "it is {}'s turn, a bot: it plays by itself",
+                self.game.setup().players[seat]
+            )));
+        }
+        let legal = self.game.legal();
+        let action = *legal.get(index).ok_or_else(|| {
+            StoreError::Refused(format!(
+                "there is no action number {index}: this decision has {} (0 to {})",
+                legal.len(),
+                legal.len().saturating_sub(1)
+            ))
+        })?;
+        self.apply(action)
+    }
+
+    /// Lets the bot whose decision is pending take it, if the page saw the game after
+    /// `expect` actions; saves the game.
+    pub fn bot_step(&mut self, expect: usize) -> Result<(), StoreError> {
+        self.check_fresh(expect)?;
+        let seat = self.game.decision().player;
+        let name = &self.game.setup().players[seat];
+        let action = match bot::by_name(name, decision_seed(&self.game, seat)) {
+            Some(mut b) if self.bots[seat] => b.choose(&self.game),
+            _ => {
+                return Err(StoreError::Refused(format!(
+                    "it is {name}'s turn, a person: choose an action"
+                )));
+            }
+        };
+        self.apply(action)
+    }
+
+    fn check_fresh(&self, expect: usize) -> Result<(), StoreError> {
+        if self.game.is_over() {
+            return Err(StoreError::Refused("the game is over".into()));
+        }
+        let now = self.game.history().len();
+        if expect != now {
+            return Err(StoreError::Stale(format!(
+                "this page showed the game after {expect} actions, but it has {now} now \
+                 (another tab or a double click?): nothing was done, look again"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Applies a legal action and saves; on a refusal or a failed save the game is as before.
+    fn apply(&mut self, action: Action) -> Result<(), StoreError> {
+        let before = self.game.clone();
+        let events = self
+            .game
+            .apply(&action)
+            .map_err(|e| StoreError::Refused(format!("the rules refuse this action: {e}")))?;
+        if let Err(e) = save(&self.dir, &self.record()) {
+            self.game = before;
+            return Err(e);
+        }
+        self.events.extend(events);
+        Ok(())
+    }
+}
+
+/// Every game of a server, by id, and the folder that keeps them.
+pub struct Store {
+    games_dir: PathBuf,
+    games: Mutex<BTreeMap<String, Arc<Mutex<Entry>>>>,
+    next: AtomicU64,
+}
+
+/// Locks a mutex, also after a panic elsewhere (every change to a game is all-or-nothing).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Store {
+    /// Opens (creating if needed) the games folder under `data`, and resumes every game in it.
+    /// Returns the store and one message per game that could not be resumed.
+    pub fn open(data: &Path) -> Result<(Store, Vec<String>), String> {
+        let games_dir = data.join("games");
+        std::fs::create_dir_all(&games_dir)
+            .map_err(|e| format!("cannot make {}: {e}", games_dir.display()))?;
+        // Absolute, so that messages about uploads can name files relative to their folder.
+        let games_dir = games_dir
+            .canonicalize()
+            .map_err(|e| format!("cannot find {}: {e}", games_dir.display()))?;
+        let store = Store {
+            games_dir,
+            games: Mutex::default(),
+            next: AtomicU64::new(0),
+        };
+        let mut problems = Vec::new();
+        let listing = std::fs::read_dir(&store.games_dir)
+            .map_err(|e| format!("cannot read {}: {e}", store.games_dir.display()))?;
+        for dir in listing.flatten() {
+            let id = dir.file_name().to_string_lossy().into_owned();
+            if !valid_id(&id) || !dir.path().join(RECORD).is_file() {
+                continue;
+            }
+            match load(&id, &dir.path()) {
+                Ok(entry) => {
+                    lock(&store.games).insert(id, Arc::new(Mutex::new(entry)));
+                }
+                Err(e) => problems.push(format!("game {id} not resumed: {}", messages(&e))),
+            }
+        }
+        Ok((store, problems))
+    }
+
+    /// The game with this id.
+    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Entry>>, StoreError> {
+        if !valid_id(id) {
+            return Err(StoreError::NotFound(id.chars().take(64).collect()));
+        }
+        lock(&self.games)
+            .get(id)
+            .cloned()
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    /// Every game, by id.
+    pub fn all(&self) -> Vec<Arc<Mutex<Entry>>> {
+        lock(&self.games).values().cloned().collect()
+    }
+
+    /// Starts a game; returns its id.
+    pub fn create(&self, new: &NewGame) -> Result<String, StoreError> {
+        check_players(&new.players)?;
+        let (id, dir) = self.fresh_dir()?;
+        let made = files::within_bundle(&dir, || start(&id, &dir, new));
+        self.keep(id, dir, made)
+    }
+
+    /// Opens an uploaded record (with the files it names) as a new game, to go on playing it.
+    pub fn open_record(&self, uploads: &[Upload]) -> Result<String, StoreError> {
+        let record = uploads.iter().find(|u| is_record(&u.text)).ok_or_else(|| {
+            StoreError::Refused(
+                "no record among the files: a record has `ruleset` and `players`".into(),
+            )
+        })?;
+        if record.text.len() > MAX_FILE_BYTES {
+            return Err(StoreError::Refused(format!(
+                "the record has {} bytes; an uploaded file may have at most {MAX_FILE_BYTES}",
+                record.text.len()
+            )));
+        }
+        let others: Vec<Upload> = uploads
+            .iter()
+            .filter(|u| !std::ptr::eq(*u, record))
+            .cloned()
+            .collect();
+        let (id, dir) = self.fresh_dir()?;
+        let made = write_uploads(&dir, &others)
+            .and_then(|()| save(&dir, &record.text))
+            .and_then(|()| load(&id, &dir));
+        self.keep(id, dir, made)
+    }
+
+    /// Remembers a game just made, or removes its folder if making it failed.
+    fn keep(
+        &self,
+        id: String,
+        dir: PathBuf,
+        made: Result<Entry, StoreError>,
+    ) -> Result<String, StoreError> {
+        match made {
+            Ok(entry) => {
+                lock(&self.games).insert(id.clone(), Arc::new(Mutex::new(entry)));
+                Ok(id)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&dir);
+                Err(e)
+            }
+        }
+    }
+
+    /// A new game id and its (new, empty) folder.
+    fn fresh_dir(&self) -> Result<(String, PathBuf), StoreError> {
+        let clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        loop {
+            let n = self.next.fetch_add(1, Ordering::Relaxed);
+            let id = format!("g{:x}{:03x}", clock, n & 0xfff);
+            let dir = self.games_dir.join(&id);
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok((id, dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(StoreError::Disk(e.to_string())),
+            }
+        }
+    }
+}
+
+/// Whether `id` can be a game's id: 1 to 40 lowercase letters and digits, so it can name no
+/// path but its own folder.
+pub fn valid_id(id: &str) -> bool {
+    (1..=40).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Whether an uploaded file name is a plain name of a data file: letters, digits, `-`, `_`
+/// and dots (not first), ending in `.toml` or `.rhai`, at most 64 characters.
+pub fn valid_file_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && !name.starts_with('.')
+        && !name.contains("..")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && (name.ends_with(".toml") || name.ends_with(".rhai"))
+        && name != RECORD
+}
+
+fn check_players(players: &[String]) -> Result<(), StoreError> {
+    for (i, p) in players.iter().enumerate() {
+        if p.trim().is_empty() || p.trim() != p || p.chars().count() > MAX_NAME {
+            return Err(StoreError::Refused(format!(
+                "player {} needs a name of 1 to {MAX_NAME} characters without spaces around it",
+                i + 1
+            )));
+        }
+        if players[..i].contains(p) {
+            return Err(StoreError::Refused(format!(
+                "two players are called `{p}`: names must be different (each bot plays once)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the uploaded files into a game's folder, after checking names and sizes.
+pub fn write_uploads(dir: &Path, uploads: &[Upload]) -> Result<(), StoreError> {
+    if uploads.len() > MAX_FILES {
+        return Err(StoreError::Refused(format!(
+            "at most {MAX_FILES} files at a time, not {}",
+            uploads.len()
+        )));
+    }
+    for u in uploads {
+        if !valid_file_name(&u.name) {
+            return Err(StoreError::Refused(format!(
+                "`{}` is not a file name castellan accepts: letters, digits, `-`, `_` and `.`, \
+                 ending in .toml or .rhai, no folders",
+                u.name.chars().take(80).collect::<String>()
+            )));
+        }
+        if u.text.len() > MAX_FILE_BYTES {
+            return Err(StoreError::Refused(format!(
+                "`{}` has {} bytes; an uploaded file may have at most {MAX_FILE_BYTES}",
+                u.name,
+                u.text.len()
+            )));
+        }
+    }
+    for u in uploads {
+        std::fs::write(dir.join(&u.name), &u.text).map_err(|e| StoreError::Disk(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Whether a file's text is a record (it has `ruleset` and `players`).
+fn is_record(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text)
+        .is_ok_and(|t| t.contains_key("players") && t.contains_key("ruleset"))
+}
+
+/// The problems of the uploaded data files, as `castellan validate` prints them but naming
+/// the files as uploaded.
+fn problems(dir: &Path, uploads: &[Upload]) -> Vec<String> {
+    uploads
+        .iter()
+        .filter(|u| u.name.ends_with(".toml"))
+        .filter_map(|u| crate::ui::validate::check(&dir.join(&u.name)).err())
+        .map(|d| shown(dir, d))
+        .collect()
+}
+
+/// A diagnostic rendered with its file named relative to the game's folder.
+fn shown(dir: &Path, mut d: Diagnostic) -> String {
+    if let Ok(rel) = d.file.strip_prefix(dir) {
+        d.file = rel.to_path_buf();
+    }
+    d.render()
+}
+
+/// Makes a new game in `dir` (inside the bundle of `dir`).
+fn start(id: &str, dir: &Path, new: &NewGame) -> Result<Entry, StoreError> {
+    write_uploads(dir, &new.files)?;
+    let bad = problems(dir, &new.files);
+    if !bad.is_empty() {
+        return Err(StoreError::Invalid(bad));
+    }
+    let reference = ruleset_reference(new)?;
+    let rules = if new.files.is_empty() {
+        Ruleset::load(&reference)
+    } else {
+        Ruleset::load(&dir.join(&reference).to_string_lossy())
+    }
+    .map_err(|d| StoreError::Invalid(vec![shown(dir, d)]))?;
+    let seed = new.seed.unwrap_or_else(crate::ui::play::clock_seed);
+    let mut setup = Setup::new(new.players.clone(), seed);
+    setup.end_after = new.end_after;
+    let (game, events) = Game::new(rules, setup).map_err(|e| StoreError::Refused(e.to_string()))?;
+    let entry = entry(id, dir, game, reference, events);
+    save(dir, &entry.record())?;
+    Ok(entry)
+}
+
+/// The ruleset a new game names: a shipped name, or an uploaded file.
+fn ruleset_reference(new: &NewGame) -> Result<String, StoreError> {
+    if new.files.is_empty() {
+        return if crate::data::library::builtin_names(crate::data::library::Kind::Ruleset)
+            .contains(&new.ruleset.as_str())
+        {
+            Ok(new.ruleset.clone())
+        } else {
+            Err(StoreError::Refused(format!(
+                "no shipped ruleset `{}`",
+                new.ruleset.chars().take(64).collect::<String>()
+            )))
+        };
+    }
+    if new.files.iter().any(|f| f.name == new.ruleset) {
+        return Ok(new.ruleset.clone());
+    }
+    let rulesets: Vec<&Upload> = new
+        .files
+        .iter()
+        .filter(|f| f.name.ends_with(".toml"))
+        .filter(|f| toml::from_str::<toml::Table>(&f.text).is_ok_and(|t| !t.contains_key("tile")))
+        .collect();
+    match rulesets.as_slice() {
+        [one] => Ok(one.name.clone()),
+        [] => Err(StoreError::Refused(
+            "no ruleset among the uploaded files (a tile set alone is not a game)".into(),
+        )),
+        _ => Err(StoreError::Refused(
+            "several uploaded files could be the ruleset: say which".into(),
+        )),
+    }
+}
+
+fn entry(id: &str, dir: &Path, game: Game, ruleset_ref: String, events: Vec<Event>) -> Entry {
+    let bots = game
+        .setup()
+        .players
+        .iter()
+        .map(|p| bot::is_bot_name(p))
+        .collect();
+    Entry {
+        id: id.to_string(),
+        game,
+        ruleset_ref,
+        bots,
+        events,
+        dir: dir.to_path_buf(),
+    }
+}
+
+/// Reads and replays the record in a game's folder.
+fn load(id: &str, dir: &Path) -> Result<Entry, StoreError> {
+    files::within_bundle(dir, || {
+        let record = Record::load(&dir.join(RECORD)).map_err(|d| invalid(dir, d))?;
+        let replay = record.replay().map_err(|e| match e {
+            RecordError::Invalid(d) => invalid(dir, *d),
+            RecordError::Illegal { at, .. } => invalid(dir, *at),
+        })?;
+        Ok(entry(
+            id,
+            dir,
+            replay.game,
+            record.ruleset_ref.clone(),
+            replay.events,
+        ))
+    })
+}
+
+fn invalid(dir: &Path, d: Diagnostic) -> StoreError {
+    StoreError::Invalid(vec![shown(dir, d)])
+}
+
+/// Every message of an error, one per line.
+pub fn messages(e: &StoreError) -> String {
+    match e {
+        StoreError::Invalid(list) => list.join("\n"),
+        other => other.to_string(),
+    }
+}
+
+/// Writes the record atomically: a temporary file, then renamed over the old one.
+fn save(dir: &Path, text: &str) -> Result<(), StoreError> {
+    let tmp = dir.join("game.toml.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, dir.join(RECORD)))
+        .map_err(|e| StoreError::Disk(e.to_string()))
+}

@@ -1,0 +1,102 @@
+//! A bounded load test of `castellan serve` on loopback (issue 12): 50 games of `hig` (ending
+//! after 24 tiles) played at once to their end by bots through the HTTP API, every answer
+//! checked; prints the 50th, 95th and
+//! 99th percentile of an action's round trip. Ignored by a plain `cargo test` (it takes a
+//! while on a small machine); `.ci/run` runs it with
+//! `cargo test --release --test load -- --ignored --nocapture`.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use castellan::ui::web;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const GAMES: u64 = 50;
+/// Tiles drawn before each game ends: long enough for every kind of turn, short enough for a
+/// busy two-core machine.
+const TILES: u32 = 24;
+
+type Http = Client<HttpConnector, Body>;
+
+async fn post(http: &Http, url: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::post(url)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a request");
+    let response = http.request(request).await.expect("an answer");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(Body::new(response.into_body()), usize::MAX)
+        .await
+        .expect("a body");
+    (status, serde_json::from_slice(&bytes).expect("JSON"))
+}
+
+/// Plays one game by bots to its end; returns each action's round trip.
+async fn play(http: Http, base: String, seed: u64) -> Vec<Duration> {
+    let (status, mut game) = post(
+        &http,
+        &format!("{base}/api/games"),
+        json!({"ruleset": "hig", "players": ["random", "greedy"], "seed": seed, "end_after": TILES}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let id = game["id"].as_str().expect("id").to_string();
+    let mut times = Vec::new();
+    while game["decision"].is_object() {
+        let started = Instant::now();
+        let (status, next) = post(
+            &http,
+            &format!("{base}/api/games/{id}/bot"),
+            json!({"expect": game["standing"]["history"]}),
+        )
+        .await;
+        times.push(started.elapsed());
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert_eq!(
+            next["standing"]["history"].as_u64(),
+            game["standing"]["history"].as_u64().map(|h| h + 1)
+        );
+        game = next;
+    }
+    assert_eq!(game["standing"]["over"], true);
+    times
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a load test: .ci/run runs it"]
+async fn fifty_games_at_once_are_played_to_the_end() {
+    let dir = std::env::temp_dir().join(format!("castellan-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = web::open(&dir).expect("data folder");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(axum::serve(listener, app).into_future());
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let started = Instant::now();
+    let games: Vec<_> = (0..GAMES)
+        .map(|seed| tokio::spawn(play(http.clone(), base.clone(), seed)))
+        .collect();
+    let mut times = Vec::new();
+    for g in games {
+        times.extend(g.await.expect("the game task ends"));
+    }
+    let wall = started.elapsed();
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{GAMES} games of {TILES} tiles, {} actions in {:.1} s: action latency p50 {:?}, p95 {:?}, p99 {:?}, max {:?}",
+        times.len(),
+        wall.as_secs_f64(),
+        at(0.50),
+        at(0.95),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    let listed = std::fs::read_dir(dir.join("games")).expect("games").count();
+    assert_eq!(listed as u64, GAMES);
+}

@@ -1,0 +1,451 @@
+//! `castellan serve`'s HTTP API, in process (issue 12): creating games, acting, refusals that
+//! change nothing, resuming from `--data` after a restart, uploads with located errors, size
+//! limits and ids that try to name paths.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use castellan::record::Record;
+use castellan::ui::web;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use tower::ServiceExt;
+
+/// A fresh data folder for one test.
+fn data(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("castellan-web-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn app(dir: &Path) -> Router {
+    web::open(dir).expect("the data folder opens")
+}
+
+/// Sends one request; returns the status and the body (JSON, or a string for other bodies).
+async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let request = Request::builder().method(method).uri(uri);
+    let request = match body {
+        Some(b) => request
+            .header("content-type", "application/json")
+            .body(Body::from(b.to_string())),
+        None => request.body(Body::empty()),
+    }
+    .expect("a request");
+    let response = app.clone().oneshot(request).await.expect("an answer");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .expect("a body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+async fn create(app: &Router, body: Value) -> Value {
+    let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    game
+}
+
+fn id(game: &Value) -> String {
+    game["id"].as_str().expect("an id").to_string()
+}
+
+fn history(game: &Value) -> u64 {
+    game["standing"]["history"].as_u64().expect("history")
+}
+
+/// Two people at one screen, base game, seed 3.
+fn people() -> Value {
+    json!({"ruleset": "base", "players": ["Ann", "Bob"], "seed": 3})
+}
+
+#[tokio::test]
+async fn a_new_game_offers_placements_on_the_board_and_an_action_is_saved() {
+    let dir = data("create");
+    let app = app(&dir);
+    let game = create(&app, people()).await;
+    assert_eq!(game["decision"]["kind"], "place");
+    assert_eq!(game["standing"]["names"], json!(["Ann", "Bob"]));
+    assert_eq!(game["standing"]["figures"][0]["follower"], 7);
+    let actions = game["actions"].as_array().expect("actions");
+    assert!(!actions.is_empty());
+    // Every placement names its position and rotation, for the board's targets.
+    assert!(
+        actions
+            .iter()
+            .all(|a| a["x"].is_i64() && a["rotation"].is_u64() && a["record"]["place"].is_array())
+    );
+    assert!(game["drawn"]["rotations"].as_array().expect("tile").len() == 4);
+    assert!(game["board"].as_str().expect("svg").contains("<svg"));
+
+    let (status, after) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/act", id(&game)),
+        Some(json!({"index": 0, "expect": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(history(&after), 1);
+    assert_eq!(after["decision"]["kind"], "deploy");
+    // Deploying is clicking a spot on the tile just placed: the actions carry the spot's
+    // place on the tile.
+    let spots: Vec<&Value> = after["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .filter(|a| a["spot"].is_string())
+        .collect();
+    assert!(!spots.is_empty());
+    assert!(
+        spots
+            .iter()
+            .all(|a| a["px"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0))
+    );
+    // The record on disk has the action.
+    let saved = Record::load(&dir.join("games").join(id(&game)).join("game.toml"))
+        .expect("the saved record reads");
+    assert_eq!(saved.actions.len(), 1);
+    assert_eq!(saved.setup.players, ["Ann", "Bob"]);
+}
+
+#[tokio::test]
+async fn an_illegal_or_stale_action_is_refused_and_changes_nothing() {
+    let dir = data("illegal");
+    let app = app(&dir);
+    let game = create(&app, people()).await;
+    let act = format!("/api/games/{}/act", id(&game));
+    let (status, e) = call(
+        &app,
+        "POST",
+        &act,
+        Some(json!({"index": 9999, "expect": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]
+            .as_str()
+            .expect("message")
+            .contains("no action number 9999")
+    );
+    // A page that saw an older game (another tab, a double click).
+    let (status, e) = call(&app, "POST", &act, Some(json!({"index": 0, "expect": 5}))).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        e["error"]
+            .as_str()
+            .expect("message")
+            .contains("after 5 actions")
+    );
+    // A person cannot ask a bot to play for them.
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/bot", id(&game)),
+        Some(json!({"expect": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, now) = call(&app, "GET", &format!("/api/games/{}", id(&game)), None).await;
+    assert_eq!(now, game);
+    let saved = Record::load(&dir.join("games").join(id(&game)).join("game.toml")).expect("saved");
+    assert!(saved.actions.is_empty());
+}
+
+#[tokio::test]
+async fn a_restarted_server_lists_and_resumes_its_games() {
+    let dir = data("restart");
+    let first = app(&dir);
+    let game = create(
+        &first,
+        json!({"ruleset": "hig", "players": ["Ann", "greedy"], "seed": 9}),
+    )
+    .await;
+    let mut now = game;
+    for _ in 0..3 {
+        let url = if now["decision"]["bot"] == true {
+            format!("/api/games/{}/bot", id(&now))
+        } else {
+            format!("/api/games/{}/act", id(&now))
+        };
+        let (status, next) = call(
+            &first,
+            "POST",
+            &url,
+            Some(json!({"index": 0, "expect": history(&now)})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        now = next;
+    }
+    drop(first);
+    let second = app(&dir);
+    let (status, list) = call(&second, "GET", "/api/games", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list[0]["id"], now["id"]);
+    assert_eq!(list[0]["actions"], 3);
+    let (_, resumed) = call(&second, "GET", &format!("/api/games/{}", id(&now)), None).await;
+    assert_eq!(resumed["board"], now["board"]);
+    assert_eq!(resumed["actions"], now["actions"]);
+    assert_eq!(resumed["log"], now["log"]);
+}
+
+#[tokio::test]
+async fn bots_play_a_short_game_to_the_end_and_its_record_replays_and_reopens() {
+    let dir = data("bots");
+    let app = app(&dir);
+    let mut game = create(
+        &app,
+        json!({"ruleset": "hig", "players": ["greedy", "random"], "seed": 4, "end_after": 6}),
+    )
+    .await;
+    let mut steps = 0;
+    while game["decision"].is_object() {
+        let (status, next) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{}/bot", id(&game)),
+            Some(json!({"expect": history(&game)})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        game = next;
+        steps += 1;
+        assert!(steps < 100, "the short game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let log = game["log"].as_array().expect("log");
+    assert!(
+        log.iter()
+            .any(|l| l.as_str().is_some_and(|l| l.starts_with("game over")))
+    );
+    // The downloaded record replays to the same scores.
+    let (status, text) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().expect("TOML text").to_string();
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.clone(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    // Opening it makes a new game with the same history.
+    let (status, opened) = call(
+        &app,
+        "POST",
+        "/api/open",
+        Some(json!({"files": [{"name": "mine.toml", "text": text}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    assert_ne!(opened["id"], game["id"]);
+    assert_eq!(opened["log"], game["log"]);
+    // The replay viewer steps through it.
+    let (_, start) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/replay?upto=0", id(&game)),
+        None,
+    )
+    .await;
+    let (_, two) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/replay?upto=2", id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(start["upto"], 0);
+    assert_eq!(two["total"], json!(history(&game)));
+    assert!(
+        two["log"].as_array().expect("log").len() > start["log"].as_array().expect("log").len()
+    );
+}
+
+#[tokio::test]
+async fn uploaded_files_with_errors_are_shown_as_validate_prints_them() {
+    let dir = data("upload");
+    let app = app(&dir);
+    let broken = "name = \"mine\"\ndescription = \"x\"\nextends = \"base\"\n[base]\nfarm_scoring = \"lots\"\n";
+    let (status, e) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(
+            json!({"players": ["Ann", "greedy"], "files": [{"name": "mine.toml", "text": broken}]}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let shown = e["diagnostics"][0].as_str().expect("a diagnostic");
+    assert!(shown.contains("mine.toml:5:"), "{shown}");
+    assert!(shown.contains('^'), "{shown}");
+    assert!(!shown.contains(&dir.display().to_string()), "{shown}");
+    // Nothing is kept of a refused upload.
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list, json!([]));
+    // A good upload: a ruleset extending a shipped one, with its own tile set.
+    let tiles = std::fs::read_to_string("tiles/base.toml").expect("tiles");
+    let ruleset = "name = \"mine\"\ndescription = \"mine\"\nextends = \"base\"\ntiles = [{ set = \"my-tiles.toml\" }]\n";
+    let game = create(
+        &app,
+        json!({"players": ["Ann", "greedy"], "seed": 1, "files": [
+            {"name": "my-tiles.toml", "text": tiles},
+            {"name": "mine.toml", "text": ruleset}]}),
+    )
+    .await;
+    assert_eq!(game["ruleset"]["name"], "mine");
+    // A broken tile set in the tile-set viewer.
+    let (status, e) = call(
+        &app,
+        "POST",
+        "/api/tilesets",
+        Some(json!({"files": [{"name": "t.toml", "text": "name = \"t\"\n[[tile]]\nid = 3\n"}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(
+        e["diagnostics"][0]
+            .as_str()
+            .expect("shown")
+            .contains("t.toml:")
+    );
+}
+
+#[tokio::test]
+async fn uploads_and_requests_are_size_limited() {
+    let dir = data("size");
+    let app = app(&dir);
+    let huge = "#".repeat(web::MAX_BODY + 10);
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"players": ["Ann", "Bob"], "files": [{"name": "a.toml", "text": huge}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let big = "#".repeat(web::store::MAX_FILE_BYTES + 1);
+    let (status, e) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"players": ["Ann", "Bob"], "files": [{"name": "a.toml", "text": big}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(e["error"].as_str().expect("message").contains("at most"));
+    let many: Vec<Value> = (0..web::store::MAX_FILES + 1)
+        .map(|i| json!({"name": format!("f{i}.toml"), "text": ""}))
+        .collect();
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"players": ["A", "B"], "files": many})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn ids_and_file_names_cannot_name_paths() {
+    let dir = data("paths");
+    let app = app(&dir);
+    std::fs::write(dir.join("secret.toml"), "name = \"secret\"\n").expect("a file beside");
+    for id in ["..", "..%2F..%2Fsecret", "%2E%2E", "G1", "a.b", "a%00b"] {
+        for tail in ["", "/record", "/replay"] {
+            let (status, _) = call(&app, "GET", &format!("/api/games/{id}{tail}"), None).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{id}{tail}");
+        }
+    }
+    for name in [
+        "../x.toml",
+        "/etc/x.toml",
+        "a/b.toml",
+        ".hidden.toml",
+        "x.sh",
+        "game.toml",
+    ] {
+        let (status, e) = call(
+            &app,
+            "POST",
+            "/api/games",
+            Some(json!({"players": ["A", "B"], "files": [{"name": name, "text": ""}]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {e}");
+    }
+    // An uploaded ruleset cannot reach outside its own folder.
+    let (status, e) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"players": ["A", "B"], "files": [{"name": "r.toml",
+            "text": "name = \"r\"\ndescription = \"r\"\nextends = \"../../secret.toml\"\n"}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(!e.to_string().contains("name = \\\"secret\\\""), "{e}");
+    // Names that collide or are empty are refused before anything is made.
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "base", "players": ["A", "A"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "../x", "players": ["A", "B"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_page_and_the_tile_sets_are_served() {
+    let app = app(&data("page"));
+    let (status, page) = call(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.as_str()
+            .expect("html")
+            .contains("<script src=\"/app.js\">")
+    );
+    let (_, sets) = call(&app, "GET", "/api/tilesets", None).await;
+    assert!(sets.as_array().expect("names").contains(&json!("base")));
+    let (status, base) = call(&app, "GET", "/api/tilesets/base", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let tiles = base["tiles"].as_array().expect("tiles");
+    assert_eq!(
+        tiles
+            .iter()
+            .map(|t| t["count"].as_u64().unwrap_or(0))
+            .sum::<u64>(),
+        72
+    );
+    let (_, rulesets) = call(&app, "GET", "/api/rulesets", None).await;
+    assert!(
+        rulesets
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|r| r["name"] == "hig")
+    );
+}
