@@ -27,8 +27,8 @@ fn bench_ruleset(c: &mut Criterion, name: &str) {
     group.finish();
 }
 
-/// Copying a game half-way through (bots copy the state for every candidate they try).
-fn bench_clone(c: &mut Criterion, name: &str) {
+/// A two-player game of `name` after 36 turns of random play.
+fn midgame(name: &str) -> Game {
     let rules = Ruleset::load(name).expect("shipped ruleset loads");
     let setup = Setup::new(vec!["A".into(), "B".into()], 7);
     let (mut game, _) = Game::new(rules, setup).expect("the game starts");
@@ -37,6 +37,12 @@ fn bench_clone(c: &mut Criterion, name: &str) {
         let action = bot.choose(&game);
         game.apply(&action).expect("a legal action");
     }
+    game
+}
+
+/// Copying a game half-way through (bots copy the state for every candidate they try).
+fn bench_clone(c: &mut Criterion, name: &str) {
+    let game = midgame(name);
     c.bench_function(&format!("clone_midgame/{name}"), |b| {
         b.iter(|| black_box(game.clone()))
     });
@@ -62,14 +68,7 @@ fn bench_greedy(c: &mut Criterion) {
 /// MCTS iterations per second: one decision of `mcts:1000` in a mid-game `hig` position
 /// (throughput in iterations).
 fn bench_mcts(c: &mut Criterion) {
-    let rules = Ruleset::load("hig").expect("shipped ruleset loads");
-    let setup = Setup::new(vec!["A".into(), "B".into()], 7);
-    let (mut game, _) = Game::new(rules, setup).expect("the game starts");
-    let mut bot = RandomBot::new(7);
-    while game.turn() < 36 && !game.is_over() {
-        let action = bot.choose(&game);
-        game.apply(&action).expect("a legal action");
-    }
+    let game = midgame("hig");
     let mut group = c.benchmark_group("mcts_decision");
     group.throughput(Throughput::Elements(1000));
     group.sample_size(10);

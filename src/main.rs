@@ -55,16 +55,8 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Threads to play on [default: every core]; the results do not depend on it.
-        #[arg(long, short)]
-        threads: Option<usize>,
-        /// Play only the K-th of N equal slices of the games and write one JSON line per game
-        /// (to --out, or standard output); merge the files with `castellan report`.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
-        /// Write one JSON line per game to FILE (as --shard does).
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
+        #[command(flatten)]
+        spread: Spread,
     },
     /// Play the same seeded games under several rulesets and compare them: scores, seat win
     /// rates, margins, length, points by source, rule firings, decisiveness, with 95% intervals.
@@ -133,18 +125,25 @@ struct LabArgs {
     /// Seed of the first game (game i uses seed + i under every ruleset).
     #[arg(long, short, default_value_t = 0)]
     seed: u64,
+    #[command(flatten)]
+    spread: Spread,
+    #[command(flatten)]
+    output: ReportArgs,
+}
+
+/// Where the games run and where shards go.
+#[derive(clap::Args)]
+struct Spread {
     /// Threads to play on [default: every core]; the results do not depend on it.
     #[arg(long, short)]
     threads: Option<usize>,
     /// Play only the K-th of N equal slices of the games and write one JSON line per game
-    /// (to --out, or standard output) instead of a report.
+    /// (to --out, or standard output) instead of a report; merge with `castellan report`.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Write one JSON line per game to FILE instead of a report.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    #[command(flatten)]
-    output: ReportArgs,
 }
 
 /// How a lab report is shown.
@@ -196,10 +195,8 @@ fn main() -> ExitCode {
             games,
             seed,
             json,
-            threads,
-            shard,
-            out,
-        } => match (shard, out) {
+            spread,
+        } => match (&spread.shard, &spread.out) {
             (None, None) => simulate(
                 &ruleset,
                 players,
@@ -207,16 +204,14 @@ fn main() -> ExitCode {
                 games,
                 seed,
                 json,
-                threads,
+                spread.threads,
             ),
-            (shard, out) => {
+            _ => {
                 let bots = bots.unwrap_or_else(|| vec!["random"; players.unwrap_or(2)].join(","));
                 let args = LabArgs {
                     games,
                     seed,
-                    threads,
-                    shard,
-                    out,
+                    spread,
                     output: ReportArgs { json, html: None },
                 };
                 compare(&[ruleset], &bots, &args)
@@ -416,7 +411,13 @@ fn lab_fail(e: impl std::fmt::Display) -> ExitCode {
 }
 
 fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
-    let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
+    let shard = match args
+        .spread
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+    {
         Ok(s) => s,
         Err(e) => return lab_fail(e),
     };
@@ -433,7 +434,7 @@ fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
         games: args.games,
         seed: args.seed,
         shard: shard.unwrap_or(Shard::ALL),
-        threads: args.threads.unwrap_or(0),
+        threads: args.spread.threads.unwrap_or(0),
     };
     if let Err(e) = plan.check() {
         return lab_fail(e);
@@ -445,9 +446,9 @@ fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return lab_fail(e),
     };
-    if shard.is_some() || args.out.is_some() {
+    if shard.is_some() || args.spread.out.is_some() {
         let lines = lab::report::write_results(&results);
-        return match &args.out {
+        return match &args.spread.out {
             Some(path) => match std::fs::write(path, lines) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => lab_fail(format!("cannot write {}: {e}", path.display())),

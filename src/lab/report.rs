@@ -3,6 +3,7 @@
 
 use crate::lab::metrics::{Estimate, Metric, Summary};
 use crate::lab::{GameResult, LabError};
+use crate::ui::render::svg::esc;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -126,22 +127,6 @@ pub fn table(s: &Summary) -> String {
     out
 }
 
-/// Escapes text for HTML.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A drawing error, as text.
 type Drawn<T> = Result<T, Box<dyn std::error::Error>>;
 
@@ -162,30 +147,30 @@ fn page(s: &Summary) -> Drawn<String> {
          td:first-child,th:first-child{{text-align:left}}.sig{{font-weight:bold;color:#a40}}svg{{display:block;margin:1em 0}}</style>\n\
          </head><body>\n<h1>{}</h1>\n<p>{} games per ruleset; bots: {}. Means with 95% confidence intervals; \
          in brackets the difference from <b>{}</b> over the same seeds, <span class=\"sig\">bold</span> where its interval excludes zero.</p>\n",
-        escape(&title),
-        escape(&title),
+        esc(&title),
+        esc(&title),
         s.games
             .iter()
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join("/"),
-        escape(&s.bots.join(", ")),
-        escape(s.rulesets.first().map_or("", String::as_str)),
+        esc(&s.bots.join(", ")),
+        esc(s.rulesets.first().map_or("", String::as_str)),
     )?;
     out.push_str("<table><tr><th>metric</th>");
     for r in &s.rulesets {
-        write!(out, "<th>{}</th>", escape(r))?;
+        write!(out, "<th>{}</th>", esc(r))?;
     }
     out.push_str("</tr>\n");
     for m in &s.metrics {
-        write!(out, "<tr><td>{}</td>", escape(&m.label))?;
+        write!(out, "<tr><td>{}</td>", esc(&m.label))?;
         for (c, d) in cells(m).iter().zip(&m.differences) {
             let class = if d.is_some_and(|d| d.excludes_zero()) {
                 " class=\"sig\""
             } else {
                 ""
             };
-            write!(out, "<td{class}>{}</td>", escape(c))?;
+            write!(out, "<td{class}>{}</td>", esc(c))?;
         }
         out.push_str("</tr>\n");
     }
