@@ -1,9 +1,11 @@
-//! Full random games per second, the engine's headline speed figure.
+//! Full random games per second, the engine's headline speed figure; greedy games per second
+//! and MCTS iterations per second for the lab.
 //!
 //! `cargo bench --bench games` — each iteration plays one whole game with random legal moves
 //! (two players), so the reported time is the time per game; games per second = 1 / time.
 
-use castellan::bot::simulate::play_random;
+use castellan::bot::mcts::{Budget, MctsBot, Playout};
+use castellan::bot::simulate::{play_bots, play_random};
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::game::{Game, Setup};
@@ -25,8 +27,8 @@ fn bench_ruleset(c: &mut Criterion, name: &str) {
     group.finish();
 }
 
-/// Copying a game half-way through (bots copy the state for every candidate they try).
-fn bench_clone(c: &mut Criterion, name: &str) {
+/// A two-player game of `name` after 36 turns of random play.
+fn midgame(name: &str) -> Game {
     let rules = Ruleset::load(name).expect("shipped ruleset loads");
     let setup = Setup::new(vec!["A".into(), "B".into()], 7);
     let (mut game, _) = Game::new(rules, setup).expect("the game starts");
@@ -35,9 +37,48 @@ fn bench_clone(c: &mut Criterion, name: &str) {
         let action = bot.choose(&game);
         game.apply(&action).expect("a legal action");
     }
+    game
+}
+
+/// Copying a game half-way through (bots copy the state for every candidate they try).
+fn bench_clone(c: &mut Criterion, name: &str) {
+    let game = midgame(name);
     c.bench_function(&format!("clone_midgame/{name}"), |b| {
         b.iter(|| black_box(game.clone()))
     });
+}
+
+/// Greedy against greedy in `hig`: whole games (issue 11's target: 150 games per second).
+fn bench_greedy(c: &mut Criterion) {
+    let rules = Ruleset::load("hig").expect("shipped ruleset loads");
+    let mut group = c.benchmark_group("greedy_game");
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(10);
+    let mut seed = 0u64;
+    group.bench_function("hig_2p", |b| {
+        b.iter(|| {
+            seed += 1;
+            let game = play_bots(&rules, &["greedy", "greedy"], seed).expect("the game runs");
+            black_box(game.scores()[0])
+        })
+    });
+    group.finish();
+}
+
+/// MCTS iterations per second: one decision of `mcts:1000` in a mid-game `hig` position
+/// (throughput in iterations).
+fn bench_mcts(c: &mut Criterion) {
+    let game = midgame("hig");
+    let mut group = c.benchmark_group("mcts_decision");
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(10);
+    group.bench_function("hig_1000_iterations", |b| {
+        b.iter(|| {
+            let mut mcts = MctsBot::new(Budget::Iterations(1000), Playout::Estimate, 1);
+            black_box(mcts.choose(&game))
+        })
+    });
+    group.finish();
 }
 
 fn games(c: &mut Criterion) {
@@ -47,6 +88,8 @@ fn games(c: &mut Criterion) {
     // at least 1,000 games per second on one core).
     bench_ruleset(c, "dungeon");
     bench_clone(c, "hig");
+    bench_greedy(c);
+    bench_mcts(c);
 }
 
 criterion_group!(benches, games);

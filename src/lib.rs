@@ -19,6 +19,8 @@
 //! - [`record`]: game records (TOML): read, write, replay.
 //! - [`bot`]: players that choose actions (random, greedy) and batches of games between them.
 //! - [`ui`]: the terminal game, actions and events in words, JSON views, pictures of the board.
+//! - [`lab`]: the variant lab — the same seeded games under several rulesets, spread over
+//!   threads and shards, compared with confidence intervals in a table, JSON or an HTML page.
 //!
 //! ## Example
 //! ```
@@ -36,6 +38,7 @@
 pub mod bot;
 pub mod data;
 pub mod engine;
+pub mod lab;
 pub mod mechanic;
 pub mod model;
 pub mod record;

@@ -1,9 +1,11 @@
-//! The `castellan` command line: replay records, simulate games, validate data files.
+//! The `castellan` command line: replay records, simulate and compare games, validate data
+//! files.
 
 use castellan::bot::simulate;
 use castellan::data::diagnostic::Diagnostic;
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::event::{Described, Event};
+use castellan::lab::{self, Plan, Shard};
 use castellan::record::{Record, RecordError};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -38,7 +40,8 @@ enum Command {
         /// Number of players (random bots, unless --bots says otherwise) [default: 2].
         #[arg(long, short)]
         players: Option<usize>,
-        /// One bot per seat, comma-separated, e.g. `greedy,random` (bots: random, greedy).
+        /// One bot per seat, comma-separated, e.g. `greedy,random` (bots: random, greedy, mcts,
+        /// mcts:ITERATIONS, mcts:MILLISECONDSms).
         #[arg(long, short)]
         bots: Option<String>,
         /// Number of games.
@@ -50,6 +53,28 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        spread: Spread,
+    },
+    /// Play the same seeded games under several rulesets and compare them: scores, seat win
+    /// rates, margins, length, points by source, rule firings, decisiveness, with 95% intervals.
+    Compare {
+        /// Rulesets: names in rulesets/ (or built in) or paths; the first is the baseline.
+        #[arg(required = true)]
+        rulesets: Vec<String>,
+        /// One bot per seat, comma-separated (random, greedy, mcts, mcts:N, mcts:Nms).
+        #[arg(long, short, default_value = "mcts:500,mcts:500")]
+        bots: String,
+        #[command(flatten)]
+        run: LabArgs,
+    },
+    /// Merge JSON-lines files of games (shards of `compare` or `simulate`) into one report.
+    Report {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        output: ReportArgs,
     },
     /// Play a game in the terminal: people (hotseat) against each other and against bots.
     Play {
@@ -101,6 +126,47 @@ enum Command {
     },
 }
 
+/// How many games a lab run plays, where and how.
+#[derive(clap::Args)]
+struct LabArgs {
+    /// Games per ruleset.
+    #[arg(long, short, default_value_t = 100)]
+    games: u64,
+    /// Seed of the first game (game i uses seed + i under every ruleset).
+    #[arg(long, short, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    spread: Spread,
+    #[command(flatten)]
+    output: ReportArgs,
+}
+
+/// Where the games run and where shards go.
+#[derive(clap::Args)]
+struct Spread {
+    /// Threads to play on [default: every core]; the results do not depend on it.
+    #[arg(long, short)]
+    threads: Option<usize>,
+    /// Play only the K-th of N equal slices of the games and write one JSON line per game
+    /// (to --out, or standard output) instead of a report; merge with `castellan report`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Write one JSON line per game to FILE instead of a report.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// How a lab report is shown.
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Print the report as one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Also write the report as a self-contained HTML page with plots to FILE.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
 /// Prints a line on standard output. When the reader has gone (`castellan replay … | head`),
 /// the program ends quietly: nothing more is wanted.
 macro_rules! out {
@@ -139,7 +205,34 @@ fn main() -> ExitCode {
             games,
             seed,
             json,
-        } => simulate(&ruleset, players, bots.as_deref(), games, seed, json),
+            spread,
+        } => match (&spread.shard, &spread.out) {
+            (None, None) => simulate(
+                &ruleset,
+                players,
+                bots.as_deref(),
+                games,
+                seed,
+                json,
+                spread.threads,
+            ),
+            _ => {
+                let bots = bots.unwrap_or_else(|| vec!["random"; players.unwrap_or(2)].join(","));
+                let args = LabArgs {
+                    games,
+                    seed,
+                    spread,
+                    output: ReportArgs { json, html: None },
+                };
+                compare(&[ruleset], &bots, &args)
+            }
+        },
+        Command::Compare {
+            rulesets,
+            bots,
+            run,
+        } => compare(&rulesets, &bots, &run),
+        Command::Report { files, output } => report(&files, &output),
         Command::Play {
             ruleset,
             players,
@@ -227,6 +320,7 @@ fn simulate(
     games: u64,
     seed: u64,
     json: bool,
+    threads: Option<usize>,
 ) -> ExitCode {
     let bots: Vec<&str> = match bots {
         Some(list) => list.split(',').map(str::trim).collect(),
@@ -252,17 +346,9 @@ fn simulate(
         Ok(r) => r,
         Err(d) => return fail(&d),
     };
-    let bar = if std::io::stderr().is_terminal() && !json {
-        let bar = ProgressBar::new(games);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(games, !json);
     let all_random = bots.iter().all(|b| *b == "random");
+    let threads = threads.unwrap_or(0);
     let progress = |n| {
         if n % 64 == 0 || n == games {
             bar.set_position(n);
@@ -270,9 +356,11 @@ fn simulate(
     };
     // Random players only: the original single-bot games, so old numbers stay comparable.
     let stats = if all_random {
-        simulate::run(&rules, bots.len(), games, seed, progress).map_err(|e| e.to_string())
+        simulate::run_on(&rules, bots.len(), games, seed, threads, progress)
+            .map_err(|e| e.to_string())
     } else {
-        simulate::run_bots(&rules, &bots, games, seed, progress).map_err(|e| e.to_string())
+        simulate::run_bots_on(&rules, &bots, games, seed, threads, progress)
+            .map_err(|e| e.to_string())
     };
     bar.finish_and_clear();
     let stats = match stats {
@@ -313,6 +401,116 @@ fn simulate(
         stats.games_per_second,
         stats.seconds
     );
+    ExitCode::SUCCESS
+}
+
+/// A progress bar on standard error when it is a terminal and `show` is set; else hidden.
+fn progress_bar(len: u64, show: bool) -> ProgressBar {
+    if !(show && std::io::stderr().is_terminal()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Prints a lab error and returns exit code 1.
+fn lab_fail(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(1)
+}
+
+fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
+    let shard = match args
+        .spread
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+    {
+        Ok(s) => s,
+        Err(e) => return lab_fail(e),
+    };
+    let mut loaded = Vec::new();
+    for name in rulesets {
+        match Ruleset::load(name) {
+            Ok(r) => loaded.push((name.clone(), r)),
+            Err(d) => return fail(&d),
+        }
+    }
+    let plan = Plan {
+        rulesets: loaded,
+        bots: bots.split(',').map(|b| b.trim().to_string()).collect(),
+        games: args.games,
+        seed: args.seed,
+        shard: shard.unwrap_or(Shard::ALL),
+        threads: args.spread.threads.unwrap_or(0),
+    };
+    if let Err(e) = plan.check() {
+        return lab_fail(e);
+    }
+    let bar = progress_bar(plan.jobs(), true);
+    let results = lab::run(&plan, |n| bar.set_position(n));
+    bar.finish_and_clear();
+    let results = match results {
+        Ok(r) => r,
+        Err(e) => return lab_fail(e),
+    };
+    if shard.is_some() || args.spread.out.is_some() {
+        let lines = lab::report::write_results(&results);
+        return match &args.spread.out {
+            Some(path) => match std::fs::write(path, lines) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => lab_fail(format!("cannot write {}: {e}", path.display())),
+            },
+            None => {
+                emit_raw(format_args!("{lines}"));
+                ExitCode::SUCCESS
+            }
+        };
+    }
+    show_report(&results, &args.output)
+}
+
+fn report(files: &[PathBuf], output: &ReportArgs) -> ExitCode {
+    let mut results = Vec::new();
+    for f in files {
+        match lab::report::read_results(f) {
+            Ok(r) => results.extend(r),
+            Err(e) => return lab_fail(e),
+        }
+    }
+    show_report(&results, output)
+}
+
+/// Prints the summary of `results` as a table or JSON, and writes the HTML page if asked.
+fn show_report(results: &[lab::GameResult], output: &ReportArgs) -> ExitCode {
+    let summary = match lab::metrics::summarize(results) {
+        Ok(s) => s,
+        Err(e) => return lab_fail(e),
+    };
+    if let Some(path) = &output.html {
+        let written = lab::report::html(&summary)
+            .map_err(|e| e.to_string())
+            .and_then(|page| {
+                std::fs::write(path, page)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            });
+        if let Err(e) = written {
+            return lab_fail(e);
+        }
+    }
+    if output.json {
+        match serde_json::to_string(&summary) {
+            Ok(s) => out!("{s}"),
+            Err(e) => return lab_fail(e),
+        }
+    } else {
+        emit_raw(format_args!("{}", lab::report::table(&summary)));
+    }
     ExitCode::SUCCESS
 }
 

@@ -1,7 +1,7 @@
 //! The crate's layering (src/README.md): each layer of `src/` uses only the layers below it.
 //!
 //! model (0) < data (1) < engine (2) < mechanic (3) < script (4) < registry (5) < record (6) <
-//! bot (7) < ui (8). A mechanic family's `rules.rs` holds only its toggles (plain data read
+//! bot (7) < ui (8) < lab (9). A mechanic family's `rules.rs` holds only its toggles (plain data read
 //! from TOML), so it counts as data: the ruleset loader may read it, and it may use only
 //! `model` and other `rules` modules. Scripts may use the mechanics' public functions (the
 //! dragon's meal, the fairy's rules) for the commands and queries they offer; only the
@@ -49,6 +49,7 @@ fn rank(layer: &str) -> Option<u8> {
         "record" => 6,
         "bot" => 7,
         "ui" => 8,
+        "lab" => 9,
         _ => return None,
     })
 }

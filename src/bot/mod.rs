@@ -1,5 +1,6 @@
 //! Players that choose actions: every bot sees only the decision API.
 
+pub mod mcts;
 pub mod simulate;
 
 use crate::engine::action::{Action, DecisionKind};
@@ -53,21 +54,29 @@ impl Bot for RandomBot {
     }
 }
 
-/// The names that [`by_name`] knows, for help texts and messages.
-pub const NAMES: [&str; 2] = ["random", "greedy"];
+/// The names that [`by_name`] knows, for help texts and messages (`mcts` also takes a budget:
+/// [`mcts::MctsBot::from_spec`]).
+pub const NAMES: [&str; 3] = ["random", "greedy", "mcts"];
 
-/// A bot by its command-line name (`random`, `greedy`) with its own seed.
+/// The bot forms, for error messages.
+pub const FORMS: &str = "random, greedy, mcts, mcts:ITERATIONS, mcts:MILLISECONDSms, \
+                         mcts:ITERATIONS:random";
+
+/// A bot by its command-line name (`random`, `greedy`, `mcts` with an optional budget such as
+/// `mcts:1000` or `mcts:200ms`) with its own seed.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
     match name {
         "random" => Some(Box::new(RandomBot::new(seed))),
         "greedy" => Some(Box::new(GreedyBot::new(seed))),
-        _ => None,
+        _ => mcts::MctsBot::from_spec(name, seed)
+            .map(|b| Box::new(b) as Box<dyn Bot>)
+            .ok(),
     }
 }
 
-/// Whether `name` is the name of a bot.
+/// Whether `name` is the name (or the spec) of a bot.
 pub fn is_bot_name(name: &str) -> bool {
-    NAMES.contains(&name)
+    matches!(name, "random" | "greedy") || mcts::MctsBot::from_spec(name, 0).is_ok()
 }
 
 /// Looks one turn ahead: tries every legal action on a copy of the game, follows the same
@@ -204,13 +213,25 @@ pub fn evaluate(game: &Game, me: usize) -> f64 {
     evaluate_with(game, me, None)
 }
 
-/// Like [`evaluate`], as if `extra` also stood on the board (taken from its owner's supply).
-fn evaluate_with(game: &Game, me: usize, extra: Option<Figure>) -> f64 {
-    let players = game.scores().len();
+/// Each seat's score plus what its figures on the board and in supply are likely still to
+/// bring (the estimate of [`GreedyBot`]); the plain scores once the game is over.
+pub fn values(game: &Game) -> Vec<f64> {
+    values_with(game, None)
+}
+
+/// Like [`values`], as if `extra` also stood on the board (taken from its owner's supply).
+fn values_with(game: &Game, extra: Option<Figure>) -> Vec<f64> {
     let mut value: Vec<f64> = game.scores().iter().map(|s| *s as f64).collect();
     if !game.is_over() {
         estimate(game, extra, &mut value);
     }
+    value
+}
+
+/// Like [`evaluate`], as if `extra` also stood on the board (taken from its owner's supply).
+fn evaluate_with(game: &Game, me: usize, extra: Option<Figure>) -> f64 {
+    let players = game.scores().len();
+    let value = values_with(game, extra);
     let mine = value.get(me).copied().unwrap_or(0.0);
     let best_other = (0..players)
         .filter(|p| *p != me)

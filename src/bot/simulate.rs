@@ -2,8 +2,10 @@
 
 use crate::bot::{self, Bot, RandomBot};
 use crate::data::ruleset::Ruleset;
+use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Setup, SetupError};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Summary of a batch of games.
@@ -31,7 +33,7 @@ pub struct Stats {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimulateError {
     /// A seat names no known bot.
-    #[error("unknown bot `{0}` (known bots: {known})", known = bot::NAMES.join(", "))]
+    #[error("unknown bot `{0}` (known bots: {known})", known = bot::FORMS)]
     UnknownBot(String),
     /// The game could not be set up (e.g. the wrong number of players).
     #[error("{0}")]
@@ -89,6 +91,16 @@ pub fn decision_seed(game: &Game, seat: usize) -> u64 {
 /// Plays one game to the end with one bot per seat (by name, see [`bot::by_name`]); game `seed`
 /// shuffles the bag, and each seat's bot is seeded with [`bot_seed`].
 pub fn play_bots(rules: &Arc<Ruleset>, bots: &[&str], seed: u64) -> Result<Game, SimulateError> {
+    play_bots_watched(rules, bots, seed, |_, _| {})
+}
+
+/// Like [`play_bots`], showing `watch` the game and the events after every action.
+pub fn play_bots_watched(
+    rules: &Arc<Ruleset>,
+    bots: &[&str],
+    seed: u64,
+    mut watch: impl FnMut(&Game, &[Event]),
+) -> Result<Game, SimulateError> {
     let mut seats: Vec<Box<dyn Bot>> = bots
         .iter()
         .enumerate()
@@ -110,58 +122,137 @@ pub fn play_bots(rules: &Arc<Ruleset>, bots: &[&str], seed: u64) -> Result<Game,
         events.clear();
         game.apply_into(&action, &mut events)
             .map_err(|error| SimulateError::Action { seed, error })?;
+        watch(&game, &events);
     }
     Ok(game)
 }
 
+/// The number of threads that uses every core.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `job(0) … job(count - 1)` on up to `threads` threads (0: [`all_cores`]) and returns
+/// the results in index order, so the outcome does not depend on the number of threads as long
+/// as each job depends only on its index. On failure: the error of the lowest failing index
+/// (every lower index has run by then, since indices are handed out in order).
+pub fn in_parallel<T: Send, E: Send>(
+    count: u64,
+    threads: usize,
+    job: impl Fn(u64) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let threads = if threads == 0 { all_cores() } else { threads };
+    let threads = threads.clamp(1, count.clamp(1, 1024) as usize);
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count || failed.load(Ordering::Relaxed) {
+                return done;
+            }
+            let result = job(i);
+            if result.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            done.push((i, result));
+        }
+    };
+    let mut all: Vec<(u64, Result<T, E>)> = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Plays `games` games of random bots with seeds `seed, seed+1, …` (each game as
-/// [`play_random`]), calling `progress` after each.
+/// [`play_random`]) on every core, calling `progress` with the number of games finished.
 pub fn run(
     rules: &Arc<Ruleset>,
     players: usize,
     games: u64,
     seed: u64,
-    progress: impl FnMut(u64),
+    progress: impl Fn(u64) + Sync,
+) -> Result<Stats, SimulateError> {
+    run_on(rules, players, games, seed, 0, progress)
+}
+
+/// Like [`run`], on `threads` threads (0: every core); the result is the same for any number.
+pub fn run_on(
+    rules: &Arc<Ruleset>,
+    players: usize,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    progress: impl Fn(u64) + Sync,
 ) -> Result<Stats, SimulateError> {
     let bots = vec!["random".to_string(); players];
-    batch(bots, games, seed, progress, |s| {
-        play_random(rules, players, s)
+    batch(bots, games, threads, progress, |i| {
+        play_random(rules, players, seed.wrapping_add(i))
     })
 }
 
 /// Plays `games` games with one bot per seat (each game as [`play_bots`]) and seeds
-/// `seed, seed+1, …`, calling `progress` after each.
+/// `seed, seed+1, …` on every core, calling `progress` with the number of games finished.
 pub fn run_bots(
     rules: &Arc<Ruleset>,
     bots: &[&str],
     games: u64,
     seed: u64,
-    progress: impl FnMut(u64),
+    progress: impl Fn(u64) + Sync,
+) -> Result<Stats, SimulateError> {
+    run_bots_on(rules, bots, games, seed, 0, progress)
+}
+
+/// Like [`run_bots`], on `threads` threads (0: every core); the result is the same for any
+/// number.
+pub fn run_bots_on(
+    rules: &Arc<Ruleset>,
+    bots: &[&str],
+    games: u64,
+    seed: u64,
+    threads: usize,
+    progress: impl Fn(u64) + Sync,
 ) -> Result<Stats, SimulateError> {
     if let Some(unknown) = bots.iter().find(|b| !bot::is_bot_name(b)) {
         return Err(SimulateError::UnknownBot(unknown.to_string()));
     }
     let names = bots.iter().map(|b| b.to_string()).collect();
-    batch(names, games, seed, progress, |s| play_bots(rules, bots, s))
+    batch(names, games, threads, progress, |i| {
+        play_bots(rules, bots, seed.wrapping_add(i))
+    })
 }
 
-/// The loop shared by [`run`] and [`run_bots`].
+/// The games shared by [`run_on`] and [`run_bots_on`]: game `i` is `play(i)`.
 fn batch(
     bots: Vec<String>,
     games: u64,
-    seed: u64,
-    mut progress: impl FnMut(u64),
-    mut play: impl FnMut(u64) -> Result<Game, SimulateError>,
+    threads: usize,
+    progress: impl Fn(u64) + Sync,
+    play: impl Fn(u64) -> Result<Game, SimulateError> + Sync,
 ) -> Result<Stats, SimulateError> {
     let start = Instant::now();
     let players = bots.len();
+    let finished = AtomicU64::new(0);
+    let outcomes = in_parallel(games, threads, |i| {
+        let game = play(i)?;
+        progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+        Ok::<_, SimulateError>((game.scores().to_vec(), game.turn()))
+    })?;
     let mut totals = vec![0u64; players];
     let mut wins = vec![0u64; players];
     let mut ties = 0;
     let mut turns = 0u64;
-    for i in 0..games {
-        let game = play(seed.wrapping_add(i))?;
-        let scores = game.scores();
+    for (scores, turn) in &outcomes {
         for (t, s) in totals.iter_mut().zip(scores) {
             *t += *s as u64;
         }
@@ -171,8 +262,7 @@ fn batch(
             [one] => wins[*one] += 1,
             _ => ties += 1,
         }
-        turns += game.turn() as u64;
-        progress(i + 1);
+        turns += *turn as u64;
     }
     let seconds = start.elapsed().as_secs_f64();
     let n = games.max(1) as f64;

@@ -369,6 +369,16 @@ impl Game {
         self.now.placed
     }
 
+    /// Re-samples what no player can know, for a search bot's copy of a game: the order of
+    /// the tiles still in the bag is shuffled anew and later reshuffles draw from a new
+    /// generator, both from `seed`. The tiles themselves (and the drawn tile) stay; the result
+    /// depends only on which tiles are left and `seed`, not on the copy's old order.
+    pub fn resample_hidden(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.bag.sort_unstable();
+        self.bag.shuffle(&mut self.rng);
+    }
+
     /// An empty stand-in with no board, used while a script hook borrows the real game.
     pub(crate) fn placeholder(&self) -> Game {
         Game {

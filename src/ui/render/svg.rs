@@ -37,8 +37,8 @@ pub fn player_colour(seat: usize) -> &'static str {
     PLAYERS[seat % PLAYERS.len()]
 }
 
-/// Escapes text for XML content and attribute values.
-fn esc(s: &str) -> String {
+/// Escapes text for XML (and HTML) content and attribute values.
+pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -1,0 +1,353 @@
+//! Statistics over lab games: each metric per ruleset as a mean with a 95% confidence
+//! interval, and its difference from the first ruleset, paired by game (the same seed).
+
+use crate::lab::{GameResult, LabError};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// z for a two-sided 95% interval (normal approximation).
+const Z95: f64 = 1.96;
+
+/// A mean over games with the half-width of its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The mean.
+    pub mean: f64,
+    /// Half the width of the 95% interval; none with fewer than two games.
+    pub half_width: Option<f64>,
+    /// Games that have a value.
+    pub n: u64,
+}
+
+impl Estimate {
+    /// The mean and interval of `values` (normal approximation, sample standard deviation).
+    pub fn of(values: &[f64]) -> Estimate {
+        let n = values.len();
+        if n == 0 {
+            return Estimate {
+                mean: 0.0,
+                half_width: None,
+                n: 0,
+            };
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let half_width = (n > 1).then(|| {
+            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            Z95 * (var / n as f64).sqrt()
+        });
+        Estimate {
+            mean,
+            half_width,
+            n: n as u64,
+        }
+    }
+
+    /// Whether the interval leaves out zero.
+    pub fn excludes_zero(&self) -> bool {
+        self.half_width
+            .is_some_and(|h| self.mean - h > 0.0 || self.mean + h < 0.0)
+    }
+}
+
+/// One measure of the games, under every ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metric {
+    /// The family it belongs to: `score`, `win_rate`, `margin`, `length`, `ties`,
+    /// `lead_changes`, `decided_turn`, `points` or `firings`.
+    pub group: &'static str,
+    /// What it measures, for people.
+    pub label: String,
+    /// The seat it is about, from 0 (for scores and win rates).
+    pub seat: Option<usize>,
+    /// Per ruleset.
+    pub values: Vec<Estimate>,
+    /// Per ruleset, the difference from the first (paired by game); none for the first.
+    pub differences: Vec<Option<Estimate>>,
+}
+
+/// Everything a comparison says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The rulesets, in the order given.
+    pub rulesets: Vec<String>,
+    /// The bot in each seat.
+    pub bots: Vec<String>,
+    /// Games played per ruleset.
+    pub games: Vec<u64>,
+    /// The metrics.
+    pub metrics: Vec<Metric>,
+    /// Every final score of every seat, per ruleset (for distributions).
+    pub scores: Vec<Vec<u32>>,
+}
+
+/// A metric's value in one game, if the game has one.
+type Measure<'a> = Box<dyn Fn(&GameResult) -> Option<f64> + 'a>;
+
+/// Sums up results of one run or of merged shards; checks that they fit together (one set of
+/// bots, no game twice, one ruleset per position).
+pub fn summarize(results: &[GameResult]) -> Result<Summary, LabError> {
+    let Some(first) = results.first() else {
+        return Err(LabError::Mixed("there are no games".into()));
+    };
+    let bots = first.bots.clone();
+    let mut by_position: BTreeMap<usize, BTreeMap<u64, &GameResult>> = BTreeMap::new();
+    let mut names: BTreeMap<usize, &str> = BTreeMap::new();
+    for r in results {
+        if r.bots != bots {
+            return Err(LabError::Mixed(format!(
+                "games with bots {} and with bots {}",
+                bots.join(","),
+                r.bots.join(",")
+            )));
+        }
+        let name = *names.entry(r.position).or_insert(&r.ruleset);
+        if name != r.ruleset {
+            return Err(LabError::Mixed(format!(
+                "ruleset {} is both `{name}` and `{}`",
+                r.position + 1,
+                r.ruleset
+            )));
+        }
+        if by_position
+            .entry(r.position)
+            .or_default()
+            .insert(r.index, r)
+            .is_some()
+        {
+            return Err(LabError::Mixed(format!(
+                "game {} of `{name}` appears twice (a shard merged twice?)",
+                r.index
+            )));
+        }
+    }
+    let runs: Vec<&BTreeMap<u64, &GameResult>> = by_position.values().collect();
+    let mut metrics = Vec::new();
+    for (group, label, seat, measure) in measures(&runs, bots.len()) {
+        metrics.push(metric(&runs, group, label, seat, &measure));
+    }
+    Ok(Summary {
+        rulesets: names.values().map(|n| n.to_string()).collect(),
+        bots,
+        games: runs.iter().map(|r| r.len() as u64).collect(),
+        metrics,
+        scores: runs
+            .iter()
+            .map(|r| r.values().flat_map(|g| g.scores.iter().copied()).collect())
+            .collect(),
+    })
+}
+
+/// The metrics to compute: (group, label, seat, value in a game).
+fn measures<'a>(
+    runs: &[&'a BTreeMap<u64, &'a GameResult>],
+    seats: usize,
+) -> Vec<(&'static str, String, Option<usize>, Measure<'a>)> {
+    let mut list: Vec<(&'static str, String, Option<usize>, Measure<'a>)> = Vec::new();
+    for seat in 0..seats {
+        list.push((
+            "score",
+            format!("mean score, seat {}", seat + 1),
+            Some(seat),
+            Box::new(move |g| g.scores.get(seat).map(|s| *s as f64)),
+        ));
+    }
+    for seat in 0..seats {
+        list.push((
+            "win_rate",
+            format!("win rate, seat {}", seat + 1),
+            Some(seat),
+            Box::new(move |g| Some(f64::from(u8::from(g.winner() == Some(seat))))),
+        ));
+    }
+    list.push((
+        "margin",
+        "winning margin".into(),
+        None,
+        Box::new(|g| Some(margin(&g.scores))),
+    ));
+    list.push((
+        "length",
+        "game length (turns)".into(),
+        None,
+        Box::new(|g| Some(g.turns as f64)),
+    ));
+    list.push((
+        "ties",
+        "tied games".into(),
+        None,
+        Box::new(|g| Some(f64::from(u8::from(g.winner().is_none())))),
+    ));
+    list.push((
+        "lead_changes",
+        "lead changes".into(),
+        None,
+        Box::new(|g| Some(g.lead_changes as f64)),
+    ));
+    list.push((
+        "decided_turn",
+        "winner leads for good from turn".into(),
+        None,
+        Box::new(|g| g.decided_turn.map(f64::from)),
+    ));
+    let keys = |of: fn(&GameResult) -> Vec<&String>| -> BTreeSet<String> {
+        runs.iter()
+            .flat_map(|r| r.values().flat_map(|g| of(g)))
+            .cloned()
+            .collect()
+    };
+    for source in keys(|g| g.points.keys().collect()) {
+        list.push((
+            "points",
+            format!("points: {source}"),
+            None,
+            Box::new(move |g| {
+                Some(
+                    g.points
+                        .get(&source)
+                        .map_or(0.0, |p| p.iter().map(|x| *x as f64).sum()),
+                )
+            }),
+        ));
+    }
+    for rule in keys(|g| g.firings.keys().collect()) {
+        list.push((
+            "firings",
+            format!("fired: {rule}"),
+            None,
+            Box::new(move |g| Some(g.firings.get(&rule).map_or(0.0, |n| *n as f64))),
+        ));
+    }
+    list
+}
+
+/// The best score minus the second best (0 for a tie or a single seat).
+fn margin(scores: &[u32]) -> f64 {
+    let mut sorted = scores.to_vec();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    match sorted.as_slice() {
+        [a, b, ..] => (*a - *b) as f64,
+        _ => 0.0,
+    }
+}
+
+/// One metric over every ruleset, with paired differences from the first.
+fn metric(
+    runs: &[&BTreeMap<u64, &GameResult>],
+    group: &'static str,
+    label: String,
+    seat: Option<usize>,
+    measure: &Measure<'_>,
+) -> Metric {
+    let values: Vec<BTreeMap<u64, f64>> = runs
+        .iter()
+        .map(|r| {
+            r.iter()
+                .filter_map(|(i, g)| measure(g).map(|v| (*i, v)))
+                .collect()
+        })
+        .collect();
+    let estimates = values
+        .iter()
+        .map(|v| Estimate::of(&v.values().copied().collect::<Vec<_>>()))
+        .collect();
+    let differences = values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            (k > 0).then(|| {
+                let paired: Vec<f64> = v
+                    .iter()
+                    .filter_map(|(i, x)| values[0].get(i).map(|base| x - base))
+                    .collect();
+                Estimate::of(&paired)
+            })
+        })
+        .collect();
+    Metric {
+        group,
+        label,
+        seat,
+        values: estimates,
+        differences,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(position: usize, index: u64, scores: Vec<u32>) -> GameResult {
+        GameResult {
+            ruleset: format!("r{position}"),
+            position,
+            index,
+            seed: index,
+            bots: vec!["random".into(), "random".into()],
+            turns: 10 + index as u32,
+            points: BTreeMap::from([("B-S2 city".to_string(), scores.clone())]),
+            firings: BTreeMap::from([("figure_returned: eaten".to_string(), index as u32)]),
+            scores,
+            lead_changes: 1,
+            decided_turn: None,
+        }
+    }
+
+    fn find<'a>(s: &'a Summary, label: &str) -> &'a Metric {
+        s.metrics
+            .iter()
+            .find(|m| m.label == label)
+            .unwrap_or_else(|| panic!("no metric {label}"))
+    }
+
+    /// Hand-computed: scores (10,4), (6,6), (2,8) under r0 and (12,4), (9,6), (2,11) under r1.
+    #[test]
+    fn metrics_match_hand_computed_values() {
+        let results = vec![
+            game(0, 0, vec![10, 4]),
+            game(0, 1, vec![6, 6]),
+            game(0, 2, vec![2, 8]),
+            game(1, 0, vec![12, 4]),
+            game(1, 1, vec![9, 6]),
+            game(1, 2, vec![2, 11]),
+        ];
+        let s = summarize(&results).expect("consistent results");
+        assert_eq!(s.rulesets, vec!["r0", "r1"]);
+        let score = find(&s, "mean score, seat 1");
+        assert_eq!(score.values[0].mean, 6.0);
+        // Sample sd of 10, 6, 2 is 4: 1.96 · 4 / √3.
+        let hw = score.values[0].half_width.expect("three games");
+        assert!((hw - 1.96 * 4.0 / 3f64.sqrt()).abs() < 1e-9);
+        // Paired differences 2, 3, 0: mean 5/3.
+        let d = score.differences[1].expect("a difference");
+        assert!((d.mean - 5.0 / 3.0).abs() < 1e-12);
+        let wins = find(&s, "win rate, seat 1");
+        assert!((wins.values[0].mean - 1.0 / 3.0).abs() < 1e-12);
+        assert!((wins.values[1].mean - 2.0 / 3.0).abs() < 1e-12);
+        assert!((find(&s, "tied games").values[0].mean - 1.0 / 3.0).abs() < 1e-12);
+        // Margins 6, 0, 6 and 8, 3, 9.
+        assert_eq!(find(&s, "winning margin").values[0].mean, 4.0);
+        assert_eq!(find(&s, "winning margin").values[1].mean, 20.0 / 3.0);
+        assert_eq!(find(&s, "game length (turns)").values[0].mean, 11.0);
+        // City points per game: 14, 12, 10 → 12.
+        assert_eq!(find(&s, "points: B-S2 city").values[0].mean, 12.0);
+        assert_eq!(
+            find(&s, "fired: figure_returned: eaten").values[1].mean,
+            1.0
+        );
+        // Same length in both rulesets: the difference is exactly 0, interval 0, not marked.
+        let d = find(&s, "game length (turns)").differences[1].expect("a difference");
+        assert_eq!(d.mean, 0.0);
+        assert!(!d.excludes_zero());
+        assert_eq!(s.scores[0], vec![10, 4, 6, 6, 2, 8]);
+    }
+
+    #[test]
+    fn mixed_or_repeated_games_are_refused() {
+        let twice = vec![game(0, 0, vec![1, 2]), game(0, 0, vec![1, 2])];
+        assert!(summarize(&twice).is_err());
+        let mut other = game(0, 1, vec![1, 2]);
+        other.bots = vec!["greedy".into(), "random".into()];
+        assert!(summarize(&[game(0, 0, vec![1, 2]), other]).is_err());
+        assert!(summarize(&[]).is_err());
+    }
+}

@@ -1,0 +1,395 @@
+//! The variant lab: the same seeded games played under several rulesets, one summary line per
+//! game ([`GameResult`]), and statistics that compare the rulesets ([`metrics`], [`report`]).
+//!
+//! Games are spread over threads and may be cut into shards ([`Shard`]) run on other machines:
+//! every game depends only on its ruleset, its bots and its index (seed = first seed + index),
+//! and results are put in (ruleset, index) order, so one run, any thread count and any set of
+//! merged shards give the same results.
+//!
+//! What happened in a game is read generically from its events, as their JSON view names them
+//! (the `event` kind and the `rule`, `reason` or `script` they carry): no rule is named here, so
+//! a new mechanic's events are counted without a change.
+
+pub mod metrics;
+pub mod report;
+
+use crate::bot;
+use crate::bot::simulate::{self, SimulateError};
+use crate::data::ruleset::Ruleset;
+use crate::engine::event::Event;
+use crate::engine::game::Game;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One finished game as the lab keeps it (one JSON line of a shard file).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The ruleset as given on the command line.
+    pub ruleset: String,
+    /// Its place in the command's list of rulesets, from 0.
+    pub position: usize,
+    /// The game's index in the run, from 0.
+    pub index: u64,
+    /// The game's seed (the run's first seed + index).
+    pub seed: u64,
+    /// The bot in each seat.
+    pub bots: Vec<String>,
+    /// Final scores by seat.
+    pub scores: Vec<u32>,
+    /// Turns played.
+    pub turns: u32,
+    /// Points by source (the rule that paid, or the kind of event that gave points), by seat.
+    pub points: BTreeMap<String, Vec<u32>>,
+    /// How often each rule fired: events by kind, with the rule, reason or script they name.
+    pub firings: BTreeMap<String, u32>,
+    /// How often the sole leader changed to another player (at the ends of turns).
+    pub lead_changes: u32,
+    /// The turn from which the sole winner led for good; none when the game was tied.
+    pub decided_turn: Option<u32>,
+}
+
+impl GameResult {
+    /// The sole winner's seat, or none if the highest score is shared.
+    pub fn winner(&self) -> Option<usize> {
+        sole_leader(&self.scores)
+    }
+}
+
+/// The seat with the highest score if no other seat has it.
+fn sole_leader<T: PartialOrd + Copy>(scores: &[T]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    let mut shared = false;
+    for (seat, s) in scores.iter().enumerate() {
+        match best {
+            Some(b) if *s < scores[b] => {}
+            Some(b) if *s == scores[b] => shared = true,
+            _ => {
+                best = Some(seat);
+                shared = false;
+            }
+        }
+    }
+    if shared { None } else { best }
+}
+
+/// Why a lab run could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabError {
+    /// No games asked for.
+    #[error("--games must be at least 1")]
+    NoGames,
+    /// No ruleset named.
+    #[error("name at least one ruleset")]
+    NoRulesets,
+    /// A bot spec names no bot.
+    #[error("unknown bot `{0}` (known bots: {known})", known = bot::FORMS)]
+    UnknownBot(String),
+    /// A shard is not K/N with 1 ≤ K ≤ N.
+    #[error("bad shard `{0}`: write K/N with 1 ≤ K ≤ N, e.g. --shard 3/8")]
+    Shard(String),
+    /// A shard holds no games.
+    #[error("shard {0} of a run of {1} games holds no games: use fewer shards")]
+    EmptyShard(String, u64),
+    /// Results that do not belong to one run (when merging shards).
+    #[error("these results do not make one run: {0}")]
+    Mixed(String),
+    /// A line of a results file is not a game result.
+    #[error("{file}:{line}: not a game result: {why}")]
+    BadLine {
+        /// The file.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A plot could not be drawn.
+    #[error("cannot draw the report: {0}")]
+    Plot(String),
+    /// A game could not be played.
+    #[error("{ruleset}: {error}")]
+    Game {
+        /// The ruleset.
+        ruleset: String,
+        /// What went wrong.
+        error: SimulateError,
+    },
+}
+
+/// The K-th (from 1) of N equal slices of a run's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run as one shard.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// The indices of this shard's games in a run of `games`: slices differ by at most one
+    /// game and together cover the run in order.
+    pub fn range(&self, games: u64) -> Range<u64> {
+        let at = |k: u64| ((games as u128 * k as u128) / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = LabError;
+
+    fn from_str(text: &str) -> Result<Shard, LabError> {
+        let bad = || LabError::Shard(text.to_string());
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What to play: every ruleset with the same bots and the same seeds.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The rulesets, by the name given and loaded.
+    pub rulesets: Vec<(String, Arc<Ruleset>)>,
+    /// The bot in each seat, by spec.
+    pub bots: Vec<String>,
+    /// Games per ruleset in the whole run.
+    pub games: u64,
+    /// The seed of game 0.
+    pub seed: u64,
+    /// The slice of the run to play.
+    pub shard: Shard,
+    /// Threads (0: every core).
+    pub threads: usize,
+}
+
+impl Plan {
+    /// Checks the plan before anything is played.
+    pub fn check(&self) -> Result<(), LabError> {
+        if self.games == 0 {
+            return Err(LabError::NoGames);
+        }
+        if self.rulesets.is_empty() {
+            return Err(LabError::NoRulesets);
+        }
+        if let Some(b) = self.bots.iter().find(|b| !bot::is_bot_name(b)) {
+            return Err(LabError::UnknownBot(b.clone()));
+        }
+        if self.shard.range(self.games).is_empty() {
+            return Err(LabError::EmptyShard(
+                format!("{}/{}", self.shard.index, self.shard.count),
+                self.games,
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many games this plan plays (its shard's games under every ruleset).
+    pub fn jobs(&self) -> u64 {
+        let range = self.shard.range(self.games);
+        (range.end - range.start) * self.rulesets.len() as u64
+    }
+}
+
+/// Plays the plan's games on its threads, calling `progress` with the number finished; the
+/// results in (ruleset, index) order.
+pub fn run(plan: &Plan, progress: impl Fn(u64) + Sync) -> Result<Vec<GameResult>, LabError> {
+    plan.check()?;
+    let range = plan.shard.range(plan.games);
+    let rulesets = plan.rulesets.len() as u64;
+    let finished = AtomicU64::new(0);
+    let bots: Vec<&str> = plan.bots.iter().map(String::as_str).collect();
+    let mut results = simulate::in_parallel(plan.jobs(), plan.threads, |job| {
+        // Neighbouring jobs are the same game under each ruleset, so shards stay balanced.
+        let position = (job % rulesets) as usize;
+        let index = range.start + job / rulesets;
+        let (name, rules) = &plan.rulesets[position];
+        let result = play(rules, &bots, plan.seed, index)
+            .map(|r| GameResult {
+                ruleset: name.clone(),
+                position,
+                ..r
+            })
+            .map_err(|error| LabError::Game {
+                ruleset: name.clone(),
+                error,
+            })?;
+        progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+        Ok(result)
+    })?;
+    results.sort_by_key(|r| (r.position, r.index));
+    Ok(results)
+}
+
+/// Plays game `index` (seed `seed + index`) with these bots and sums it up.
+pub fn play(
+    rules: &Arc<Ruleset>,
+    bots: &[&str],
+    seed: u64,
+    index: u64,
+) -> Result<GameResult, SimulateError> {
+    let game_seed = seed.wrapping_add(index);
+    let players = bots.len();
+    let mut tally = Tally::new(players);
+    let game = simulate::play_bots_watched(rules, bots, game_seed, |game, events| {
+        tally.watch(game, events);
+    })?;
+    Ok(tally.finish(&game, rules, bots, index, game_seed))
+}
+
+/// What a game's events add up to, while it is played.
+struct Tally {
+    players: usize,
+    points: BTreeMap<String, Vec<u32>>,
+    firings: BTreeMap<String, u32>,
+    /// The sole leader at the end of each turn (index 0: before the first turn).
+    leaders: Vec<Option<usize>>,
+}
+
+/// Event kinds that happen every turn: not counted as rule firings.
+const ROUTINE: [&str; 5] = [
+    "start_tile",
+    "turn_started",
+    "tile_drawn",
+    "tile_placed",
+    "game_ended",
+];
+
+impl Tally {
+    fn new(players: usize) -> Tally {
+        Tally {
+            players,
+            points: BTreeMap::new(),
+            firings: BTreeMap::new(),
+            leaders: vec![None],
+        }
+    }
+
+    fn watch(&mut self, game: &Game, events: &[Event]) {
+        for e in events {
+            self.count(e);
+        }
+        let turn = game.turn() as usize;
+        if self.leaders.len() <= turn {
+            self.leaders.resize(turn + 1, None);
+        }
+        self.leaders[turn] = sole_leader(game.scores());
+    }
+
+    /// Counts one event by its JSON view: points by the rule (or script, or kind) that gave
+    /// them, and the event under its kind and the rule, reason or script it names.
+    fn count(&mut self, event: &Event) {
+        let Ok(Value::Object(map)) = serde_json::to_value(event) else {
+            return;
+        };
+        let text = |key: &str| map.get(key).and_then(Value::as_str);
+        let Some(kind) = text("event") else {
+            return;
+        };
+        let named = text("rule").or(text("reason")).or(text("script"));
+        if let (Some(points), Some(player)) = (
+            map.get("points").and_then(Value::as_u64),
+            map.get("player").and_then(Value::as_u64),
+        ) {
+            let source = match (text("rule"), text("script")) {
+                (Some(rule), _) => rule.to_string(),
+                (None, Some(script)) => format!("script {script}"),
+                (None, None) => kind.to_string(),
+            };
+            let seats = self
+                .points
+                .entry(source)
+                .or_insert_with(|| vec![0; self.players]);
+            if let Some(p) = seats.get_mut(player as usize) {
+                *p = p.saturating_add(points.min(u32::MAX as u64) as u32);
+            }
+        }
+        if !ROUTINE.contains(&kind) {
+            let key = match named {
+                Some(n) => format!("{kind}: {n}"),
+                None => kind.to_string(),
+            };
+            *self.firings.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    fn finish(
+        self,
+        game: &Game,
+        rules: &Ruleset,
+        bots: &[&str],
+        index: u64,
+        seed: u64,
+    ) -> GameResult {
+        let scores = game.scores().to_vec();
+        let winner = sole_leader(&scores);
+        let mut lead_changes = 0;
+        let mut last: Option<usize> = None;
+        for leader in self.leaders.iter().flatten() {
+            if last.is_some_and(|l| l != *leader) {
+                lead_changes += 1;
+            }
+            last = Some(*leader);
+        }
+        let decided_turn = winner.map(|w| {
+            let from = self
+                .leaders
+                .iter()
+                .rposition(|l| *l != Some(w))
+                .map_or(0, |i| i + 1);
+            from as u32
+        });
+        GameResult {
+            ruleset: rules.name.clone(),
+            position: 0,
+            index,
+            seed,
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            scores,
+            turns: game.turn(),
+            points: self.points,
+            firings: self.firings,
+            lead_changes,
+            decided_turn,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_the_run_in_order() {
+        let games = 10;
+        let mut next = 0;
+        for k in 1..=3 {
+            let r = Shard { index: k, count: 3 }.range(games);
+            assert_eq!(r.start, next);
+            next = r.end;
+        }
+        assert_eq!(next, games);
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["3/2", "0/2", "1/0", "1", "a/b", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sole_leader_needs_an_unshared_top() {
+        assert_eq!(sole_leader(&[3, 5, 1]), Some(1));
+        assert_eq!(sole_leader(&[5, 5, 1]), None);
+        assert_eq!(sole_leader(&[5, 3, 5]), None);
+        assert_eq!(sole_leader::<u32>(&[]), None);
+    }
+}

@@ -1,0 +1,228 @@
+//! The variant lab (issue 11): threads do not change results, shards merged equal one run,
+//! `compare` and `report` on the command line (table, JSON, HTML), and bad input refused with
+//! a clear message and exit code 1.
+
+use castellan::bot::simulate;
+use castellan::data::ruleset::Ruleset;
+use castellan::lab::{self, Plan, Shard, metrics};
+use std::process::{Command, Output};
+
+fn plan(rulesets: &[&str], bots: &[&str], games: u64, shard: Shard, threads: usize) -> Plan {
+    Plan {
+        rulesets: rulesets
+            .iter()
+            .map(|r| {
+                (
+                    r.to_string(),
+                    Ruleset::load(r).expect("shipped rulesets load"),
+                )
+            })
+            .collect(),
+        bots: bots.iter().map(|b| b.to_string()).collect(),
+        games,
+        seed: 40,
+        shard,
+        threads,
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let rules = Ruleset::load("hig").expect("hig loads");
+    let stats = |threads| {
+        let mut s = simulate::run_bots_on(&rules, &["greedy", "random"], 6, 3, threads, |_| {})
+            .expect("the games run");
+        s.seconds = 0.0;
+        s.games_per_second = 0.0;
+        s
+    };
+    assert_eq!(stats(1), stats(2));
+    let random = |threads| {
+        let mut s = simulate::run_on(&rules, 3, 20, 3, threads, |_| {}).expect("the games run");
+        s.seconds = 0.0;
+        s.games_per_second = 0.0;
+        s
+    };
+    assert_eq!(random(1), random(2));
+    let p = |threads| {
+        plan(
+            &["hig", "house-pilgrims"],
+            &["random", "greedy"],
+            5,
+            Shard::ALL,
+            threads,
+        )
+    };
+    assert_eq!(
+        lab::run(&p(1), |_| {}).expect("runs"),
+        lab::run(&p(2), |_| {}).expect("runs")
+    );
+}
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let rulesets = ["hig", "house-fairy-five"];
+    let bots = ["random", "random", "greedy"];
+    let whole = lab::run(&plan(&rulesets, &bots, 7, Shard::ALL, 2), |_| {}).expect("runs");
+    let mut merged = Vec::new();
+    // Shards are merged in any order.
+    for index in [3, 1, 2] {
+        let shard = Shard { index, count: 3 };
+        merged.extend(lab::run(&plan(&rulesets, &bots, 7, shard, 1), |_| {}).expect("runs"));
+    }
+    let a = metrics::summarize(&whole).expect("one run");
+    let b = metrics::summarize(&merged).expect("merged shards");
+    assert_eq!(a, b);
+    assert_eq!(a.games, vec![7, 7]);
+    // And through the JSON lines of shard files.
+    let lines = lab::report::write_results(&merged);
+    let dir = std::env::temp_dir().join(format!("castellan-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("games.jsonl");
+    std::fs::write(&file, lines).expect("written");
+    let read = lab::report::read_results(&file).expect("read back");
+    assert_eq!(metrics::summarize(&read).expect("merged"), a);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game's result agrees with the game itself: scores, turns, and the points by source add
+/// up to the final scores (every point comes from an event that names its source).
+#[test]
+fn game_results_add_up() {
+    let rules = Ruleset::load("house-fairy-five").expect("loads");
+    for seed in 0..4 {
+        let r = lab::play(&rules, &["greedy", "random"], seed, 0).expect("the game runs");
+        let game = simulate::play_bots(&rules, &["greedy", "random"], seed).expect("runs");
+        assert_eq!(r.scores, game.scores());
+        assert_eq!(r.turns, game.turn());
+        for seat in 0..2 {
+            let sum: u32 = r.points.values().map(|p| p[seat]).sum();
+            assert_eq!(
+                sum, r.scores[seat],
+                "seed {seed}, seat {seat}: {:?}",
+                r.points
+            );
+        }
+        if let Some(w) = r.winner() {
+            assert!(r.decided_turn.is_some_and(|t| t <= r.turns));
+            assert!(r.scores.iter().all(|s| *s <= r.scores[w]));
+        }
+    }
+}
+
+fn castellan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn compare_prints_a_table_json_and_an_html_page() {
+    let dir = std::env::temp_dir().join(format!("castellan-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let html = dir.join("report.html");
+    let html_arg = html.to_string_lossy().into_owned();
+    let common = [
+        "compare",
+        "hig",
+        "house-pilgrims",
+        "--bots",
+        "random,random",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+    ];
+    let table = castellan(&[&common[..], &["--html", &html_arg]].concat());
+    let out = text(&table.stdout);
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    assert!(
+        out.contains("win rate, seat 1") && out.contains("house-pilgrims"),
+        "{out}"
+    );
+    let page = std::fs::read_to_string(&html).expect("the page is written");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        4,
+        "score, win rate, points and firings plots"
+    );
+    assert!(!page.contains("src=\"http"), "self-contained");
+
+    let json = castellan(&[&common[..], &["--json"]].concat());
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        value["rulesets"],
+        serde_json::json!(["hig", "house-pilgrims"])
+    );
+
+    // Two shards written to files and merged by `report` give the same JSON.
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let file = dir
+            .join(format!("shard{k}.jsonl"))
+            .to_string_lossy()
+            .into_owned();
+        let shard = format!("{k}/2");
+        let run = castellan(&[&common[..], &["--shard", &shard, "--out", &file]].concat());
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        files.push(file);
+    }
+    let merged = castellan(&["report", &files[0], &files[1], "--json"]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).expect("JSON");
+    assert_eq!(merged, value);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad input: exit code 1, a message that says what is wrong, no panic.
+#[test]
+fn bad_input_is_refused_clearly() {
+    let dir = std::env::temp_dir().join(format!("castellan-lab-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let garbage = dir.join("garbage.jsonl");
+    std::fs::write(&garbage, "{\"ruleset\": 3}\n").expect("written");
+    let garbage = garbage.to_string_lossy().into_owned();
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["compare", "hig", "--bots", "mcts:abc,random"],
+            "unknown bot `mcts:abc`",
+        ),
+        (
+            &["compare", "hig", "--bots", "random", "--games", "0"],
+            "--games must be at least 1",
+        ),
+        (
+            &["compare", "hig", "--bots", "random", "--shard", "3/2"],
+            "bad shard `3/2`",
+        ),
+        (
+            &[
+                "compare", "hig", "--games", "2", "--bots", "random", "--shard", "3/4",
+            ],
+            "holds no games",
+        ),
+        (
+            &["compare", "no-such-ruleset", "--bots", "random"],
+            "no-such-ruleset",
+        ),
+        (&["report", &garbage], "garbage.jsonl:1: not a game result"),
+        (
+            &["simulate", "--games", "2", "--shard", "0/2"],
+            "bad shard `0/2`",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = castellan(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
