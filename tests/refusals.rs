@@ -38,7 +38,7 @@ fn well_formed(id: RuleId) -> bool {
 
 /// Near misses of a legal action: the same kind of answer, nudged.
 fn near_misses(action: &Action) -> Vec<Action> {
-    let spots = ["N", "E", "S", "W", "NL", "NR", "EL", "SR", "C"].map(|s| Spot::parse(s));
+    let spots = ["N", "E", "S", "W", "NL", "NR", "EL", "SR", "C"].map(Spot::parse);
     match *action {
         Action::Place { pos, .. } => [(0, 0), (1, 0), (3, 3), (0, -5)]
             .iter()
