@@ -38,6 +38,22 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `castellan ARGS` is refused with `want` (see [`refused`]) within a minute: no hang.
+fn refused_in_time(args: &[&str], want: &str) {
+    let started = std::time::Instant::now();
+    let o = run(args);
+    refused(&o, want);
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+/// One game under a ruleset with `script` (and `extra` ruleset lines) stops, within a minute,
+/// with a script error containing `want`.
+fn script_stops(name: &str, script: &str, extra: &str, want: &str) {
+    let dir = folder(name);
+    let ruleset = scripted(&dir, script, extra);
+    refused_in_time(&["simulate", "--ruleset", &ruleset, "--games", "1"], want);
+}
+
 /// Refused with exit status 1, a message containing `want`, and no panic.
 fn refused(o: &Output, want: &str) {
     let err = stderr(o);
@@ -122,7 +138,10 @@ fn deep_recursion_at_the_deepest_allowed_call_depth_is_an_error_not_a_crash() {
     );
     let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
     // rhai gives a stack overflow no position: the hook's own line.
-    refused(&o, "t.rhai:2:1: script error in hook `turn_start`: Stack overflow");
+    refused(
+        &o,
+        "t.rhai:2:1: script error in hook `turn_start`: Stack overflow",
+    );
 }
 
 #[test]
@@ -330,15 +349,10 @@ fn play_with_an_unknown_ruleset_says_error_once() {
 #[test]
 fn a_script_that_hoards_memory_is_stopped() {
     // A map's keys are counted in no rhai size limit: 100,000 keys of 500 kB would be 50 GB.
-    let dir = folder("memory");
-    let ruleset = scripted(
-        &dir,
+    script_stops(
+        "memory",
         "fn turn_start() {\n  let s = \"x\";\n  while s.len() < 500000 { s += s; }\n  let m = #{};\n  let i = 0;\n  loop { m[`${i}${s}`] = i; i += 1; }\n}\n",
         "[scripting]\nmax_operations = 10000000\nmax_string_size = 1000000\nmax_map_size = 100000\n",
-    );
-    let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
-    refused(
-        &o,
         "t.rhai:1:1: script error in hook `turn_start`: the scripts hold more than 256 MiB during one action (stopped)",
     );
 }
@@ -346,19 +360,12 @@ fn a_script_that_hoards_memory_is_stopped() {
 #[test]
 fn a_script_that_runs_too_long_is_stopped() {
     // Each operation sorts 100,000 numbers: the operation limit alone would allow hours.
-    let dir = folder("time");
-    let ruleset = scripted(
-        &dir,
+    script_stops(
+        "time",
         "fn turn_start() {\n  let a = [];\n  for i in 0..100000 { a.push(100000 - i); }\n  loop { let b = a; b.sort(); }\n}\n",
         "[scripting]\nmax_operations = 10000000\nmax_array_size = 100000\n",
-    );
-    let started = std::time::Instant::now();
-    let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
-    refused(
-        &o,
         "script error in hook `turn_start`: the scripts ran longer than 5 s during one action (stopped)",
     );
-    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
 
 #[test]
@@ -489,10 +496,7 @@ fn giant_coordinates_and_endless_records_are_refused() {
     let o = run(&["replay", &record.display().to_string()]);
     refused(&o, "g.toml is larger than 4 MiB: refused");
     std::fs::write(&record, format!("{head}{}", action.repeat(150_000))).expect("record");
-    let started = std::time::Instant::now();
-    let o = run(&["replay", &record.display().to_string()]);
-    refused(&o, "g.toml:4:1");
-    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+    refused_in_time(&["replay", &record.display().to_string()], "g.toml:4:1");
 }
 
 #[cfg(unix)]
@@ -519,32 +523,20 @@ fn a_link_out_of_an_uploaded_bundle_is_refused() {
 #[test]
 fn a_script_cannot_make_a_turn_endless() {
     // Each answer asks again: the game would never end (it did: `simulate` ran forever).
-    let dir = folder("endless");
-    let ruleset = scripted(
-        &dir,
+    script_stops(
+        "endless",
         "fn turn_start() { ask(0, [#{ name: \"again\" }]); }\nfn action(name, args) {\n  ask(0, [#{ name: \"again\" }]);\n}\n",
         "",
-    );
-    let started = std::time::Instant::now();
-    let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
-    refused(
-        &o,
         "t.rhai:3:3: script error in hook `action`: more than 100 decisions asked in one turn",
     );
-    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
 
 #[test]
 fn a_script_state_stays_small() {
-    let dir = folder("state");
-    let ruleset = scripted(
-        &dir,
+    script_stops(
+        "state",
         "fn turn_start() {\n  let s = \"x\";\n  while s.len() < 5000 { s += s; }\n  let m = #{};\n  for i in 0..300 { m[`${i}${s}`] = i; }\n  set_state(m);\n}\n",
         "",
-    );
-    let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
-    refused(
-        &o,
         "t.rhai:6:3: script error in hook `turn_start`: the state is larger than 1 MiB",
     );
 }

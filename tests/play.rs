@@ -7,6 +7,17 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
+/// A base game of Ann against the random bot.
+const ANN_AND_RANDOM: [&str; 7] = [
+    "play",
+    "--ruleset",
+    "base",
+    "--players",
+    "Ann,random",
+    "--seed",
+    "3",
+];
+
 /// Runs `castellan ARGS` with `input` on stdin.
 fn castellan(args: &[&str], input: &str) -> Output {
     castellan_in(args, input, (80, 24))
@@ -171,18 +182,7 @@ fn the_default_human_is_spoken_to_in_the_second_person() {
 
 #[test]
 fn bad_input_gets_a_message_and_the_prompt_again() {
-    let out = castellan(
-        &[
-            "play",
-            "--ruleset",
-            "base",
-            "--players",
-            "Ann,random",
-            "--seed",
-            "3",
-        ],
-        "x\n999\n0\n\nsave\nhelp\n1\nquit\nquit\n",
-    );
+    let out = castellan(&ANN_AND_RANDOM, "x\n999\n0\n\nsave\nhelp\n1\nquit\nquit\n");
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(
@@ -349,15 +349,7 @@ fn quit_asks_first_and_save_keeps_other_files() {
         file.to_str().expect("UTF-8"),
         other.to_str().expect("UTF-8"),
     );
-    let args = [
-        "play",
-        "--ruleset",
-        "base",
-        "--players",
-        "Ann,random",
-        "--seed",
-        "3",
-    ];
+    let args = ANN_AND_RANDOM;
     // `quit` with a move not saved asks; anything else in between cancels it.
     let input = format!(
         "1\nquit\nboard\nexit\nsave {other_arg}\nsave {file_arg}\n1\nsave {file_arg}\nquit\n"
@@ -438,6 +430,12 @@ fn the_board_view_fits_the_terminal() {
             })
             .collect();
         assert!(boards.len() > 40, "{}", boards.len());
+        // The key that follows each board fits too (the symbols wrap).
+        for after in text.split("\nkey: ").skip(1) {
+            for row in after.lines().take(3) {
+                assert!(row.chars().count() <= columns, "{columns}: {row}");
+            }
+        }
         let (last, shown) = boards.split_last().expect("boards");
         let mut cut = 0;
         for board in shown {
