@@ -4,7 +4,8 @@
 use castellan::bot::simulate;
 use castellan::data::diagnostic::Diagnostic;
 use castellan::data::ruleset::Ruleset;
-use castellan::engine::event::{Described, Event};
+use castellan::engine::event::Event;
+use castellan::engine::words;
 use castellan::lab::{self, Plan, Shard};
 use castellan::record::{Record, RecordError};
 use clap::{Parser, Subcommand};
@@ -296,7 +297,7 @@ fn print_replay(
         return;
     }
     for e in events {
-        out!("{}", Described { event: e, names });
+        out!("{}", words::event(e, names));
     }
     out!();
     out!(

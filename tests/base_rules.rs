@@ -14,6 +14,7 @@ use castellan::data::library::Source;
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
+use castellan::engine::refusal::RuleId;
 use castellan::model::feature::SegId;
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
@@ -173,16 +174,22 @@ fn refused(game: &mut Game, action: Action) -> RuleError {
     err
 }
 
-/// Applies a deploy that must be refused (a rule forbids it, it is a deploy decision) and
-/// checks that the game did not change.
-fn deploy_refused(game: &mut Game, action: Action) {
+/// Applies a deploy that `rule` must refuse (it is a deploy decision) and checks that the game
+/// did not change.
+fn deploy_refused(game: &mut Game, action: Action, rule: &'static str) {
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
     let err = refused(game, action);
     assert!(
-        !matches!(
-            err,
-            RuleError::GameOver | RuleError::WrongDecision(_) | RuleError::IllegalPlacement { .. }
-        ),
+        matches!(&err, RuleError::IllegalAction { rule: r, .. } if *r == RuleId(rule)),
+        "{action:?}: {err}"
+    );
+}
+
+/// Applies a placement that `rule` must refuse; checks that the game did not change.
+fn placement_refused(game: &mut Game, action: Action, rule: &'static str) {
+    let err = refused(game, action);
+    assert!(
+        matches!(&err, RuleError::IllegalPlacement { why, .. } if why.rule == RuleId(rule)),
         "{action:?}: {err}"
     );
 }
@@ -931,18 +938,13 @@ fn b_p1_corner_contact_is_not_adjacency() {
                 !game.legal().contains(&action),
                 "{action:?} is diagonal only"
             );
-            let err = refused(&mut game, action);
-            assert!(
-                matches!(err, RuleError::IllegalPlacement { .. }),
-                "{action:?}: {err}"
-            );
+            placement_refused(&mut game, action, "B-P1");
         }
     }
     // Two tiles further away, too.
-    assert!(matches!(
-        refused(&mut game, place(0, -2, 180)),
-        RuleError::IllegalPlacement { .. }
-    ));
+    placement_refused(&mut game, place(0, -2, 180), "B-P1");
+    // On the start tile itself.
+    placement_refused(&mut game, place(0, 0, 0), "B-P1");
 }
 
 /// RULES.md B-P2 (§1.3, every abutting edge must match): E has no road edge, so it cannot lie
@@ -952,17 +954,11 @@ fn b_p2_every_abutting_edge_must_match() {
     let Replay { mut game, .. } = replay_first("b-placement", 0);
     for degrees in [0, 90, 180, 270] {
         for (x, y) in [(1, 0), (-1, 0)] {
-            assert!(matches!(
-                refused(&mut game, place(x, y, degrees)),
-                RuleError::IllegalPlacement { .. }
-            ));
+            placement_refused(&mut game, place(x, y, degrees), "B-P2");
         }
     }
     // The city edge of D demands a city edge: E turned 0 (field to the south) is refused.
-    assert!(matches!(
-        refused(&mut game, place(0, -1, 0)),
-        RuleError::IllegalPlacement { .. }
-    ));
+    placement_refused(&mut game, place(0, -1, 0), "B-P2");
 
     // Turn 3: J at (1,-1) touches the field of E at (0,-1) (west) and the field of U at (1,0)
     // (south). At 0° its west edge is a field but its south edge is a road.
@@ -976,10 +972,7 @@ fn b_p2_every_abutting_edge_must_match() {
         "no rotation of J fits at (1,-1)"
     );
     for degrees in [0, 90, 180, 270] {
-        assert!(matches!(
-            refused(&mut game, place(1, -1, degrees)),
-            RuleError::IllegalPlacement { .. }
-        ));
+        placement_refused(&mut game, place(1, -1, degrees), "B-P2");
     }
     assert!(game.legal().contains(&place(2, 0, 90)));
 }
@@ -1021,13 +1014,13 @@ fn b_f3_an_occupied_feature_is_not_offered() {
     assert!(offers(&game, -1, 0, "SL"), "south field");
     assert_eq!(game.legal().len(), 3, "two fields and pass");
     for at in ["W", "E"] {
-        deploy_refused(&mut game, deploy(-1, 0, at));
+        deploy_refused(&mut game, deploy(-1, 0, at), "B-F3");
     }
     // B-F2: not on an older tile, even on a free field.
-    deploy_refused(&mut game, deploy(0, 0, "SL"));
+    deploy_refused(&mut game, deploy(0, 0, "SL"), "B-F2");
     // No feature there: a half-edge of a city edge.
     let Replay { mut game, .. } = replay_first("b-deploy", 11);
-    deploy_refused(&mut game, deploy(0, -1, "SL"));
+    deploy_refused(&mut game, deploy(0, -1, "SL"), "B-F2");
 }
 
 /// RULES.md B-F4 (§1.4, a follower must be in supply): with no follower left the only legal
@@ -1040,7 +1033,7 @@ fn b_f4_without_followers_only_pass_is_legal() {
     assert_eq!(follower_supply(&game), [0, 1]);
     assert_eq!(game.legal(), vec![Action::Pass]);
     for at in ["NL", "SL", "E"] {
-        deploy_refused(&mut game, deploy(2, 0, at));
+        deploy_refused(&mut game, deploy(2, 0, at), "B-F4");
     }
 }
 
@@ -1199,12 +1192,12 @@ fn farmers_off_offers_no_field_and_scores_no_farm() {
             Action::Pass,
         ]
     );
-    deploy_refused(&mut game, deploy(0, -1, "NL"));
+    deploy_refused(&mut game, deploy(0, -1, "NL"), "mechanics.farmers");
     let Replay { mut game, .. } = replay_first(name, 3);
     assert!(offers(&game, 1, 0, "E"));
     assert_eq!(game.legal().len(), 2, "the road and pass");
     for at in ["NL", "SL"] {
-        deploy_refused(&mut game, deploy(1, 0, at));
+        deploy_refused(&mut game, deploy(1, 0, at), "mechanics.farmers");
     }
     let Replay { game, events } = replay(name);
     assert!(scored(&events).iter().all(|s| s.2 != FeatureKind::Field));

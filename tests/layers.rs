@@ -36,6 +36,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "crate::script",
         "script actions are described through the script interner",
     ),
+    (
+        "engine/words.rs",
+        "crate::script",
+        "a script action's words are its label in the script interner",
+    ),
 ];
 
 fn rank(layer: &str) -> Option<u8> {

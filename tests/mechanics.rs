@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 // guide: begin
 use castellan::engine::mechanic::{Hooks, Mechanic};
+use castellan::engine::refusal::Refusal;
 use castellan::model::feature::SegId;
 use castellan::model::figure::FigureKind;
 
@@ -36,9 +37,9 @@ impl Mechanic for NoThieves {
         seg: SegId,
         _figure: FigureKind,
         _own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         let road = g.features().segment(seg).kind == FeatureKind::Road;
-        road.then_some("no thieves in this house")
+        road.then_some(Refusal::new("house.no_thieves", "no thieves in this house"))
     }
 }
 // guide: end

@@ -18,6 +18,7 @@ use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
+use castellan::engine::refusal::RuleId;
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::model::tile::FeatureKind;
@@ -306,10 +307,10 @@ fn refused(game: &mut Game, action: Action) -> RuleError {
     err
 }
 
-/// A refusal of an action of the right kind that the rules forbid (not a wrong decision).
-fn forbidden(game: &mut Game, action: Action) {
+/// A refusal of an action of the right kind that `rule` forbids (not a wrong decision).
+fn forbidden(game: &mut Game, action: Action, rule: &'static str) {
     let err = refused(game, action);
-    assert!(matches!(err, RuleError::Illegal(_)), "{action:?}: {err:?}");
+    assert_eq!(err.rule(), Some(RuleId(rule)), "{action:?}: {err:?}");
 }
 
 fn all_records() -> Vec<String> {
@@ -540,11 +541,11 @@ fn illegal_dragon_steps_are_refused() {
         }
     );
     assert_eq!(game.dragon(), Some(at(0, -1)));
-    forbidden(&mut game, dragon_to(0, 0)); // the start tile, visited
-    forbidden(&mut game, dragon_to(-1, 0)); // diagonal
-    forbidden(&mut game, dragon_to(1, -1)); // empty, orthogonal
-    forbidden(&mut game, dragon_to(-2, -2)); // placed, far away
-    forbidden(&mut game, dragon_to(0, -1)); // where it stands
+    forbidden(&mut game, dragon_to(0, 0), "D5"); // the start tile, visited
+    forbidden(&mut game, dragon_to(-1, 0), "D5"); // diagonal
+    forbidden(&mut game, dragon_to(1, -1), "D5"); // empty, orthogonal
+    forbidden(&mut game, dragon_to(-2, -2), "D5"); // placed, far away
+    forbidden(&mut game, dragon_to(0, -1), "D5"); // where it stands
     let err = refused(&mut game, Action::Pass);
     assert!(matches!(err, RuleError::WrongDecision(_)), "{err:?}");
     let err = refused(&mut game, deploy(0, -2, "C"));
@@ -553,7 +554,7 @@ fn illegal_dragon_steps_are_refused() {
     game.apply(&dragon_to(-1, -1)).expect("legal step");
     assert_eq!(game.dragon(), Some(at(-1, -1)));
     // Step 3: the tile just left is visited too.
-    forbidden(&mut game, dragon_to(0, -1));
+    forbidden(&mut game, dragon_to(0, -1), "D5");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -589,7 +590,7 @@ fn t_d2_fairy_bars_its_tile() {
         at_step_1.decision().kind,
         DecisionKind::DragonStep { step: 1 }
     );
-    forbidden(&mut at_step_1, dragon_to(-1, 0));
+    forbidden(&mut at_step_1, dragon_to(-1, 0), "D5");
 }
 
 /// T-D2 house variant (RULES.md §4.1; seed 004 §House Rules 4th bullet;
@@ -890,8 +891,8 @@ fn t_d5_volcano_turn() {
         set(game.legal()),
         set([fairy(1, 0, "E"), fairy(-1, 0, "W"), Action::Pass])
     );
-    forbidden(&mut game, deploy(2, 0, "NL")); // the volcano's free field (V3)
-    forbidden(&mut game, deploy(2, 0, "W")); // its city
+    forbidden(&mut game, deploy(2, 0, "NL"), "V3"); // the volcano's free field (V3)
+    forbidden(&mut game, deploy(2, 0, "W"), "B-F3"); // its city, which holds a knight
 
     let Replay { game, events } = replay(name);
     assert!(moves(&events).is_empty());
@@ -931,8 +932,8 @@ fn t_d5_no_fairy_move_under_old_faq() {
     record.actions.truncate(T_D5_AT_DEPLOY);
     let mut game = run(&record, "t-d5 no fairy").game;
     assert_eq!(game.legal(), vec![Action::Pass]);
-    forbidden(&mut game, fairy(-1, 0, "W"));
-    forbidden(&mut game, fairy(1, 0, "E"));
+    forbidden(&mut game, fairy(-1, 0, "W"), "FA2");
+    forbidden(&mut game, fairy(1, 0, "E"), "FA2");
     // The whole fairy record is illegal at its fairy move (action 10).
     let record = under("dragon/t-d5-volcano-fairy", "pd-volcano-no-fairy.toml");
     match record.replay() {
@@ -1026,7 +1027,7 @@ fn v8_no_deploy_on_the_dragons_tile_after_tile_timing() {
     assert_eq!(game.dragon(), Some(at(0, 1)));
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
     assert_eq!(game.legal(), vec![Action::Pass]);
-    forbidden(&mut game, deploy(0, 1, "NL"));
+    forbidden(&mut game, deploy(0, 1, "NL"), "V8");
     // Under the default timing the same tile takes a follower (see D12).
     let default = replay_first("dragon/d12-eat-new-tile", 5).game;
     assert!(default.legal().contains(&deploy(0, 1, "NL")));
@@ -1114,13 +1115,13 @@ fn t_p1_remove_then_nothing_may_be_deployed() {
     );
     assert_eq!(set(game.legal()), set([remove(0, 0, "E"), Action::Pass]));
     // Removing a non-knight (Red's monk) or an empty spot is refused.
-    forbidden(&mut game, remove(-1, 1, "C"));
-    forbidden(&mut game, remove(1, 0, "NL"));
+    forbidden(&mut game, remove(-1, 1, "C"), "PR3");
+    forbidden(&mut game, remove(1, 0, "NL"), "PR3");
     game.apply(&remove(0, 0, "E")).expect("legal");
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
     assert_eq!(game.legal(), vec![Action::Pass]);
-    forbidden(&mut game, deploy(1, 0, "NL"));
-    forbidden(&mut game, fairy(-1, 1, "C"));
+    forbidden(&mut game, deploy(1, 0, "NL"), "PR5");
+    forbidden(&mut game, fairy(-1, 1, "C"), "FA2");
 
     let Replay { game, events } = replay(name);
     assert_eq!(
@@ -1149,7 +1150,7 @@ fn t_p1_keep_then_deploy_normally() {
             Action::Pass
         ])
     );
-    forbidden(&mut game, deploy(1, 0, "E"));
+    forbidden(&mut game, deploy(1, 0, "E"), "B-F3");
     let Replay { game, events } = replay(name);
     assert!(returned(&events, ReturnReason::Princess).is_empty());
     assert_eq!(
@@ -1171,8 +1172,8 @@ fn t_p1_follower_on_tile_keeps_the_fairy_move() {
     let mut game = replay_first(name, T_P1_AT_PRINCESS + 1).game;
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
     assert_eq!(set(game.legal()), set([fairy(-1, 1, "C"), Action::Pass]));
-    forbidden(&mut game, deploy(1, 0, "NL"));
-    forbidden(&mut game, deploy(1, 0, "SL"));
+    forbidden(&mut game, deploy(1, 0, "NL"), "PR5");
+    forbidden(&mut game, deploy(1, 0, "SL"), "PR5");
     let Replay { game, .. } = replay(name);
     assert_eq!(game.fairy().map(|f| f.pos), Some(at(-1, 1)));
     assert_eq!(figures(&game), set([(RED, at(-1, 1), "C")]));
@@ -1186,8 +1187,8 @@ fn t_p1_must_remove() {
     let mut game = replay_first(name, T_P1_AT_PRINCESS).game;
     assert_eq!(game.decision().kind, DecisionKind::Princess);
     assert_eq!(game.legal(), vec![remove(0, 0, "E")]);
-    forbidden(&mut game, Action::Pass);
-    forbidden(&mut game, remove(-1, 1, "C"));
+    forbidden(&mut game, Action::Pass, "PR3");
+    forbidden(&mut game, remove(-1, 1, "C"), "PR3");
     game.apply(&remove(0, 0, "E")).expect("legal");
     assert_eq!(game.legal(), vec![Action::Pass]);
     let Replay { game, events } = replay(name);
@@ -1239,10 +1240,10 @@ fn t_p3_must_remove_own_knight() {
         }
     );
     assert_eq!(game.legal(), vec![remove(0, 0, "E")]);
-    forbidden(&mut game, Action::Pass);
+    forbidden(&mut game, Action::Pass, "PR3");
     game.apply(&remove(0, 0, "E")).expect("legal");
     assert_eq!(game.legal(), vec![Action::Pass]);
-    forbidden(&mut game, deploy(1, 0, "NL"));
+    forbidden(&mut game, deploy(1, 0, "NL"), "PR5");
     let Replay { game, events } = replay(name);
     assert_eq!(
         returned(&events, ReturnReason::Princess),
@@ -1275,8 +1276,8 @@ fn pr2_trigger_only_with_a_knight_in_the_city() {
 
     let mut at_princess = replay_first(name, 7).game;
     assert_eq!(at_princess.decision().kind, DecisionKind::Princess);
-    forbidden(&mut at_princess, remove(0, 0, "NL")); // Red's farmer is no knight
-    forbidden(&mut at_princess, remove(2, 0, "E")); // nobody there
+    forbidden(&mut at_princess, remove(0, 0, "NL"), "PR3"); // Red's farmer is no knight
+    forbidden(&mut at_princess, remove(2, 0, "E"), "PR3"); // nobody there
 
     assert!(events.iter().any(|e| matches!(
         e,

@@ -16,6 +16,7 @@ use castellan::data::library::Source;
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Fairy, Game, RuleError};
+use castellan::engine::refusal::RuleId;
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -849,7 +850,7 @@ fn t_m2_completed_cloister_is_no_portal_target() {
     assert!(!game.legal().contains(&deploy(0, 0, "C")));
     let (index, error) = illegal_at(&load_as(T_M2, &ruleset), "t-m2 default");
     assert_eq!(index, 2);
-    assert!(matches!(error, RuleError::Illegal(_)), "{error}");
+    assert_eq!(error.rule(), Some(RuleId("MP3")), "{error}");
 }
 
 /// T-M2 with `allow_completed_unscored = true` (fixture pdf-portal-unscored.toml; RULES.md §4.4

@@ -291,7 +291,7 @@ fn action(name, args) {
     let bless = game
         .legal()
         .into_iter()
-        .find(|a| castellan::engine::game::describe(a) == "bless")
+        .find(|a| castellan::engine::words::action(a) == "bless")
         .expect("bless offered");
     game.apply(&bless).expect("bless");
     assert_eq!(game.scores()[0], 2);
@@ -331,7 +331,7 @@ fn action(name, args) { score(active(), args[0], "tithe"); }
         g.legal()
             .into_iter()
             .filter(|a| matches!(a, castellan::engine::action::Action::Script(_)))
-            .map(|a| castellan::engine::game::describe(&a))
+            .map(|a| castellan::engine::words::action(&a))
             .collect()
     };
     assert!(scripted(&game).is_empty(), "nothing at the place decision");
@@ -341,7 +341,7 @@ fn action(name, args) { score(active(), args[0], "tithe"); }
     let pay = game
         .legal()
         .into_iter()
-        .find(|a| castellan::engine::game::describe(a) == "seat 0 pays 3")
+        .find(|a| castellan::engine::words::action(a) == "seat 0 pays 3")
         .expect("offered");
     game.apply(&pay).expect("pays");
     assert_eq!(game.scores()[0], 3);

@@ -13,6 +13,8 @@ use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
+use crate::engine::refusal::{Refusal, RuleId};
+use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind};
@@ -68,15 +70,48 @@ pub enum RuleError {
         pos: Pos,
         /// Rotation in degrees.
         degrees: u32,
-        /// Why not.
-        why: &'static str,
+        /// Which rule refuses, and why.
+        why: Refusal,
     },
-    /// The action is not among the legal ones.
-    #[error("{0}")]
-    Illegal(String),
+    /// The action breaks a rule (or is not among the legal ones).
+    #[error("{reason}")]
+    IllegalAction {
+        /// The rule that refuses it.
+        rule: RuleId,
+        /// The refusal in words.
+        reason: String,
+    },
     /// A script failed while the action was applied; the action is undone.
     #[error("{0}")]
     Script(crate::script::ScriptError),
+}
+
+impl RuleError {
+    /// The rule that refused the action, if a rule did (not for a game that is over, an answer
+    /// to another decision or a failing script).
+    pub fn rule(&self) -> Option<RuleId> {
+        match self {
+            RuleError::IllegalPlacement { why, .. } => Some(why.rule),
+            RuleError::IllegalAction { rule, .. } => Some(*rule),
+            RuleError::GameOver | RuleError::WrongDecision(_) | RuleError::Script(_) => None,
+        }
+    }
+
+    /// `action` is not among the `legal` answers that `rule` allows; the words list them.
+    pub(crate) fn not_listed(action: &Action, legal: &[Action], rule: RuleId) -> RuleError {
+        RuleError::IllegalAction {
+            rule,
+            reason: format!(
+                "{} is not among the legal choices: {}",
+                words::action(action),
+                legal
+                    .iter()
+                    .map(words::action)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
 }
 
 /// Why a game could not be set up.
@@ -589,15 +624,25 @@ impl Game {
         };
         if let Some(offer) = &self.offer {
             // With scripts the legal list was computed (and filtered) once: it decides.
-            return if offer.contains(&self.canonical(action)) {
-                Ok(())
-            } else {
-                Err(RuleError::Illegal(format!(
-                    "{} is not among the legal choices",
-                    describe(action)
-                )))
+            if offer.contains(&self.canonical(action)) {
+                return Ok(());
+            }
+            // A rule of the mechanics names itself; otherwise a script left the action out.
+            return match self.check_asked(a, action) {
+                Err(e @ (RuleError::IllegalAction { .. } | RuleError::IllegalPlacement { .. })) => {
+                    Err(e)
+                }
+                _ => Err(RuleError::IllegalAction {
+                    rule: RuleId("script"),
+                    reason: format!("{} is not among the legal choices", words::action(action)),
+                }),
             };
         }
+        self.check_asked(a, action)
+    }
+
+    /// Checks an action against the mechanics' rules for the pending decision `a`.
+    fn check_asked(&self, a: Asked, action: &Action) -> Result<(), RuleError> {
         if *action == Action::Pass && self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             return Ok(());
         }
@@ -615,17 +660,13 @@ impl Game {
     }
 
     /// An action checked against a legal list generically: it must be among the legal
-    /// answers (with its spot made canonical); the error lists them.
-    pub(crate) fn check_listed(&self, action: &Action) -> Result<(), RuleError> {
+    /// answers (with its spot made canonical); the error names `rule` and lists them.
+    pub(crate) fn check_listed(&self, action: &Action, rule: RuleId) -> Result<(), RuleError> {
         let legal = self.legal();
         if legal.contains(&self.canonical(action)) {
             return Ok(());
         }
-        Err(RuleError::Illegal(format!(
-            "{} is not among the legal choices: {}",
-            describe(action),
-            legal.iter().map(describe).collect::<Vec<_>>().join(", ")
-        )))
+        Err(RuleError::not_listed(action, &legal, rule))
     }
 
     /// The action with its spot replaced by the canonical name of the feature there (a
@@ -775,17 +816,17 @@ impl Game {
 
     /// Why the drawn tile may not lie at `pos` turned `rotation`, if it may not (B-P1, B-P2, and
     /// the mechanics' placement filters).
-    pub(crate) fn placement_problem(&self, pos: Pos, rotation: Rotation) -> Option<&'static str> {
+    pub(crate) fn placement_problem(&self, pos: Pos, rotation: Rotation) -> Option<Refusal> {
         let fits = self
             .tile
             .is_some_and(|tile| self.board.fits(&self.rules.tiles, tile, pos, rotation));
         if !fits {
             return Some(if self.board.at(pos).is_some() {
-                "that position is taken"
+                Refusal::new("B-P1", "that position is taken")
             } else if !self.board.is_open(pos) {
-                "it must share an edge with a placed tile (B-P1)"
+                Refusal::new("B-P1", "it must share an edge with a placed tile")
             } else {
-                "an edge does not match its neighbour (B-P2)"
+                Refusal::new("B-P2", "an edge does not match its neighbour")
             });
         }
         let tile = self.tile?;
@@ -1044,34 +1085,6 @@ pub struct Size {
     pub tiles: u32,
     /// Pennants in a city.
     pub pennants: u32,
-}
-
-/// A short description of an action for messages.
-pub fn describe(action: &Action) -> String {
-    match action {
-        Action::Place { pos, rotation } => format!("place at {pos} turned {}°", rotation.degrees()),
-        Action::Deploy { pos, spot, figure } => format!("{} on {pos} {spot}", figure.name()),
-        Action::Fairy { pos, spot: Some(s) } => format!("fairy to the follower at {pos} {s}"),
-        Action::Fairy { pos, spot: None } => format!("fairy to {pos}"),
-        Action::Dragon { pos } => format!("dragon to {pos}"),
-        Action::Remove { pos, spot } => format!("remove the knight at {pos} {spot}"),
-        Action::Quarter { quarter } => format!("follower into the {quarter} quarter"),
-        Action::Count { quarter } => format!("the Count to the {quarter} quarter"),
-        Action::Leave { quarter, count } => {
-            format!("{count} out of the {quarter} quarter")
-        }
-        Action::Score { pos, spot } => format!("score the feature at {pos} {spot} next"),
-        Action::Claim => "claim".to_string(),
-        Action::Script(id) => {
-            let a = crate::script::action(*id);
-            if a.label.is_empty() {
-                format!("script action {}", a.name)
-            } else {
-                a.label
-            }
-        }
-        Action::Pass => "pass".to_string(),
-    }
 }
 
 /// The ruleset's tiles, less one copy of each start tile.

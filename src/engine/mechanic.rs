@@ -16,6 +16,7 @@
 use super::action::{Action, Decision};
 use super::event::Event;
 use super::game::{Game, RuleError};
+use super::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
@@ -210,7 +211,7 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         _tile: TileId,
         _pos: Pos,
         _rotation: Rotation,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         None
     }
 
@@ -276,7 +277,7 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         _seg: SegId,
         _figure: FigureKind,
         _own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         None
     }
 

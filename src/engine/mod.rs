@@ -5,3 +5,5 @@ pub mod action;
 pub mod event;
 pub mod game;
 pub mod mechanic;
+pub mod refusal;
+pub mod words;

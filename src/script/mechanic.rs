@@ -105,10 +105,13 @@ impl Mechanic for ScriptMechanic {
         // Script actions are checked against the offered list, computed when the decision
         // became pending; without an offer none is legal.
         matches!(action, Action::Script(_)).then(|| {
-            Err(RuleError::Illegal(format!(
-                "{} is not among the legal choices",
-                crate::engine::game::describe(action)
-            )))
+            Err(RuleError::IllegalAction {
+                rule: crate::engine::refusal::RuleId("script"),
+                reason: format!(
+                    "{} is not among the legal choices",
+                    crate::engine::words::action(action)
+                ),
+            })
         })
     }
 

@@ -1,4 +1,5 @@
-//! Actions in plain words, for people choosing among them: "knight on the city to the north",
+//! Actions in plain words, for people choosing among them (built on the one path to words,
+//! [`crate::engine::words`], with what the pending decision shows): "knight on the city to the north",
 //! "move the dragon east to (3,0) — eats Bob's farmer", "the princess sends Bob's knight at
 //! (0,0) home".
 //!
@@ -9,6 +10,7 @@
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
+use crate::engine::words;
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::{FeatureDef, FeatureKind};
@@ -284,9 +286,7 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
     let decision = game.decision();
     let me = decision.player;
     match *action {
-        Action::Place { pos, rotation } => {
-            format!("place at {pos} turned {}°", rotation.degrees())
-        }
+        Action::Place { pos, rotation } => words::placement(pos, rotation),
         Action::Deploy { pos, spot, figure } => {
             let who = figure_role(figure, feature_kind(game, pos, spot));
             let what = match detail {
@@ -358,7 +358,7 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
             format!("score {} at {pos} next", feature(game, pos, spot))
         }
         Action::Claim => "claim the fairy's point".to_string(),
-        Action::Script(_) => crate::engine::game::describe(action),
+        Action::Script(_) => words::action(action),
         Action::Pass => match decision.kind {
             DecisionKind::Deploy => "pass (deploy nothing)".to_string(),
             DecisionKind::Princess => "pass (the knights stay)".to_string(),

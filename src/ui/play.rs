@@ -20,8 +20,9 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Described, Event, ReturnReason};
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
+use crate::engine::words;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
@@ -248,11 +249,7 @@ impl Session {
                 Ok(events) => self.print_events(&events, out)?,
                 Err(e) => {
                     // Every offered action is legal; say so loudly if one ever is not.
-                    writeln!(
-                        out,
-                        "the engine refused {}: {e}",
-                        crate::engine::game::describe(&action)
-                    )?;
+                    writeln!(out, "the engine refused {}: {e}", words::action(&action))?;
                     return Err(PlayError::Options(format!(
                         "the engine refused a legal action: {e}"
                     )));
@@ -520,13 +517,7 @@ impl Session {
             if matches!(event, Event::TurnStarted { .. }) {
                 writeln!(out)?;
             }
-            let text = second_person(
-                &Described {
-                    event,
-                    names: &self.names,
-                }
-                .to_string(),
-            );
+            let text = second_person(&words::event(event, &self.names).to_string());
             let paint = match event {
                 Event::TurnStarted { .. } | Event::GameEnded { .. } => Paint::Bold,
                 Event::Scored { .. } | Event::FairyPoint { .. } => Paint::Green,

@@ -10,6 +10,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind};
@@ -133,10 +134,16 @@ impl Base {
         spot: Spot,
         figure: FigureKind,
     ) -> Result<(), RuleError> {
-        let err = |why: &str| RuleError::Illegal(format!("cannot deploy at {pos} {spot}: {why}"));
-        let seg = g
-            .seg_at(pos, spot)
-            .ok_or_else(|| err("there is no tile with a feature there"))?;
+        let err = |why: Refusal| RuleError::IllegalAction {
+            rule: why.rule,
+            reason: format!("cannot deploy at {pos} {spot}: {why}"),
+        };
+        let seg = g.seg_at(pos, spot).ok_or_else(|| {
+            err(Refusal::new(
+                "B-F2",
+                "there is no tile with a feature there",
+            ))
+        })?;
         match deploy_problem(g, seg, figure) {
             Some(why) => Err(err(why)),
             None => Ok(()),
@@ -160,7 +167,7 @@ impl Base {
 /// Why `figure` may not go on segment `seg` now, if it may not: the supply (B-F4), the
 /// mechanics' vetoes, farmers switched off, an occupied feature (B-F3), and the tile just laid
 /// (B-F2) unless a mechanic opens the board.
-pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<&'static str> {
+pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusal> {
     let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
     problem(
         g,
@@ -179,18 +186,21 @@ fn problem(
     figure: FigureKind,
     vetoes: u32,
     anywhere: bool,
-) -> Option<&'static str> {
+) -> Option<Refusal> {
     let placed = g.now.placed?;
     if g.supply[g.active][figure as usize] == 0 {
-        return Some("no follower left in supply (B-F4)");
+        return Some(Refusal::new("B-F4", "no follower left in supply"));
     }
     let s = *g.features.segment(seg);
     let own_tile = s.placed == placed;
     if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
-        return Some("farmers are switched off in this ruleset");
+        return Some(Refusal::new(
+            "mechanics.farmers",
+            "farmers are switched off in this ruleset",
+        ));
     }
     if g.features.totals(seg).followers > 0 {
-        return Some("the feature already has a follower (B-F3)");
+        return Some(Refusal::new("B-F3", "the feature already has a follower"));
     }
     if let Some(why) = g
         .mechanics
@@ -199,7 +209,7 @@ fn problem(
     {
         return Some(why);
     }
-    (!own_tile && !anywhere).then_some("figures go on the tile just placed (B-F2)")
+    (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
 }
 
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at

@@ -31,8 +31,9 @@ use crate::mechanic::pd::rules::CountCity;
 
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Game, RuleError, describe};
+use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
 use crate::model::board::PlacedId;
@@ -233,9 +234,12 @@ impl CountOfCarcassonne {
     }
 
     /// Why no figure may be deployed on the tile at `pos`, if it is the walled city (CO-6, MP7).
-    pub(crate) fn count_deploy_problem(&self, g: &Game, pos: Pos) -> Option<&'static str> {
+    pub(crate) fn count_deploy_problem(&self, g: &Game, pos: Pos) -> Option<Refusal> {
         (g.slots.get::<Count>(self.id).is_some() && self.tile_tagged(g, pos, TAG_CITY)).then_some(
-            "no figure is deployed in the City of Carcassonne: followers enter its quarters only by the Count's rule (CO-1, CO-6, MP7)",
+            Refusal::new(
+                "CO-6",
+                "no figure is deployed in the City of Carcassonne: followers enter its quarters only by the Count's rule (CO-1, MP7)",
+            ),
         )
     }
 
@@ -651,11 +655,13 @@ impl CountOfCarcassonne {
         if legal.contains(&self.count_canonical(g, action)) {
             return Ok(());
         }
-        Err(RuleError::Illegal(format!(
-            "{} is not among the legal choices: {}",
-            describe(action),
-            legal.iter().map(describe).collect::<Vec<_>>().join(", ")
-        )))
+        let rule = match self.kind(g) {
+            Some(Ask::Quarter) => "CO-1",
+            Some(Ask::Move) => "CO-2",
+            Some(Ask::Leave) => "CO-5",
+            _ => "count.feature_order",
+        };
+        Err(RuleError::not_listed(action, &legal, RuleId(rule)))
     }
 
     /// Applies a checked answer to a pending Count decision.
@@ -827,7 +833,7 @@ impl Mechanic for CountOfCarcassonne {
         seg: SegId,
         _figure: FigureKind,
         _own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         self.count_deploy_problem(g, g.root_pos(seg))
     }
 

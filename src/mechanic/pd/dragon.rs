@@ -7,6 +7,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
+use crate::engine::refusal::RuleId;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
 use std::sync::Arc;
@@ -226,7 +227,7 @@ impl Mechanic for Dragon {
             Action::Dragon { pos } if asked.by == self.id => Some(if steps(g).contains(&pos) {
                 Ok(())
             } else {
-                g.check_listed(action)
+                g.check_listed(action, RuleId("D5"))
             }),
             _ => None,
         }

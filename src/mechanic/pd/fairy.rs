@@ -7,6 +7,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
@@ -136,17 +137,24 @@ pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), 
         return Ok(());
     }
     let why = if !fairy_on(g) {
-        "the fairy is switched off in this ruleset"
+        Refusal::new(
+            "mechanics.fairy",
+            "the fairy is switched off in this ruleset",
+        )
     } else if !fairy_may_move(g) {
-        "the fairy may not move this turn (FA2, V4, PR5)"
+        Refusal::new("FA2", "the fairy may not move this turn (see also V4, PR5)")
     } else if g.rules.pd.fairy.attach == Attach::Follower && spot.is_none() {
-        "name the follower: fairy = [x, y, \"N\"] (FA3)"
+        Refusal::new("FA3", "name the follower: fairy = [x, y, \"N\"]")
     } else {
-        "the fairy must go to one of your followers (FA3–FA5)"
+        Refusal::new(
+            "FA3",
+            "the fairy must go to one of your followers (FA4, FA5)",
+        )
     };
-    Err(RuleError::Illegal(format!(
-        "cannot move the fairy to {pos}: {why}"
-    )))
+    Err(RuleError::IllegalAction {
+        rule: why.rule,
+        reason: format!("cannot move the fairy to {pos}: {why}"),
+    })
 }
 
 /// Moves the fairy (already checked).

@@ -3,6 +3,7 @@
 
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::{FeatureKind, Symbol};
@@ -37,21 +38,26 @@ impl Mechanic for Portal {
         seg: SegId,
         figure: FigureKind,
         own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         let rules = &g.rules.pd.portal;
         if !g.placed_symbol(Symbol::Portal) || (own_tile && rules.own_tile_base_rules) {
             return None;
         }
         if !rules.figures.contains(&figure.follower_kind()) {
-            return Some("this figure may not use the portal (pd.portal.figures)");
+            return Some(Refusal::new(
+                "pd.portal.figures",
+                "this figure may not use the portal",
+            ));
         }
         if rules.dragon_tile_forbidden && g.dragon == Some(g.root_pos(seg)) {
-            return Some("the dragon stands on that tile (MP6)");
+            return Some(Refusal::new("MP6", "the dragon stands on that tile"));
         }
         if g.features.segment(seg).kind == FeatureKind::Field {
             let enclosed = g.features.closed(seg);
-            return (enclosed && !rules.farm_always_open)
-                .then_some("that farm is fully enclosed (pd.portal.farm_always_open = false)");
+            return (enclosed && !rules.farm_always_open).then_some(Refusal::new(
+                "pd.portal.farm_always_open",
+                "that farm is fully enclosed",
+            ));
         }
         if !g.is_complete(seg) {
             return None;
@@ -60,6 +66,6 @@ impl Mechanic for Portal {
             && g.now
                 .placed
                 .is_some_and(|p| g.completed_by(p).iter().any(|d| g.features.same(*d, seg)));
-        (!unscored).then_some("that feature is completed (MP3)")
+        (!unscored).then_some(Refusal::new("MP3", "that feature is completed"))
     }
 }

@@ -6,6 +6,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::refusal::{Refusal, RuleId};
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::tile::FeatureKind;
@@ -108,7 +109,7 @@ impl Mechanic for Princess {
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         let ours = asked.by == self.id && matches!(action, Action::Remove { .. } | Action::Pass);
-        ours.then(|| g.check_listed(action))
+        ours.then(|| g.check_listed(action, RuleId("PR3")))
     }
 
     fn apply(
@@ -136,17 +137,19 @@ impl Mechanic for Princess {
         _seg: SegId,
         _figure: FigureKind,
         own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         if !g.now.princess_removed {
             return None;
         }
         match g.rules.pd.princess.removal_blocks {
-            RemovalBlocks::AllFiguresAndFairy => {
-                Some("the princess removed a knight this turn, so nothing may be deployed (PR5)")
-            }
-            RemovalBlocks::FollowerOnTile if own_tile => Some(
-                "the princess removed a knight this turn, so no follower may go on her tile (PR5)",
-            ),
+            RemovalBlocks::AllFiguresAndFairy => Some(Refusal::new(
+                "PR5",
+                "the princess removed a knight this turn, so nothing may be deployed",
+            )),
+            RemovalBlocks::FollowerOnTile if own_tile => Some(Refusal::new(
+                "PR5",
+                "the princess removed a knight this turn, so no follower may go on her tile",
+            )),
             RemovalBlocks::FollowerOnTile => None,
         }
     }

@@ -4,6 +4,7 @@
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::Symbol;
@@ -61,15 +62,21 @@ impl Mechanic for Volcano {
         seg: SegId,
         _figure: FigureKind,
         own_tile: bool,
-    ) -> Option<&'static str> {
+    ) -> Option<Refusal> {
         if !own_tile {
             return None;
         }
         if g.placed_symbol(Symbol::Volcano) {
-            return Some("no follower may stand on the volcano tile (V3)");
+            return Some(Refusal::new(
+                "V3",
+                "no follower may stand on the volcano tile",
+            ));
         }
         g.dragon
             .is_some_and(|d| d == g.root_pos(seg))
-            .then_some("no follower may share the dragon's tile (V8)")
+            .then_some(Refusal::new(
+                "V8",
+                "no follower may share the dragon's tile",
+            ))
     }
 }

@@ -3,7 +3,8 @@
 
 use super::store::Entry;
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Described, Event};
+use crate::engine::event::Event;
+use crate::engine::words;
 use crate::engine::game::Game;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
@@ -78,7 +79,7 @@ fn action_json(game: &Game, index: usize, action: &Action, words: &str) -> Value
 pub fn log(events: &[Event], names: &[String]) -> Vec<String> {
     events
         .iter()
-        .map(|event| Described { event, names }.to_string())
+        .map(|event| words::event(event, names).to_string())
         .collect()
 }
 
