@@ -3,5 +3,7 @@
 
 pub mod action;
 pub mod event;
+pub mod fault;
 pub mod game;
 pub mod mechanic;
+pub mod named;

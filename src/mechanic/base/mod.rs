@@ -115,12 +115,14 @@ impl Base {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
-                if problem(g, seg, FigureKind::Follower, vetoes, anywhere).is_none() {
-                    out.push(Action::Deploy {
-                        pos: p.pos,
-                        spot: g.seg_spot(seg).1,
-                        figure: FigureKind::Follower,
-                    });
+                for row in g.rules.figures.rows() {
+                    if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
+                        out.push(Action::Deploy {
+                            pos: p.pos,
+                            spot: g.seg_spot(seg).1,
+                            figure: row.kind,
+                        });
+                    }
                 }
             }
         }
@@ -181,10 +183,16 @@ fn problem(
     anywhere: bool,
 ) -> Option<&'static str> {
     let placed = g.now.placed?;
-    if g.supply[g.active][figure as usize] == 0 {
+    let Some((slot, row)) = g.rules.figures.find(figure) else {
+        return Some("this ruleset has no such figure (its figure table)");
+    };
+    if g.supply[g.active][slot] == 0 {
         return Some("no follower left in supply (B-F4)");
     }
     let s = *g.features.segment(seg);
+    if !row.stands_on.on(s.kind) {
+        return Some("this figure may not stand on that feature (its figure table's `stands_on`)");
+    }
     let own_tile = s.placed == placed;
     if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
         return Some("farmers are switched off in this ruleset");
@@ -209,7 +217,9 @@ pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &m
         return;
     };
     let active = g.active;
-    g.supply[active][figure as usize] -= 1;
+    if let Some(s) = g.supply_mut(active, figure) {
+        *s -= 1;
+    }
     g.figures.push(Figure {
         id: g.next_figure,
         owner: active,
