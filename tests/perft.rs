@@ -48,7 +48,11 @@ fn root() -> PathBuf {
 /// Folds events into the digest, one JSON line each.
 fn digest(hash: &mut Fnv, events: &[Event]) {
     for e in events {
-        hash.write(serde_json::to_string(e).expect("events serialise").as_bytes());
+        hash.write(
+            serde_json::to_string(e)
+                .expect("events serialise")
+                .as_bytes(),
+        );
         hash.write(b"\n");
     }
 }

@@ -115,7 +115,9 @@ impl Base {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
-                for row in g.rules.figures.rows() {
+                // Only the kinds the player has in supply (B-F4) are worth checking.
+                let in_supply = g.rules.figures.rows().iter().zip(g.supply[g.active]);
+                for (row, _) in in_supply.filter(|(_, n)| *n > 0) {
                     if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
                         out.push(Action::Deploy {
                             pos: p.pos,
