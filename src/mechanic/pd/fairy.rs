@@ -220,7 +220,7 @@ pub(crate) fn fairy_scoring_bonus(
                 } else {
                     crosses
                 };
-                if on_tile && counts && !winners.contains(&f.owner) {
+                if on_tile && counts && counts_for_fairy(g, f) && !winners.contains(&f.owner) {
                     winners.push(f.owner);
                 }
             }
