@@ -62,7 +62,7 @@ pub struct Ruleset {
     /// The ruleset's rhai scripts as read (none: no rhai call is ever made).
     pub scripts: Option<Arc<ScriptSources>>,
     /// The scripts compiled by the script layer when the ruleset is loaded
-    /// (`crate::script::Scripts`; unset without scripts).
+    /// (the script layer's `Scripts`; unset without scripts).
     pub compiled: Derived,
     names: BTreeMap<String, TileId>,
     /// What the engine derives once from these rules and shares between games (the list of

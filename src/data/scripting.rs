@@ -1,6 +1,6 @@
 //! A ruleset's scripts as data: their sources, the sandbox's limits (`[scripting]`) and the
 //! values scripts read. Compiling them is the script layer's work
-//! ([`crate::script::Scripts`]); the data layer only reads and checks the files.
+//! (`script::Scripts`, in `src/script/`); the data layer only reads and checks the files.
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //!
 //! A tile type lists its edges and features at rotation 0; its four rotations are computed
 //! once ([`orientations`]), so that nothing is rotated during play. The file format that
-//! describes tile types is read in [`crate::data::tileset`].
+//! describes tile types is read by the data layer (`src/data/tileset.rs`).
 
 use crate::model::geometry::{Edge, Rotation, Spot};
 use serde::{Deserialize, Serialize};
