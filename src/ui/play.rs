@@ -662,6 +662,30 @@ fn clock_seed() -> u64 {
         % 1_000_000
 }
 
+/// An event's words for a player named "You" (the default human): the verb agrees ("You draw",
+/// not "You draws") and "You's" is "your". Other names are left as they are.
+fn second_person(text: &str) -> String {
+    const VERBS: [(&str, &str); 6] = [
+        ("You draws", "You draw"),
+        ("You places", "You place"),
+        ("You puts", "You put"),
+        ("You scores", "You score"),
+        ("You moves", "You move"),
+        ("You does", "You do"),
+    ];
+    if !text.contains("You") {
+        return text.to_string();
+    }
+    let mut out = text.replace("You's", "your");
+    for (third, second) in VERBS {
+        out = out.replace(third, second);
+    }
+    match out.strip_prefix("your") {
+        Some(rest) => format!("Your{rest}"),
+        None => out,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,29 +709,5 @@ mod tests {
     fn ruleset_names_stay_names() {
         assert_eq!(saved_ruleset("hig", Path::new("somewhere")), "hig");
         assert!(Path::new(&saved_ruleset("my/rules.toml", Path::new("."))).is_absolute());
-    }
-}
-
-/// An event's words for a player named "You" (the default human): the verb agrees ("You draw",
-/// not "You draws") and "You's" is "your". Other names are left as they are.
-fn second_person(text: &str) -> String {
-    const VERBS: [(&str, &str); 6] = [
-        ("You draws", "You draw"),
-        ("You places", "You place"),
-        ("You puts", "You put"),
-        ("You scores", "You score"),
-        ("You moves", "You move"),
-        ("You does", "You do"),
-    ];
-    if !text.contains("You") {
-        return text.to_string();
-    }
-    let mut out = text.replace("You's", "your");
-    for (third, second) in VERBS {
-        out = out.replace(third, second);
-    }
-    match out.strip_prefix("your") {
-        Some(rest) => format!("Your{rest}"),
-        None => out,
     }
 }
