@@ -50,7 +50,7 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     if on.portal {
         list.push(Box::new(Portal));
     }
-    if let Some(scripts) = &rules.scripts {
+    if let Some(scripts) = rules.compiled_scripts() {
         list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));
     }
     Mechanics::new(list)

@@ -15,33 +15,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Layering breaks still in the code: (file, imported path prefix, why it is still there).
-const KNOWN: &[(&str, &str, &str)] = &[
-    (
-        "data/ruleset.rs",
-        "crate::script",
-        "the validated ruleset owns its compiled scripts",
-    ),
-    (
-        "model/tile.rs",
-        "crate::data::diagnostic",
-        "the tile-set file format is parsed beside the tile model",
-    ),
-    (
-        "engine/game.rs",
-        "crate::script",
-        "the game keeps the scripts' state and failures, and undoes an action a script failed in",
-    ),
-    (
-        "engine/action.rs",
-        "crate::script",
-        "script actions are described through the script interner",
-    ),
-    (
-        "engine/words.rs",
-        "crate::script",
-        "a script action's words are its label in the script interner",
-    ),
-];
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 fn rank(layer: &str) -> Option<u8> {
     Some(match layer {

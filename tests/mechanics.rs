@@ -10,6 +10,7 @@ use castellan::engine::game::{Game, Setup};
 use castellan::engine::mechanic::Mechanics;
 use castellan::mechanic::base::Base;
 use castellan::model::tile::FeatureKind;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 // guide: begin
@@ -116,26 +117,93 @@ fn the_guide_quotes_the_example() {
     assert!(guide.contains(&script), "the guide's script differs");
 }
 
-/// scripts/README.md gives a script form for every hook of the trait ("one list of hooks").
-#[test]
-fn every_hook_has_a_script_form() {
+/// The trait's hooks, read from its source (every `fn` of `pub trait Mechanic` but its
+/// identity: `name`, `hooks`, `phases`).
+fn trait_hooks() -> BTreeSet<String> {
     let source = std::fs::read_to_string(root().join("src/engine/mechanic.rs")).expect("readable");
     let start = source.find("pub trait Mechanic").expect("the trait");
     let end = start + source[start..].find("\n}\n").expect("its end");
-    let hooks: Vec<&str> = source[start..end]
+    source[start..end]
         .lines()
         .filter_map(|l| l.trim().strip_prefix("fn "))
         .filter_map(|l| l.split('(').next())
         .filter(|name| !matches!(*name, "name" | "hooks" | "phases"))
-        .collect();
-    assert!(hooks.len() > 20, "{hooks:?}");
+        .map(str::to_string)
+        .collect()
+}
+
+/// The rows of the markdown table under `heading` (up to the next heading), as cells.
+fn table_rows(readme: &str, heading: &str) -> Vec<Vec<String>> {
+    let from = readme.find(heading).expect("the heading") + heading.len();
+    let section = &readme[from..];
+    let section = &section[..section.find("\n#").unwrap_or(section.len())];
+    section
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---"))
+        .skip(1) // the header
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The names written in backticks in a table cell (`` `name(…)` `` gives `name`).
+fn names(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|n| n.split('(').next().unwrap_or(n).to_string())
+        .collect()
+}
+
+/// scripts/README.md's "one list of hooks" and the `Mechanic` trait are the same list, and
+/// every hook a script can define ("Hooks") is the script form of some trait hook and is really
+/// called by the script host ("one list of hooks").
+#[test]
+fn the_script_hooks_and_the_trait_are_one_list() {
     let readme = std::fs::read_to_string(root().join("scripts/README.md")).expect("readable");
-    let table = &readme[readme.find("### One list of hooks").expect("the table")..];
-    let table = &table[..table.find("### Narrow hooks").expect("its end")];
-    for hook in hooks {
+    let rows = table_rows(
+        &readme,
+        "### One list of hooks for built-in rules and scripts",
+    );
+    let listed: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
+    let trait_hooks = trait_hooks();
+    assert!(trait_hooks.len() > 20, "{trait_hooks:?}");
+    let missing: Vec<_> = trait_hooks.difference(&listed).collect();
+    let extra: Vec<_> = listed.difference(&trait_hooks).collect();
+    assert!(
+        missing.is_empty(),
+        "trait hooks the table does not list: {missing:?}"
+    );
+    assert!(
+        extra.is_empty(),
+        "table rows that are no trait hook: {extra:?}"
+    );
+    // Every trait hook has a script form.
+    for row in &rows {
+        assert!(!names(&row[2]).is_empty(), "no script form for {}", row[0]);
+    }
+    let forms: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[2])).collect();
+    let script_hooks: Vec<String> = table_rows(&readme, "## Hooks")
+        .iter()
+        .flat_map(|r| names(&r[0]))
+        .collect();
+    assert!(script_hooks.len() > 15, "{script_hooks:?}");
+    let host: String = ["mod.rs", "host.rs", "mechanic.rs"]
+        .iter()
+        .map(|f| std::fs::read_to_string(root().join("src/script").join(f)).expect("readable"))
+        .collect();
+    for hook in &script_hooks {
         assert!(
-            table.contains(&format!("`{hook}`")),
-            "scripts/README.md does not list `{hook}`"
+            forms.contains(hook),
+            "script hook `{hook}` is no trait hook's script form"
+        );
+        assert!(
+            host.contains(&format!("\"{hook}\"")),
+            "the script host never calls `{hook}`"
         );
     }
 }

@@ -303,7 +303,7 @@ fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
             }
         };
         if let Some(s) = groups[i].strength.get_mut(f.owner) {
-            *s += f.kind.weight();
+            *s += game.rules().figures.strength(f.kind);
         }
     }
     let mut parts: Vec<(PlacedId, u8)> = Vec::new();

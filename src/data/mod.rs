@@ -2,6 +2,9 @@
 //! errors. Reading and validating data; no game logic.
 
 pub mod diagnostic;
+pub mod figures;
 pub mod files;
 pub mod library;
 pub mod ruleset;
+pub mod scripting;
+pub mod tileset;

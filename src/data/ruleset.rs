@@ -6,14 +6,16 @@
 //! merge, values replace) and the result is resolved into a validated [`Ruleset`].
 
 use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
+use crate::data::figures::{self, FigureFile};
 use crate::data::files::Named;
 use crate::data::library::{self, Kind};
+use crate::data::scripting::{Limits, ScriptSources};
 use crate::mechanic::base::rules::{BaseRules, Mechanics};
 use crate::mechanic::count::rules::CountRules;
 use crate::mechanic::pd::rules::PdRules;
+use crate::model::figure::FigureTable;
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{TileSet, TileType};
-use crate::script::{Limits, Scripts};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -55,8 +57,13 @@ pub struct Ruleset {
     pub pd: PdRules,
     /// The Count of Carcassonne toggles.
     pub count: CountRules,
-    /// The ruleset's rhai scripts (none: no rhai call is ever made).
-    pub scripts: Option<Arc<Scripts>>,
+    /// The figure table: every kind of figure and what it may do (`[figures.NAME]`).
+    pub figures: FigureTable,
+    /// The ruleset's rhai scripts as read (none: no rhai call is ever made).
+    pub scripts: Option<Arc<ScriptSources>>,
+    /// The scripts compiled by the script layer when the ruleset is loaded
+    /// (the script layer's `Scripts`; unset without scripts).
+    pub compiled: Derived,
     names: BTreeMap<String, TileId>,
     /// What the engine derives once from these rules and shares between games (the list of
     /// mechanics); empty until the first game starts.
@@ -77,6 +84,21 @@ impl Derived {
         let value = self.0.get_or_init(|| Arc::new(make()));
         Arc::clone(value).downcast::<T>().ok()
     }
+
+    /// Sets the value unless it is set already.
+    pub fn init<T: std::any::Any + Send + Sync>(&self, value: T) {
+        self.get_or_init(|| value);
+    }
+
+    /// The value, if it is set and a `T`.
+    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+        self.0.get()?.downcast_ref::<T>()
+    }
+
+    /// The value shared, if it is set and a `T`.
+    pub fn shared<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        Arc::clone(self.0.get()?).downcast::<T>().ok()
+    }
 }
 
 impl std::fmt::Debug for Derived {
@@ -90,15 +112,10 @@ impl std::fmt::Debug for Derived {
 }
 
 impl Ruleset {
-    /// Loads a ruleset the user names: by name (`rulesets/NAME.toml` or built in) or by path.
-    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
-        let source = library::find(Kind::Ruleset, reference, Named::ByUser)
-            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
-        Ruleset::from_source(source).map(Arc::new)
-    }
-
-    /// Loads a ruleset from a file's text.
-    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
+    /// Reads and validates a ruleset from a file's text, its scripts read but not compiled.
+    /// Games need the compiled scripts: [`Ruleset::load`] and [`Ruleset::from_source`] (in the
+    /// script layer) read through here and compile them.
+    pub(crate) fn read(source: library::Source) -> Result<Ruleset, Diagnostic> {
         let chain = Chain::read(source)?;
         chain.resolve()
     }
@@ -138,6 +155,9 @@ struct RulesetFile {
     pd: PdRules,
     #[serde(default)]
     count: CountRules,
+    /// The ruleset's figure rows (`[figures.NAME]`), over the shipped ones.
+    #[serde(default)]
+    figures: BTreeMap<String, FigureFile>,
     /// Scripts of this file (each file of an `extends` chain adds its own).
     #[serde(default)]
     scripts: Vec<String>,
@@ -310,6 +330,15 @@ impl Chain {
             }
         };
         let (tiles, names) = self.tiles(&file)?;
+        let mut base = self.checked_base(&file)?;
+        let figures = figures::table(&file.figures, base.followers_per_player, &file.pd).map_err(
+            |(path, msg)| {
+                let mut at = vec![PathPart::Key("figures")];
+                at.extend(path.iter().map(|k| PathPart::Key(k)));
+                self.err_at(&at, msg)
+            },
+        )?;
+        base.followers_per_player = figures.rows()[0].per_player;
         let mut rules = Ruleset {
             name,
             description: file.description.clone().unwrap_or_default(),
@@ -318,12 +347,14 @@ impl Chain {
             start: Vec::new(),
             players,
             mechanics: file.mechanics,
-            base: self.checked_base(&file)?,
+            base,
             pd: file.pd.clone(),
             count: file.count,
+            figures,
             scripts: self.scripts(&file)?,
             names,
             derived: Derived::default(),
+            compiled: Derived::default(),
         };
         rules.start = self.start(&file, &rules)?;
         self.settle_count(&mut rules)?;
@@ -478,8 +509,9 @@ impl Chain {
         Ok((tiles, names))
     }
 
-    /// Every script named along the chain, ancestors first, compiled together.
-    fn scripts(&self, file: &RulesetFile) -> Result<Option<Arc<Scripts>>, Diagnostic> {
+    /// Every script named along the chain, ancestors first (compiled together by the script
+    /// layer).
+    fn scripts(&self, file: &RulesetFile) -> Result<Option<Arc<ScriptSources>>, Diagnostic> {
         if let Err((key, msg)) = file.scripting.check() {
             return Err(self.err_at(&[PathPart::Key("scripting"), PathPart::Key(key)], msg));
         }
@@ -509,7 +541,11 @@ impl Chain {
         }
         let mut values = self.merged();
         values.remove("scripts");
-        Scripts::load(&sources, file.scripting, values).map(|s| Some(Arc::new(s)))
+        Ok(Some(Arc::new(ScriptSources {
+            files: sources,
+            limits: file.scripting,
+            values,
+        })))
     }
 
     fn owner(&self, path: &[PathPart<'_>]) -> &Link {

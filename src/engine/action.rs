@@ -145,7 +145,7 @@ pub enum Action {
     },
     /// Claim the fairy's turn point.
     Claim,
-    /// One of the actions a script offers (its name and arguments: [`crate::script::action`]).
+    /// One of the actions a script offers (its name and arguments: [`crate::engine::named::action`]).
     Script(u32),
     /// Decline an optional decision.
     Pass,

@@ -17,7 +17,7 @@ use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
 use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
 use crate::model::tile::{FeatureKind, NO_FEATURE, Symbol};
@@ -83,7 +83,7 @@ pub enum RuleError {
     },
     /// A script failed while the action was applied; the action is undone.
     #[error("{0}")]
-    Script(crate::script::ScriptError),
+    Script(crate::engine::fault::ScriptError),
 }
 
 impl RuleError {
@@ -132,7 +132,7 @@ pub enum SetupError {
     Start(String),
     /// A script failed while the game was set up.
     #[error("{0}")]
-    Script(crate::script::ScriptError),
+    Script(crate::engine::fault::ScriptError),
 }
 
 /// The decision the game waits for: a mechanic's, or none when the game is over.
@@ -193,7 +193,7 @@ pub struct Game {
     pub(crate) stage: usize,
     pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
-    pub(crate) supply: Vec<[u8; FigureKind::ALL.len()]>,
+    pub(crate) supply: Vec<[u8; MAX_FIGURES]>,
     pub(crate) board: Board,
     pub(crate) features: Features,
     pub(crate) figures: Vec<Figure>,
@@ -230,7 +230,7 @@ pub struct Game {
     /// With scripts: the legal actions of the pending decision, computed once.
     pub(crate) offer: Option<Vec<Action>>,
     /// The first script failure of the action being applied.
-    pub(crate) fault: Option<crate::script::ScriptError>,
+    pub(crate) fault: Option<crate::engine::fault::ScriptError>,
 }
 
 impl Game {
@@ -279,7 +279,7 @@ impl Game {
             stage: 0,
             pending: Pending::Starting,
             scores: vec![0; n],
-            supply: vec![[rules.base.followers_per_player]; n],
+            supply: vec![rules.figures.supply(); n],
             board: Board::new(tiles),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
@@ -356,7 +356,16 @@ impl Game {
 
     /// Figures of `kind` in `player`'s supply.
     pub fn supply(&self, player: usize, kind: FigureKind) -> u8 {
-        self.supply[player][kind as usize]
+        self.rules
+            .figures
+            .find(kind)
+            .map_or(0, |(i, _)| self.supply[player][i])
+    }
+
+    /// Figures of `kind` in `player`'s supply, to change (none for a kind the ruleset lacks).
+    pub(crate) fn supply_mut(&mut self, player: usize, kind: FigureKind) -> Option<&mut u8> {
+        let (i, _) = self.rules.figures.find(kind)?;
+        self.supply.get_mut(player)?.get_mut(i)
     }
 
     /// The board.
@@ -567,7 +576,7 @@ impl Game {
     ) -> Result<(), RuleError> {
         self.check(action)?;
         // Scripts get a fresh time and memory budget for each action.
-        let _budget = self.scripted().then(crate::script::budget::Budget::action);
+        let _budget = self.scripted().then(crate::engine::budget::Budget::action);
         let (kept, len) = (self.history.len(), events.len());
         self.history.push(*action);
         self.answer(action, events);
@@ -943,7 +952,7 @@ impl Game {
         let mut strength = vec![0u32; self.scores.len()];
         for f in &self.figures {
             if self.features.same(f.seg, seg) {
-                strength[f.owner] += f.kind.weight();
+                strength[f.owner] += self.rules.figures.strength(f.kind);
             }
         }
         let (key, kind) = (self.features.root(seg), self.features.segment(seg).kind);
@@ -1015,7 +1024,9 @@ impl Game {
             if which(&self.features, &f) {
                 let pos = self.root_pos(f.seg);
                 self.figures.remove(i);
-                self.supply[f.owner][f.kind as usize] += 1;
+                if let Some(s) = self.supply_mut(f.owner, f.kind) {
+                    *s += 1;
+                }
                 self.features.add_followers(f.seg, -1);
                 let mechanics = Arc::clone(&self.mechanics);
                 for m in mechanics.on(Hooks::FIGURE_LEFT) {

@@ -2,8 +2,11 @@
 //! and the events they cause.
 
 pub mod action;
+pub mod budget;
 pub mod event;
+pub mod fault;
 pub mod game;
 pub mod mechanic;
+pub mod named;
 pub mod refusal;
 pub mod words;

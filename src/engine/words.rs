@@ -32,7 +32,7 @@ pub fn action(action: &Action) -> String {
         Action::Score { pos, spot } => format!("score the feature at {pos} {spot} next"),
         Action::Claim => "claim".to_string(),
         Action::Script(id) => {
-            let a = crate::script::action(*id);
+            let a = crate::engine::named::action(*id);
             if a.label.is_empty() {
                 format!("script action {}", a.name)
             } else {

@@ -1,45 +1,176 @@
 //! Figures: the players' pieces and where they stand.
 
 use crate::model::feature::SegId;
+use crate::model::tile::FeatureKind;
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, OnceLock};
 
-/// A kind of player figure. Only the normal follower exists so far; expansion figures (big
-/// follower, builder, pig, abbot, …) slot in here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FigureKind {
-    /// The normal follower (meeple).
-    Follower,
+/// A kind of player figure: a small number standing for a figure's name (`follower`, `big`,
+/// …), the same in every ruleset of the process. What the figure may do is a row of the
+/// ruleset's [`FigureTable`] (RULES.md B-M1, seed 002 "1b. The dragon's menu"); the names are
+/// kept in a process-wide table so that a kind prints and is written to records without its
+/// ruleset at hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FigureKind(u8);
+
+/// The process-wide figure names: the name of kind `i` is entry `i`.
+fn names() -> &'static Mutex<Vec<&'static str>> {
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    NAMES.get_or_init(|| Mutex::new(vec!["follower"]))
 }
 
+/// How many figure names one process can know (each ruleset adds at most [`MAX_FIGURES`]).
+pub const MAX_NAMES: usize = 255;
+
 impl FigureKind {
-    /// Every figure kind.
-    pub const ALL: [FigureKind; 1] = [FigureKind::Follower];
+    /// The normal follower (meeple): always row 0 of a ruleset's table.
+    #[allow(non_upper_case_globals)] // written like the enum variant it was, in tests and code
+    pub const Follower: FigureKind = FigureKind(0);
 
     /// The name used in records (`figure = "follower"`).
     pub fn name(self) -> &'static str {
-        match self {
-            FigureKind::Follower => "follower",
-        }
+        let names = names().lock().unwrap_or_else(|e| e.into_inner());
+        names.get(self.0 as usize).copied().unwrap_or("?")
     }
 
-    /// Parses a record name.
+    /// The kind of a name some ruleset's figure table gave (none if no ruleset of this process
+    /// has a figure of that name).
     pub fn parse(name: &str) -> Option<FigureKind> {
-        FigureKind::ALL.into_iter().find(|k| k.name() == name)
+        let names = names().lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| FigureKind(i as u8))
     }
 
-    /// Strength in a majority (RULES.md B-M1).
-    pub fn weight(self) -> u32 {
-        match self {
-            FigureKind::Follower => 1,
+    /// The kind of `name`, made known if it is new (`None`: the process knows too many names).
+    pub fn named(name: &str) -> Option<FigureKind> {
+        let mut names = names().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = names.iter().position(|n| *n == name) {
+            return Some(FigureKind(i as u8));
         }
+        if names.len() >= MAX_NAMES {
+            return None;
+        }
+        // A name is leaked once per process and kind (at most MAX_NAMES short strings).
+        names.push(Box::leak(name.to_string().into_boxed_str()));
+        Some(FigureKind(names.len() as u8 - 1))
+    }
+}
+
+impl Serialize for FigureKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// The most figure kinds one ruleset's table may hold.
+pub const MAX_FIGURES: usize = 8;
+
+/// Features a figure may stand on, one bit per [`FeatureKind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Stands(u8);
+
+impl Stands {
+    /// Whether the figure may stand on a feature of `kind`.
+    pub fn on(self, kind: FeatureKind) -> bool {
+        self.0 & Stands::bit(kind) != 0
+    }
+
+    /// `self` with `kind` added.
+    pub fn with(self, kind: FeatureKind) -> Stands {
+        Stands(self.0 | Stands::bit(kind))
+    }
+
+    fn bit(kind: FeatureKind) -> u8 {
+        1 << match kind {
+            FeatureKind::Road => 0,
+            FeatureKind::City => 1,
+            FeatureKind::Cloister => 2,
+            FeatureKind::Field => 3,
+        }
+    }
+}
+
+/// One row of a ruleset's figure table: what a kind of figure is and may do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureRow {
+    /// Its kind (name).
+    pub kind: FigureKind,
+    /// How many each player gets (0: a neutral figure or one the rules hand out otherwise).
+    pub per_player: u8,
+    /// Its strength in a majority (B-M1: normal 1, big 2, builder and pig 0).
+    pub strength: u32,
+    /// The features it may be deployed on.
+    pub stands_on: Stands,
+    /// Whether the princess removes it as a knight (PR2, `pd.princess.knight_kinds`).
+    pub princess: bool,
+    /// Whether it may use the magic portal (MP2, `pd.portal.figures`).
+    pub portal: bool,
+    /// Whether the fairy counts it as a follower (FA1–FA3).
+    pub fairy: bool,
+    /// Free tags (`follower`, `flesh_and_blood`, …): the dragon's menu (D7) reads them.
+    pub tags: Vec<String>,
+}
+
+impl FigureRow {
+    /// Whether the row carries `tag`.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t == tag)
+    }
+}
+
+/// A ruleset's figure table: the plain follower first, then the other kinds in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureTable {
+    rows: Vec<FigureRow>,
+}
+
+impl FigureTable {
+    /// The follower's place in every table, and so in every player's supply.
+    pub const FOLLOWER: usize = 0;
+
+    /// A table of `rows`; the first must be the follower's and there are at most
+    /// [`MAX_FIGURES`] (the data layer checks both with located errors).
+    pub fn new(rows: Vec<FigureRow>) -> Option<FigureTable> {
+        let ok = rows.first().is_some_and(|r| r.kind == FigureKind::Follower)
+            && rows.len() <= MAX_FIGURES;
+        ok.then_some(FigureTable { rows })
+    }
+
+    /// The rows, the follower's first.
+    pub fn rows(&self) -> &[FigureRow] {
+        &self.rows
+    }
+
+    /// The row of `kind` and its place in the table (a player's supply is kept in this order).
+    pub fn find(&self, kind: FigureKind) -> Option<(usize, &FigureRow)> {
+        self.rows.iter().enumerate().find(|(_, r)| r.kind == kind)
+    }
+
+    /// The row of `kind`.
+    pub fn row(&self, kind: FigureKind) -> Option<&FigureRow> {
+        self.find(kind).map(|(_, r)| r)
+    }
+
+    /// The strength of `kind` in a majority (0 for a kind the table lacks).
+    pub fn strength(&self, kind: FigureKind) -> u32 {
+        self.row(kind).map_or(0, |r| r.strength)
+    }
+
+    /// Each player's starting supply, in table order.
+    pub fn supply(&self) -> [u8; MAX_FIGURES] {
+        let mut supply = [0; MAX_FIGURES];
+        for (slot, row) in supply.iter_mut().zip(&self.rows) {
+            *slot = row.per_player;
+        }
+        supply
     }
 }
 
 /// The kinds of follower that edition rules name (RULES.md B-M1); rule lists such as
-/// `pd.princess.knight_kinds` and `pd.portal.figures` are written with these names. Only
-/// `normal` exists as a figure so far; the others are accepted so rulesets can already say
-/// how they will be treated.
+/// `pd.princess.knight_kinds` and `pd.portal.figures` are written with these names; a figure
+/// row names its kind (`follower = "normal"`) to take the lists' answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FollowerKind {
@@ -53,15 +184,6 @@ pub enum FollowerKind {
     Mayor,
     /// Wagon (Abbey & Mayor).
     Wagon,
-}
-
-impl FigureKind {
-    /// Which follower kind a figure is, for the rule lists.
-    pub fn follower_kind(self) -> FollowerKind {
-        match self {
-            FigureKind::Follower => FollowerKind::Normal,
-        }
-    }
 }
 
 /// A player's figure standing on a feature segment.

@@ -8,7 +8,7 @@ use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Fairy, Game, Journey, Setup};
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Figure, FigureKind, FigureTable};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
 use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
@@ -107,7 +107,9 @@ impl Game {
 
     /// Whether a script defines `hook` (so that its arguments are worth building).
     fn hooked(&self, hook: &str) -> bool {
-        self.rules.scripts.as_ref().is_some_and(|s| s.defines(hook))
+        self.rules
+            .compiled_scripts()
+            .is_some_and(|s| s.defines(hook))
     }
 
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
@@ -128,7 +130,7 @@ impl Game {
 
     /// Calls a hook and returns the scripts' answers (None when nothing ran or it failed).
     fn call_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Option<Vec<script::Answer>> {
-        let scripts = Arc::clone(self.rules.scripts.as_ref()?);
+        let scripts = self.rules.compiled.shared::<script::Scripts>()?;
         if self.fault.is_some() || !scripts.defines(hook) {
             return None;
         }
@@ -147,7 +149,7 @@ impl Game {
 
     /// Records a script failure at a place in the script (the command that failed).
     fn fail_at(&mut self, script: &str, hook: &str, at: rhai::Position, message: String) {
-        if let Some(scripts) = &self.rules.scripts {
+        if let Some(scripts) = self.rules.compiled_scripts() {
             self.fault = Some(scripts.command_error(script, hook, at, message));
         }
     }
@@ -226,7 +228,7 @@ impl Game {
         args: Vec<Dynamic>,
         events: &mut Vec<Event>,
     ) {
-        let Some(scripts) = self.rules.scripts.clone() else {
+        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
             return;
         };
         let tile = self.rules.tile(self.board.placed(placed).tile);
@@ -390,8 +392,7 @@ impl Game {
     fn fail_hook(&mut self, hook: &str, message: String) {
         let script = self
             .rules
-            .scripts
-            .as_ref()
+            .compiled_scripts()
             .and_then(|s| s.definer(hook))
             .unwrap_or_default();
         self.fail(&script, hook, message);
@@ -468,7 +469,7 @@ impl Game {
     /// tile laid this turn carries the symbol or tag `<name>`; `actions_<kind>_holding(player)`
     /// when scripts hold followers of the deciding player. Only hooks some script defines.
     fn offer_hooks(&self) -> Vec<String> {
-        let Some(scripts) = &self.rules.scripts else {
+        let Some(scripts) = self.rules.compiled_scripts() else {
             return Vec::new();
         };
         let d = self.decision();
@@ -674,10 +675,10 @@ impl Game {
             }
             Command::TakeFollower { player } => {
                 let p = self.seat(player)?;
-                if self.supply[p][FigureKind::Follower as usize] == 0 {
+                if self.supply[p][FigureTable::FOLLOWER] == 0 {
                     return Err(format!("player {p} has no follower in supply to take"));
                 }
-                self.supply[p][FigureKind::Follower as usize] -= 1;
+                self.supply[p][FigureTable::FOLLOWER] -= 1;
                 self.held[p] += 1;
                 events.push(Event::FollowerHeld {
                     script: Arc::clone(script),
@@ -690,7 +691,7 @@ impl Game {
                     return Err(format!("the script holds no follower of player {p}"));
                 }
                 self.held[p] -= 1;
-                self.supply[p][FigureKind::Follower as usize] += 1;
+                self.supply[p][FigureTable::FOLLOWER] += 1;
                 events.push(Event::FollowerReleased {
                     script: Arc::clone(script),
                     player: p,

@@ -193,12 +193,14 @@ fn feature_kind(game: &Game, pos: Pos, spot: Spot) -> Option<FeatureKind> {
     feature_def(game, pos, spot).map(|d| d.kind)
 }
 
-/// What a figure is called where it stands ("knight", "farmer", …). (Figures other than the
-/// normal follower, once there are any, will add their own name here.)
+/// What a figure is called where it stands ("knight", "farmer", …); a figure other than the
+/// normal follower is named by its figure table row ("big knight").
 fn figure_role(kind: FigureKind, feature: Option<FeatureKind>) -> String {
     let role = feature.map_or("follower", role);
-    match kind {
-        FigureKind::Follower => role.to_string(),
+    if kind == FigureKind::Follower {
+        role.to_string()
+    } else {
+        format!("{} {role}", kind.name())
     }
 }
 

@@ -116,12 +116,16 @@ impl Base {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
-                if problem(g, seg, FigureKind::Follower, vetoes, anywhere).is_none() {
-                    out.push(Action::Deploy {
-                        pos: p.pos,
-                        spot: g.seg_spot(seg).1,
-                        figure: FigureKind::Follower,
-                    });
+                // Only the kinds the player has in supply (B-F4) are worth checking.
+                let in_supply = g.rules.figures.rows().iter().zip(g.supply[g.active]);
+                for (row, _) in in_supply.filter(|(_, n)| *n > 0) {
+                    if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
+                        out.push(Action::Deploy {
+                            pos: p.pos,
+                            spot: g.seg_spot(seg).1,
+                            figure: row.kind,
+                        });
+                    }
                 }
             }
         }
@@ -188,10 +192,22 @@ fn problem(
     anywhere: bool,
 ) -> Option<Refusal> {
     let placed = g.now.placed?;
-    if g.supply[g.active][figure as usize] == 0 {
+    let Some((slot, row)) = g.rules.figures.find(figure) else {
+        return Some(Refusal::new(
+            "figures.table",
+            "this ruleset has no such figure (its figure table)",
+        ));
+    };
+    if g.supply[g.active][slot] == 0 {
         return Some(Refusal::new("B-F4", "no follower left in supply"));
     }
     let s = *g.features.segment(seg);
+    if !row.stands_on.on(s.kind) {
+        return Some(Refusal::new(
+            "figures.stands_on",
+            "this figure may not stand on that feature (its figure table)",
+        ));
+    }
     let own_tile = s.placed == placed;
     if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
         return Some(Refusal::new(
@@ -219,7 +235,9 @@ pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &m
         return;
     };
     let active = g.active;
-    g.supply[active][figure as usize] -= 1;
+    if let Some(s) = g.supply_mut(active, figure) {
+        *s -= 1;
+    }
     g.figures.push(Figure {
         id: g.next_figure,
         owner: active,

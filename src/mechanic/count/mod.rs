@@ -38,7 +38,7 @@ use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, FigureTable};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 
@@ -276,7 +276,7 @@ impl CountOfCarcassonne {
         };
         let moving = std::mem::take(&mut count.moving);
         for m in moving {
-            g.supply[m.player][FigureKind::Follower as usize] += m.count;
+            g.supply[m.player][FigureTable::FOLLOWER] += m.count;
             for _ in 0..m.count {
                 events.push(Event::FigureReturned {
                     player: m.player,
@@ -478,7 +478,7 @@ impl CountOfCarcassonne {
     /// The `TurnEnd` stage with the Count: offer the quarter, then the Count's move (CO-1,
     /// CO-2); then clear the turn's notes. Re-entered after each decision.
     pub(crate) fn count_turn_end(&self, g: &mut Game) -> Option<Asked> {
-        let has_supply = g.supply[g.active][FigureKind::Follower as usize] > 0;
+        let has_supply = g.supply[g.active][FigureTable::FOLLOWER] > 0;
         let count = g.slots.get_mut::<Count>(self.id)?;
         match count.end {
             EndStep::Offer if has_supply => Some(self.ask(Ask::Quarter)),
@@ -694,7 +694,7 @@ impl CountOfCarcassonne {
         };
         match (pending, action) {
             (Some(Ask::Quarter), Action::Quarter { quarter }) => {
-                g.supply[player][FigureKind::Follower as usize] -= 1;
+                g.supply[player][FigureTable::FOLLOWER] -= 1;
                 count.quarters[player][quarter as usize] += 1;
                 count.end = EndStep::MoveCount;
                 events.push(Event::FollowerIntoQuarter { player, quarter });
@@ -844,7 +844,8 @@ impl Mechanic for CountOfCarcassonne {
         };
         for m in &count.moving {
             if m.key == key && m.quarter.feature() == kind {
-                strength[m.player] += m.count as u32 * FigureKind::Follower.weight();
+                strength[m.player] +=
+                    m.count as u32 * g.rules.figures.strength(FigureKind::Follower);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! aside; once in play, every dragon tile sends the dragon on a journey of up to six steps, each
 //! step chosen by the next player clockwise, eating the figures on every tile it enters.
 
-use super::rules::{MoverOrder, PreVolcano, Timing};
+use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
@@ -58,8 +58,9 @@ pub fn steps(g: &Game) -> Vec<Pos> {
         .collect()
 }
 
-/// The dragon eats every figure on the tile at `pos`, unless a mechanic protects it (the
-/// fairy, FA6) or keeps some figures off the menu (D7).
+/// The dragon eats every figure on the tile at `pos` that is on its menu (D7,
+/// `pd.dragon.menu`: the figure table's tags `follower`, `builder`, `pig`, `flesh_and_blood`),
+/// unless a mechanic protects it (the fairy, FA6) or keeps some figures off the menu.
 pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
@@ -68,10 +69,21 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     if mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
         return;
     }
+    let menu = match g.rules.pd.dragon.menu {
+        Menu::Followers => &["follower"][..],
+        Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],
+        Menu::FleshAndBlood => &["flesh_and_blood"][..],
+    };
+    let table = &g.rules.figures;
     let mut eaten: Vec<u32> = g
         .figures
         .iter()
         .filter(|f| g.features.segment(f.seg).placed == tile)
+        .filter(|f| {
+            table
+                .row(f.kind)
+                .is_some_and(|r| menu.iter().any(|t| r.has_tag(t)))
+        })
         .map(|f| f.id)
         .collect();
     if eaten.is_empty() {

@@ -9,6 +9,7 @@ use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
+use crate::model::figure::Figure;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
 
@@ -37,7 +38,12 @@ fn fairy_favours(g: &Game, player: usize) -> bool {
 fn has_follower_on(g: &Game, player: usize, pos: Pos) -> bool {
     g.figures
         .iter()
-        .any(|f| f.owner == player && g.root_pos(f.seg) == pos)
+        .any(|f| f.owner == player && g.root_pos(f.seg) == pos && counts_for_fairy(g, f))
+}
+
+/// Whether the fairy treats the figure as a follower (its figure table row's `fairy`).
+fn counts_for_fairy(g: &Game, f: &Figure) -> bool {
+    g.rules.figures.row(f.kind).is_some_and(|r| r.fairy)
 }
 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
@@ -86,7 +92,11 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
     match rules.attach {
         Attach::Follower => {
             let current = g.fairy.and_then(|f| f.follower);
-            for f in g.figures.iter().filter(|f| f.owner == g.active) {
+            for f in g
+                .figures
+                .iter()
+                .filter(|f| f.owner == g.active && counts_for_fairy(g, f))
+            {
                 let (pos, spot) = g.figure_spot(f);
                 let same_tile = at == Some(pos);
                 if current == Some(f.id) || (same_tile && !rules.reassign_same_tile) {
@@ -102,7 +112,7 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
-                    .filter(|f| f.owner == g.active)
+                    .filter(|f| f.owner == g.active && counts_for_fairy(g, f))
                     .map(|f| g.root_pos(f.seg))
                     .collect()
             } else {
@@ -167,7 +177,7 @@ pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mu
         .and_then(|seg| {
             g.figures
                 .iter()
-                .find(|f| f.seg == seg && f.owner == g.active)
+                .find(|f| f.seg == seg && f.owner == g.active && counts_for_fairy(g, f))
         })
         .map(|f| f.id);
     g.fairy = Some(Fairy { pos, follower });
@@ -218,7 +228,7 @@ pub(crate) fn fairy_scoring_bonus(
                 } else {
                     crosses
                 };
-                if on_tile && counts && !winners.contains(&f.owner) {
+                if on_tile && counts && counts_for_fairy(g, f) && !winners.contains(&f.owner) {
                     winners.push(f.owner);
                 }
             }

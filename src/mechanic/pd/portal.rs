@@ -43,7 +43,7 @@ impl Mechanic for Portal {
         if !g.placed_symbol(Symbol::Portal) || (own_tile && rules.own_tile_base_rules) {
             return None;
         }
-        if !rules.figures.contains(&figure.follower_kind()) {
+        if !g.rules.figures.row(figure).is_some_and(|r| r.portal) {
             return Some(Refusal::new(
                 "pd.portal.figures",
                 "this figure may not use the portal",

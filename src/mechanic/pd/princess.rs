@@ -37,11 +37,11 @@ impl Princess {
             .filter(|(_, f)| f.princess && f.kind == FeatureKind::City)
             .map(|(i, _)| base + i as u32)
             .collect();
-        let knights = &g.rules.pd.princess.knight_kinds;
+        let table = &g.rules.figures;
         g.figures
             .iter()
             .filter(|f| princess.iter().any(|p| g.features.same(*p, f.seg)))
-            .filter(|f| knights.contains(&f.kind.follower_kind()))
+            .filter(|f| table.row(f.kind).is_some_and(|r| r.princess))
             .copied()
             .collect()
     }

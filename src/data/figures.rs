@@ -1,0 +1,190 @@
+//! The figure table as data: the shipped rows (`src/data/figures.toml`) and a ruleset's own
+//! `[figures.NAME]` sections, read and checked into a [`FigureTable`] (rulesets/README.md,
+//! "Figures").
+//!
+//! A row a ruleset writes changes the shipped row of that name key by key, or adds a row. The
+//! follower's row is always first; its `per_player` is `base.followers_per_player` unless the
+//! ruleset writes `figures.follower.per_player`. `princess` and `portal` default to whether the
+//! row's `follower` kind is in `pd.princess.knight_kinds` and `pd.portal.figures`; `fairy`
+//! defaults to whether the row is a follower at all.
+
+use crate::mechanic::pd::rules::PdRules;
+use crate::model::figure::{FigureKind, FigureRow, FigureTable, FollowerKind, MAX_FIGURES, Stands};
+use crate::model::tile::FeatureKind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The shipped rows.
+const SHIPPED: &str = include_str!("figures.toml");
+
+/// One `[figures.NAME]` section; every key is optional (the shipped row or the default fills
+/// it in).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureFile {
+    /// How many each player gets.
+    per_player: Option<u8>,
+    /// Strength in a majority (B-M1).
+    strength: Option<u32>,
+    /// The features it may stand on.
+    stands_on: Option<Vec<FeatureKind>>,
+    /// The follower kind the edition rule lists call it.
+    follower: Option<FollowerKind>,
+    /// Whether the princess removes it as a knight.
+    princess: Option<bool>,
+    /// Whether it may use the magic portal.
+    portal: Option<bool>,
+    /// Whether the fairy counts it as a follower.
+    fairy: Option<bool>,
+    /// Free tags (the dragon's menu reads them).
+    tags: Option<Vec<String>>,
+}
+
+impl FigureFile {
+    /// `self` with the keys it leaves out taken from `under`.
+    fn over(&self, under: &FigureFile) -> FigureFile {
+        FigureFile {
+            per_player: self.per_player.or(under.per_player),
+            strength: self.strength.or(under.strength),
+            stands_on: self.stands_on.clone().or_else(|| under.stands_on.clone()),
+            follower: self.follower.or(under.follower),
+            princess: self.princess.or(under.princess),
+            portal: self.portal.or(under.portal),
+            fairy: self.fairy.or(under.fairy),
+            tags: self.tags.clone().or_else(|| under.tags.clone()),
+        }
+    }
+}
+
+/// `[figures]`: rows by name.
+#[derive(Deserialize)]
+struct Shipped {
+    figures: BTreeMap<String, FigureFile>,
+}
+
+/// The shipped rows (the file is part of the program and checked by a test).
+fn shipped() -> BTreeMap<String, FigureFile> {
+    toml::from_str::<Shipped>(SHIPPED)
+        .map(|s| s.figures)
+        .unwrap_or_default()
+}
+
+/// A figure table problem: the key path under `figures` and what is wrong.
+pub type Problem = (Vec<String>, String);
+
+/// The highest strength a row may give (B-M1's strongest figure is 2; a house rule may go
+/// further, not without bound).
+pub const MAX_STRENGTH: u32 = 10;
+
+/// Builds the table from the ruleset's sections (`written`, merged along its chain), its
+/// `followers_per_player` and its P&D lists.
+pub fn table(
+    written: &BTreeMap<String, FigureFile>,
+    followers_per_player: u8,
+    pd: &PdRules,
+) -> Result<FigureTable, Problem> {
+    let shipped = shipped();
+    let mut names: Vec<&String> = shipped.keys().chain(written.keys()).collect();
+    names.sort_by_key(|n| (n.as_str() != "follower", n.as_str()));
+    names.dedup();
+    if names.len() > MAX_FIGURES {
+        return Err((
+            Vec::new(),
+            format!(
+                "a ruleset has at most {MAX_FIGURES} kinds of figure, this one has {}",
+                names.len()
+            ),
+        ));
+    }
+    let none = FigureFile::default();
+    let mut rows = Vec::with_capacity(names.len());
+    for name in names {
+        let own = written.get(name).unwrap_or(&none);
+        let file = own.over(shipped.get(name).unwrap_or(&none));
+        let at = |key: &str| vec![name.clone(), key.to_string()];
+        let per_player = match file.per_player {
+            None if name == "follower" => followers_per_player,
+            None => 0,
+            Some(n) if n <= 30 => n,
+            Some(n) => {
+                return Err((
+                    at("per_player"),
+                    format!("per_player must be 0 to 30, not {n}"),
+                ));
+            }
+        };
+        let strength = file.strength.unwrap_or(1);
+        if strength > MAX_STRENGTH {
+            return Err((
+                at("strength"),
+                format!("strength must be 0 to {MAX_STRENGTH}, not {strength}"),
+            ));
+        }
+        let stands_on = file
+            .stands_on
+            .iter()
+            .flatten()
+            .fold(Stands::default(), |s, k| s.with(*k));
+        let tags = file.tags.clone().unwrap_or_default();
+        if let Some(bad) = tags.iter().find(|t| !is_word(t)) {
+            return Err((
+                at("tags"),
+                format!("tag `{bad}`: a tag is lowercase letters, digits and `_`"),
+            ));
+        }
+        if !is_word(name) {
+            return Err((
+                vec![name.clone()],
+                format!("figure `{name}`: a figure's name is lowercase letters, digits and `_`"),
+            ));
+        }
+        let kind = FigureKind::named(name).ok_or_else(|| {
+            (
+                vec![name.clone()],
+                "too many figure names in this process".to_string(),
+            )
+        })?;
+        let listed = |list: &[FollowerKind]| file.follower.is_some_and(|k| list.contains(&k));
+        rows.push(FigureRow {
+            kind,
+            per_player,
+            strength,
+            stands_on,
+            princess: file.princess.unwrap_or(listed(&pd.princess.knight_kinds)),
+            portal: file.portal.unwrap_or(listed(&pd.portal.figures)),
+            fairy: file.fairy.unwrap_or(file.follower.is_some()),
+            tags,
+        });
+    }
+    FigureTable::new(rows).ok_or_else(|| (Vec::new(), "the figure table lost its follower".into()))
+}
+
+fn is_word(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 40
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_rows_read() {
+        // The shipped file parses (shipped() would be empty otherwise) and gives B-M1's follower.
+        let rows = shipped();
+        assert!(rows.contains_key("follower") && rows.contains_key("count"));
+        let t = table(&BTreeMap::new(), 7, &PdRules::default()).expect("the shipped table");
+        let follower = &t.rows()[0];
+        assert_eq!(follower.kind, FigureKind::Follower);
+        assert_eq!((follower.per_player, follower.strength), (7, 1));
+        assert!(follower.princess && follower.portal && follower.fairy);
+        assert!(follower.has_tag("flesh_and_blood"));
+        let count = t
+            .row(FigureKind::parse("count").expect("named"))
+            .expect("row");
+        assert_eq!((count.per_player, count.strength), (0, 0));
+        assert!(!count.princess && !count.portal && !count.fairy);
+    }
+}

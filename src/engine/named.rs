@@ -1,0 +1,171 @@
+//! Actions named by the mechanic that offers them: a name and arguments (scripts' actions,
+//! `script = ["enter", 2]` in records), interned so that [`crate::engine::action::Action`]
+//! stays a small `Copy` value. The engine reads names and labels here; the script layer fills
+//! the table.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// A value passed to or from a script action.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A string.
+    Text(String),
+}
+
+/// An action a script offers: a name and its arguments (`script = ["enter", 2]` in records).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScriptAction {
+    /// The name the script gave it.
+    pub name: String,
+    /// Its arguments.
+    pub args: Vec<Arg>,
+    /// Plain words for people (not part of the action's identity).
+    pub label: String,
+}
+
+/// An argument seen without copying it: from a record's [`Arg`] or straight from a script's
+/// value.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum ArgRef<'a> {
+    Int(i64),
+    Bool(bool),
+    Text(&'a str),
+}
+
+impl ArgRef<'_> {
+    fn of(a: &Arg) -> ArgRef<'_> {
+        match a {
+            Arg::Int(i) => ArgRef::Int(*i),
+            Arg::Bool(b) => ArgRef::Bool(*b),
+            Arg::Text(t) => ArgRef::Text(t),
+        }
+    }
+
+    fn owned(self) -> Arg {
+        match self {
+            ArgRef::Int(i) => Arg::Int(i),
+            ArgRef::Bool(b) => Arg::Bool(b),
+            ArgRef::Text(t) => Arg::Text(t.to_string()),
+        }
+    }
+}
+
+fn mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+fn text(mut h: u64, t: &[u8]) -> u64 {
+    for chunk in t.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    mix(h, t.len() as u64)
+}
+
+/// A quick hash of an action's name and arguments (the interning table's keys are short and
+/// not chosen by an adversary).
+fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
+    let mut h = text(0, name.as_bytes());
+    for a in args {
+        h = match a {
+            ArgRef::Int(i) => mix(mix(h, 1), i as u64),
+            ArgRef::Bool(b) => mix(mix(h, 2), u64::from(b)),
+            ArgRef::Text(t) => text(mix(h, 3), t.as_bytes()),
+        };
+    }
+    h
+}
+
+/// The interned script actions: by id, and the ids of each key hash.
+#[derive(Default)]
+struct Interned {
+    actions: Vec<ScriptAction>,
+    ids: HashMap<u64, Vec<u32>>,
+}
+
+/// Script actions are interned so that [`crate::engine::action::Action`] stays a small `Copy` value;
+/// the id is process-local and never written anywhere.
+fn interner() -> &'static Mutex<Interned> {
+    static TABLE: OnceLock<Mutex<Interned>> = OnceLock::new();
+    TABLE.get_or_init(|| Mutex::new(Interned::default()))
+}
+
+/// The id of a script action (same name and arguments → same id). The label is a template:
+/// `{0}`, `{1}` … stand for the arguments (filled in once, when the action is first seen); an
+/// empty label is the action's name.
+pub fn intern(action: ScriptAction) -> u32 {
+    let label = (!action.label.is_empty()).then_some(action.label.as_str());
+    let args: Vec<ArgRef<'_>> = action.args.iter().map(ArgRef::of).collect();
+    intern_offer(&action.name, &args, label)
+}
+
+/// [`intern`] from borrowed parts: nothing is copied for an action seen before, and the label
+/// is filled in only for a new one.
+pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>) -> u32 {
+    let hash = key_hash(name, args.iter().copied());
+    let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    let table = &mut *table;
+    let known = table.ids.get(&hash).and_then(|ids| {
+        ids.iter().copied().find(|&i| {
+            let a = &table.actions[i as usize];
+            a.name == name
+                && a.args.len() == args.len()
+                && a.args.iter().zip(args).all(|(x, y)| ArgRef::of(x) == *y)
+        })
+    });
+    if let Some(i) = known {
+        let known = &mut table.actions[i as usize];
+        if let Some(l) = label.filter(|_| known.label == known.name) {
+            known.label = fill(l, &known.args);
+        }
+        return i;
+    }
+    let id = table.actions.len() as u32;
+    let args: Vec<Arg> = args.iter().map(|a| a.owned()).collect();
+    let label = label.map_or_else(|| name.to_string(), |l| fill(l, &args));
+    table.actions.push(ScriptAction {
+        name: name.to_string(),
+        args,
+        label,
+    });
+    table.ids.entry(hash).or_default().push(id);
+    id
+}
+
+/// A label template with `{i}` replaced by argument `i`.
+fn fill(template: &str, args: &[Arg]) -> String {
+    if !template.contains('{') {
+        return template.to_string();
+    }
+    let mut out = template.to_string();
+    for (i, a) in args.iter().enumerate() {
+        let text = match a {
+            Arg::Int(n) => n.to_string(),
+            Arg::Bool(b) => b.to_string(),
+            Arg::Text(t) => t.clone(),
+        };
+        out = out.replace(&format!("{{{i}}}"), &text);
+    }
+    out
+}
+
+/// The script action with this id.
+pub fn action(id: u32) -> ScriptAction {
+    let table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    table
+        .actions
+        .get(id as usize)
+        .cloned()
+        .unwrap_or(ScriptAction {
+            name: "?".into(),
+            args: Vec::new(),
+            label: String::new(),
+        })
+}
