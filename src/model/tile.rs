@@ -57,6 +57,9 @@ pub enum FeatureKind {
     Cloister,
     /// A field (farm).
     Field,
+    /// An Abbot garden (2nd-edition tiles): a centre feature completed and counted like a
+    /// cloister. It shares the centre spot `C` with the cloister; no tile has both.
+    Garden,
 }
 
 impl FeatureKind {
@@ -67,6 +70,7 @@ impl FeatureKind {
             FeatureKind::City => "city",
             FeatureKind::Cloister => "cloister",
             FeatureKind::Field => "field",
+            FeatureKind::Garden => "garden",
         }
     }
 }
@@ -81,6 +85,60 @@ pub enum Symbol {
     Dragon,
     /// A magic portal: deploy on any tile.
     Portal,
+}
+
+/// A trade good printed in a city (Traders & Builders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Good {
+    /// A wine barrel.
+    Wine = 0,
+    /// A grain sack.
+    Grain = 1,
+    /// A bolt of cloth.
+    Cloth = 2,
+}
+
+impl Good {
+    /// The three goods, in the order of [`Marks::goods`].
+    pub const ALL: [Good; 3] = [Good::Wine, Good::Grain, Good::Cloth];
+
+    /// The lowercase name used in tile files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Good::Wine => "wine",
+            Good::Grain => "grain",
+            Good::Cloth => "cloth",
+        }
+    }
+}
+
+/// The expansion markers on a feature part, and their sums over a whole feature (kept at the
+/// feature's root by [`crate::model::feature::Features`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Inns on a road (Inns & Cathedrals).
+    pub inns: u16,
+    /// Cathedrals in a city (Inns & Cathedrals).
+    pub cathedrals: u16,
+    /// Goods tokens in a city, indexed by [`Good`] (Traders & Builders).
+    pub goods: [u16; 3],
+}
+
+impl Marks {
+    /// The marks of two parts joined into one feature (saturating: a total never wraps).
+    pub fn plus(self, other: Marks) -> Marks {
+        Marks {
+            inns: self.inns.saturating_add(other.inns),
+            cathedrals: self.cathedrals.saturating_add(other.cathedrals),
+            goods: [0, 1, 2].map(|i| self.goods[i].saturating_add(other.goods[i])),
+        }
+    }
+
+    /// How many tokens of `good` there are.
+    pub fn good(&self, good: Good) -> u16 {
+        self.goods[good as usize]
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +168,7 @@ struct TileFile {
     field: Vec<Spanned<FieldFile>>,
     #[serde(default)]
     cloister: bool,
+    garden: Option<Spanned<bool>>,
     symbol: Option<Symbol>,
     #[serde(default)]
     tags: Vec<Spanned<String>>,
@@ -123,12 +182,17 @@ struct CityFile {
     pennants: u8,
     #[serde(default)]
     princess: bool,
+    #[serde(default)]
+    cathedral: bool,
+    goods: Option<Good>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RoadFile {
     edges: Vec<Spanned<String>>,
+    #[serde(default)]
+    inn: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -155,6 +219,8 @@ pub struct FeatureDef {
     pub pennants: u8,
     /// The princess is drawn in this city part.
     pub princess: bool,
+    /// Inns, cathedrals and goods printed on the part.
+    pub marks: Marks,
     /// For a field: the city parts of this tile it borders (bit `i` = feature `i`).
     pub borders: u16,
 }
@@ -169,9 +235,27 @@ impl FeatureDef {
         }
     }
 
+    /// A feature of `kind` on the given edges or half-edges, with no pennant or marker.
+    fn plain(kind: FeatureKind, edges: u8, halves: u8) -> FeatureDef {
+        FeatureDef {
+            kind,
+            edges,
+            halves,
+            pennants: 0,
+            princess: false,
+            marks: Marks::default(),
+            borders: 0,
+        }
+    }
+
+    /// Whether the feature stands in the tile's centre (a cloister or a garden).
+    pub fn is_centre(&self) -> bool {
+        matches!(self.kind, FeatureKind::Cloister | FeatureKind::Garden)
+    }
+
     /// The canonical name of the feature's spot: first edge, else first half-edge, else `C`/`I`.
     pub fn spot(&self) -> Spot {
-        if self.kind == FeatureKind::Cloister {
+        if self.is_centre() {
             Spot::Cloister
         } else if self.edges != 0 {
             Spot::Edge(Edge::from_index(self.edges.trailing_zeros() as usize))
@@ -221,7 +305,7 @@ impl Oriented {
             Spot::Cloister => self
                 .features
                 .iter()
-                .position(|f| f.kind == FeatureKind::Cloister)
+                .position(FeatureDef::is_centre)
                 .map_or(NO_FEATURE, |i| i as u8),
             Spot::Inner => self
                 .features
@@ -262,9 +346,12 @@ impl TileType {
 
     /// Whether the tile has a cloister.
     pub fn has_cloister(&self) -> bool {
-        self.features()
-            .iter()
-            .any(|f| f.kind == FeatureKind::Cloister)
+        self.has_feature(FeatureKind::Cloister)
+    }
+
+    /// Whether the tile has a feature of `kind` (e.g. a garden).
+    pub fn has_feature(&self, kind: FeatureKind) -> bool {
+        self.features().iter().any(|f| f.kind == kind)
     }
 
     /// Whether one of the tile's edges is an inner edge (the tile is laid only at the start).
@@ -393,13 +480,20 @@ impl Ctx<'_> {
             let mask =
                 self.claim_edges(&c.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::City, &edges, c.span(), &id)?;
+            let part = c.get_ref();
+            let mut goods = [0; 3];
+            if let Some(good) = part.goods {
+                goods[good as usize] = 1;
+            }
             features.push(FeatureDef {
-                kind: FeatureKind::City,
-                edges: mask,
-                halves: 0,
-                pennants: c.get_ref().pennants,
-                princess: c.get_ref().princess,
-                borders: 0,
+                pennants: part.pennants,
+                princess: part.princess,
+                marks: Marks {
+                    cathedrals: part.cathedral.into(),
+                    goods,
+                    ..Marks::default()
+                },
+                ..FeatureDef::plain(FeatureKind::City, mask, 0)
             });
         }
         for r in &raw.road {
@@ -407,12 +501,11 @@ impl Ctx<'_> {
                 self.claim_edges(&r.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
             features.push(FeatureDef {
-                kind: FeatureKind::Road,
-                edges: mask,
-                halves: 0,
-                pennants: 0,
-                princess: false,
-                borders: 0,
+                marks: Marks {
+                    inns: r.get_ref().inn.into(),
+                    ..Marks::default()
+                },
+                ..FeatureDef::plain(FeatureKind::Road, mask, 0)
             });
         }
         for (e, owner) in edge_owner.iter().enumerate() {
@@ -484,12 +577,8 @@ impl Ctx<'_> {
                 borders |= 1 << owner;
             }
             features.push(FeatureDef {
-                kind: FeatureKind::Field,
-                edges: 0,
-                halves: mask,
-                pennants: 0,
-                princess: false,
                 borders,
+                ..FeatureDef::plain(FeatureKind::Field, 0, mask)
             });
         }
         for (h, owner) in half_owner.iter().enumerate() {
@@ -508,15 +597,20 @@ impl Ctx<'_> {
                 ));
             }
         }
+        let garden = raw.garden.as_ref().filter(|g| *g.get_ref());
+        if let (true, Some(g)) = (raw.cloister, garden) {
+            return Err(self.err(
+                g.span(),
+                format!(
+                    "tile `{id}`: a tile has either a cloister or a garden in its centre, not both"
+                ),
+            ));
+        }
         if raw.cloister {
-            features.push(FeatureDef {
-                kind: FeatureKind::Cloister,
-                edges: 0,
-                halves: 0,
-                pennants: 0,
-                princess: false,
-                borders: 0,
-            });
+            features.push(FeatureDef::plain(FeatureKind::Cloister, 0, 0));
+        }
+        if garden.is_some() {
+            features.push(FeatureDef::plain(FeatureKind::Garden, 0, 0));
         }
         if features.len() > 16 {
             return Err(self.err(
@@ -770,6 +864,65 @@ field = [{ halves = ["WR", "NL", "NR", "EL"] }, { halves = ["WL", "SR"] }]
             e.contains("half-edge ER is on a field edge but no field touches it"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn markers_are_read_and_turned() {
+        let marked = D
+            .replace(
+                "city = [{ edges = [\"N\"] }]",
+                "city = [{ edges = [\"N\"], cathedral = true, goods = \"cloth\" }]",
+            )
+            .replace(
+                "road = [{ edges = [\"W\", \"E\"] }]",
+                "road = [{ edges = [\"W\", \"E\"], inn = true }]",
+            );
+        let set = TileSet::parse(Path::new("t.toml"), &marked).unwrap();
+        let r90 = set.tiles[0].at(Rotation::from_degrees(90).unwrap());
+        let city = r90.feature_at(Spot::Edge(Edge::E)).unwrap() as usize;
+        let road = r90.feature_at(Spot::Edge(Edge::N)).unwrap() as usize;
+        assert_eq!(r90.features[city].marks.cathedrals, 1);
+        assert_eq!(r90.features[city].marks.good(Good::Cloth), 1);
+        assert_eq!(r90.features[road].marks.inns, 1);
+        assert_eq!(r90.features[road].marks.goods, [0; 3]);
+    }
+
+    #[test]
+    fn markers_on_the_wrong_feature_are_rejected_with_their_place() {
+        let e = error_of(&D.replace(
+            "road = [{ edges = [\"W\", \"E\"] }]",
+            "road = [{ edges = [\"W\", \"E\"], cathedral = true }]",
+        ));
+        assert!(e.contains("unknown field `cathedral`"), "{e}");
+        assert!(e.starts_with("bad.toml:8:"), "{e}");
+        let e = error_of(&D.replace(
+            "city = [{ edges = [\"N\"] }]",
+            "city = [{ edges = [\"N\"], inn = true }]",
+        ));
+        assert!(e.contains("unknown field `inn`"), "{e}");
+        let e = error_of(&D.replace(
+            "city = [{ edges = [\"N\"] }]",
+            "city = [{ edges = [\"N\"], goods = \"beer\" }]",
+        ));
+        assert!(e.contains("unknown variant `beer`"), "{e}");
+        assert!(e.starts_with("bad.toml:7:"), "{e}");
+    }
+
+    #[test]
+    fn a_garden_is_a_centre_feature_and_excludes_a_cloister() {
+        let garden = format!("{D}garden = true\n");
+        let set = TileSet::parse(Path::new("t.toml"), &garden).unwrap();
+        let t = &set.tiles[0];
+        assert!(t.has_feature(FeatureKind::Garden) && !t.has_cloister());
+        let f = t
+            .at(Rotation::default())
+            .feature_at(Spot::Cloister)
+            .unwrap();
+        assert_eq!(t.features()[f as usize].kind, FeatureKind::Garden);
+        assert_eq!(t.features()[f as usize].spot(), Spot::Cloister);
+        let e = error_of(&format!("{D}cloister = true\ngarden = true\n"));
+        assert!(e.contains("either a cloister or a garden"), "{e}");
+        assert!(e.starts_with("bad.toml:11:"), "{e}");
     }
 
     #[test]

@@ -189,6 +189,9 @@ fn problem(
     if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
         return Some("farmers are switched off in this ruleset");
     }
+    if s.kind == FeatureKind::Garden {
+        return Some("only the abbot may stand in a garden (The Abbot), and it is not in the game");
+    }
     if g.features.totals(seg).followers > 0 {
         return Some("the feature already has a follower (B-F3)");
     }
