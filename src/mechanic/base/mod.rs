@@ -246,7 +246,10 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
             y: at.y,
         });
     }
-    let points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    let mut points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    for m in g.mechanics.on(Hooks::POINTS) {
+        m.feature_points(g, seg, kind, completed, size, &mut points);
+    }
     let strength = g.strength(seg);
     let rule = match (kind, completed) {
         (FeatureKind::Road, true) => "§1.6 completed road",
