@@ -30,7 +30,7 @@ fn replay(name: &str, rule: bool) -> Replay {
 }
 
 /// Every `Scored` event as (player, points, feature).
-fn scored(events: &[Event]) -> Vec<(usize, u32, FeatureKind)> {
+fn scored(events: &[Event]) -> Vec<Scored> {
     events
         .iter()
         .filter_map(|e| match *e {
@@ -45,8 +45,11 @@ fn scored(events: &[Event]) -> Vec<(usize, u32, FeatureKind)> {
         .collect()
 }
 
+/// A scoring event: (player, points, feature).
+type Scored = (usize, u32, FeatureKind);
+
 /// The record's final scores and scoring events with the rule on and off.
-fn both(name: &str) -> [(Vec<u32>, Vec<(usize, u32, FeatureKind)>); 2] {
+fn both(name: &str) -> [(Vec<u32>, Vec<Scored>); 2] {
     [true, false].map(|rule| {
         let r = replay(name, rule);
         assert!(r.game.is_over(), "{name}: the game ends with the record");

@@ -306,7 +306,7 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// still counts as scored ([`Mechanic::feature_scored`] is called).
     fn feature_points(
         &self,
-        _g: &Game,
+        _g: &mut Game,
         _seg: SegId,
         _kind: FeatureKind,
         _completed: bool,

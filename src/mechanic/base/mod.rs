@@ -247,8 +247,11 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
         });
     }
     let mut points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
-    for m in g.mechanics.on(Hooks::POINTS) {
-        m.feature_points(g, seg, kind, completed, size, &mut points);
+    if g.mechanics.any(Hooks::POINTS) {
+        let mechanics = std::sync::Arc::clone(&g.mechanics);
+        for m in mechanics.on(Hooks::POINTS) {
+            m.feature_points(g, seg, kind, completed, size, &mut points);
+        }
     }
     let strength = g.strength(seg);
     let rule = match (kind, completed) {

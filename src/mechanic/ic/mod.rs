@@ -38,7 +38,7 @@ impl Mechanic for InnsCathedrals {
 
     fn feature_points(
         &self,
-        g: &Game,
+        g: &mut Game,
         seg: SegId,
         kind: FeatureKind,
         completed: bool,

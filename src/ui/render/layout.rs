@@ -550,7 +550,7 @@ impl Layout {
 
     /// Puts the garden on the field as near the centre as there is room (the printed tiles
     /// show it beside the roads), and its figure spot with it.
-    fn place_garden(&mut self, o: &Oriented, taken: &mut Vec<Pt>) {
+    fn place_garden(&mut self, o: &Oriented, taken: &mut [Pt]) {
         let Some(i) = o
             .features
             .iter()
