@@ -82,7 +82,7 @@ enum Command {
         /// Draw the game after its first N actions only.
         #[arg(long, value_name = "N")]
         upto: Option<usize>,
-        /// Write a picture to FILE instead of printing text: SVG, or PNG if FILE ends in .png.
+        /// Write a picture to FILE instead of printing text: FILE ends in .svg or .png.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Also write a PNG, next to the SVG with the extension .png (needs -o).
@@ -363,6 +363,20 @@ fn validate_one(path: &Path) -> Result<String, Diagnostic> {
 /// on stdout, or as an SVG and/or PNG file.
 fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) -> ExitCode {
     use castellan::ui::render::{png as to_png, svg, text};
+    // Only the formats castellan draws: an SVG written into `x.jpg` would mislead.
+    if let Some(out) = output {
+        let known = out
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg") || e.eq_ignore_ascii_case("png"));
+        if !known {
+            eprintln!(
+                "error: cannot write {}: castellan draws .svg and .png pictures only",
+                out.display()
+            );
+            return ExitCode::from(1);
+        }
+    }
     let mut record = match Record::load(path) {
         Ok(r) => r,
         Err(d) => return fail(&d),

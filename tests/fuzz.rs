@@ -3,17 +3,21 @@
 //! hostile scripts and paths) and checks that castellan never panics or hangs, refuses every
 //! broken input with a message, and reads nothing outside the input's folder.
 //!
-//! `cargo test --release --test fuzz` runs a bounded batch (3,000 inputs by default, seeded, so
+//! `cargo test --release --test fuzz` runs a bounded batch (5,000 inputs by default, seeded, so
 //! every run tries the same inputs); a longer run is
 //! `CASTELLAN_FUZZ_CASES=100000 CASTELLAN_FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture`.
 //! The counts per input class are printed (shown with `--nocapture`) and written to
 //! `target/fuzz-counts.txt`.
 //!
-//! Each input is loaded in-process (a panic is caught and fails the run); when it loads, a
-//! short game is played under it. Every 25th input also goes through the real binary
-//! (`castellan validate`) with a time limit: exit status 0 or 1, a message on every refusal, no
-//! panic, no hang. A canary file next to the inputs' folder must never be read: references to
-//! it are planted among the mutations, and its text must never appear in any message.
+//! Each input is loaded in-process on its own thread with a time limit (a panic or a hang fails
+//! the run); when it loads, a short game is played under it. Records are loaded as the server
+//! loads an upload (`files::within_bundle`, the input's folder as the only root): on the
+//! command line a record may name any ruleset, being the user's own saved game. Every 25th input also goes
+//! through the real binary (`castellan validate`) with a time limit: exit status 0 or 1, a
+//! message on every refusal, no panic, no hang. A canary file next to the inputs' folder (and a
+//! link to it inside the folder) must never be read: references to it are planted among the
+//! mutations; its text is invalid in every format, so a load that read it could only fail and
+//! quote it, and its text must never appear in any message.
 
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::library::Source;
@@ -203,10 +207,11 @@ fn mutate(rng: &mut SmallRng, class: Class, text: &str, canary: &str) -> Vec<u8>
             }
             6 | 7 => {
                 // A reference out of the folder: the canary, a device, the password file.
-                let target = match rng.random_range(0..4) {
+                let target = match rng.random_range(0..5) {
                     0 => canary.to_string(),
                     1 => "/dev/zero".to_string(),
                     2 => "../../../../../../etc/passwd".to_string(),
+                    3 => "canary-link.toml".to_string(),
                     _ => format!(
                         "../{}",
                         Path::new(canary)
@@ -214,17 +219,22 @@ fn mutate(rng: &mut SmallRng, class: Class, text: &str, canary: &str) -> Vec<u8>
                             .map_or(String::new(), |n| n.to_string_lossy().into_owned())
                     ),
                 };
-                let line = match class {
-                    Class::Ruleset | Class::Script => match rng.random_range(0..3) {
-                        0 => format!("\nscripts = [\"{target}\"]\n"),
-                        1 => format!("\n[[tiles]]\nset = \"{target}\"\n"),
-                        _ => format!("\nextends = \"{target}\"\n"),
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let quoted = format!("\"{target}\"");
+                bytes = match class {
+                    Class::Script => format!(
+                        "import {:?} as m;\n{text}",
+                        target.trim_end_matches(".toml")
+                    ),
+                    Class::Ruleset => match rng.random_range(0..3) {
+                        0 => set_key(&text, "scripts", &format!("[{quoted}]")),
+                        1 => set_key(&text, "set", &quoted),
+                        _ => set_key(&text, "extends", &quoted),
                     },
-                    Class::Record => format!("\nruleset = \"{target}\"\n"),
-                    Class::TileSet => format!("\n[[tile]]\nid = \"{target}\"\n"),
-                };
-                let at = if rng.random_bool(0.5) { 0 } else { bytes.len() };
-                bytes.splice(at..at, line.bytes());
+                    Class::Record => set_key(&text, "ruleset", &quoted),
+                    Class::TileSet => set_key(&text, "id", &quoted),
+                }
+                .into_bytes();
             }
             _ => {
                 // Swap two bytes.
@@ -237,6 +247,22 @@ fn mutate(rng: &mut SmallRng, class: Class, text: &str, canary: &str) -> Vec<u8>
         }
     }
     bytes
+}
+
+/// `text` with the first line `key = …` given `value` instead (so the reference takes
+/// effect), or with `key = value` as its first line when no line sets `key`.
+fn set_key(text: &str, key: &str, value: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let found = lines.iter_mut().find(|l| {
+        l.trim_start()
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    });
+    match found {
+        Some(line) => *line = format!("{key} = {value}"),
+        None => lines.insert(0, format!("{key} = {value}")),
+    }
+    lines.join("\n") + "\n"
 }
 
 /// Byte spans of the integers in `s`.
@@ -306,13 +332,18 @@ fn load(class: Class, path: &Path, dir: &Path, seed: u64) -> Result<(), String> 
             Ok(())
         }
         Class::Record => {
-            let text = castellan::data::files::read(path, castellan::data::files::Named::ByUser)?;
-            let record = Record::parse(Source {
-                path: path.to_path_buf(),
-                text,
+            // A record names its ruleset by any path (the user's saved game); a record from a
+            // stranger is read as the server reads an upload, with its folder as the only root.
+            castellan::data::files::within_bundle(dir, || {
+                let text =
+                    castellan::data::files::read(path, castellan::data::files::Named::ByUser)?;
+                let record = Record::parse(Source {
+                    path: path.to_path_buf(),
+                    text,
+                })
+                .map_err(|d| d.render())?;
+                record.replay().map(|_| ()).map_err(|e| e.to_string())
             })
-            .map_err(|d| d.render())?;
-            record.replay().map(|_| ()).map_err(|e| e.to_string())
         }
     }
 }
@@ -346,17 +377,47 @@ fn validate_with_limit(path: &Path, limit: Duration) -> (Option<i32>, String) {
     )
 }
 
+/// How long one input may take in-process (a script's action budget is 5 s; this leaves room
+/// for a loaded machine).
+const CASE_LIMIT: Duration = Duration::from_secs(60);
+
+/// Loads one input on its own thread: `None` when it did not finish within [`CASE_LIMIT`],
+/// `Some(Err(()))` when it panicked.
+fn load_bounded(
+    class: Class,
+    path: &Path,
+    dir: &Path,
+    seed: u64,
+) -> Option<Result<Result<(), String>, ()>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (path, dir) = (path.to_path_buf(), dir.to_path_buf());
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(|| load(class, &path, &dir, seed));
+        let _ = tx.send(result.map_err(|_| ()));
+    });
+    rx.recv_timeout(CASE_LIMIT).ok()
+}
+
+/// The canary's text: invalid as TOML and as rhai, so a load that read it could only fail, and
+/// its error would quote the line.
+fn canary_text() -> String {
+    format!("{CANARY} = = @@@ {{\n")
+}
+
 #[test]
 fn mutated_inputs_never_panic_hang_or_escape() {
-    let cases = env_number("CASTELLAN_FUZZ_CASES", 3000);
+    let cases = env_number("CASTELLAN_FUZZ_CASES", 5000);
     let seed = env_number("CASTELLAN_FUZZ_SEED", 1);
     let base = std::env::temp_dir().join(format!("castellan-fuzz-{seed}"));
     let _ = std::fs::remove_dir_all(&base);
     let dir = base.join("inputs");
     std::fs::create_dir_all(&dir).expect("temp folder");
-    // The canary lies next to the inputs' folder: outside it.
+    // The canary lies next to the inputs' folder: outside it. A link inside the folder points
+    // at it (a link is followed and its target checked).
     let canary = base.join("canary.toml");
-    std::fs::write(&canary, format!("name = \"{CANARY}\"\n")).expect("canary");
+    std::fs::write(&canary, canary_text()).expect("canary");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&canary, dir.join("canary-link.toml")).expect("link");
     let corpus = corpus();
     assert!(corpus.len() > 20, "{}", corpus.len());
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -376,17 +437,24 @@ fn mutated_inputs_never_panic_hang_or_escape() {
         };
         let path = dir.join(&name);
         std::fs::write(&path, &bytes).expect("input written");
-        let result = std::panic::catch_unwind(|| load(*class, &path, &dir, case));
-        let outcome = match result {
-            Err(_) => {
+        let outcome = match load_bounded(*class, &path, &dir, case) {
+            None => {
+                failures.push(format!(
+                    "{class:?} case {case} (from {}) ran longer than {CASE_LIMIT:?}",
+                    source.display()
+                ));
+                // The thread cannot be stopped: end the run here.
+                break;
+            }
+            Some(Err(())) => {
                 failures.push(format!(
                     "panic on {class:?} case {case} (from {})",
                     source.display()
                 ));
                 continue;
             }
-            Ok(Ok(())) => Outcome::Accepted,
-            Ok(Err(message)) => {
+            Some(Ok(Ok(()))) => Outcome::Accepted,
+            Some(Ok(Err(message))) => {
                 if message.trim().is_empty() {
                     failures.push(format!("empty message for {class:?} case {case}"));
                 }
@@ -401,9 +469,13 @@ fn mutated_inputs_never_panic_hang_or_escape() {
         *counts.entry((*class, outcome)).or_default() += 1;
         if case % 25 == 0 && *class != Class::Script {
             binary_runs += 1;
-            let (code, err) = validate_with_limit(&path, Duration::from_secs(20));
+            let (code, err) = validate_with_limit(&path, Duration::from_secs(60));
             let ok = matches!(code, Some(0) | Some(1));
-            if !ok || err.contains("panicked") || err.contains(CANARY) {
+            // On the command line a record may name any ruleset (the user's own saved game):
+            // only the other classes are checked for escapes there.
+            let escaped =
+                *class != Class::Record && (err.contains(CANARY) || err.contains("root:x:"));
+            if !ok || err.contains("panicked") || escaped {
                 failures.push(format!("binary on {class:?} case {case}: {code:?} {err}"));
             }
             if code == Some(1) && err.trim().is_empty() {
@@ -416,11 +488,16 @@ fn mutated_inputs_never_panic_hang_or_escape() {
     }
     std::panic::set_hook(quiet);
     let mut report = format!(
-        "fuzz: {cases} inputs (seed {seed}), {binary_runs} through the binary, {:.1} s\n",
+        "fuzz: {cases} inputs (seed {seed}), {binary_runs} also through the binary, {:.1} s\n",
         started.elapsed().as_secs_f64()
     );
-    for ((class, outcome), n) in &counts {
-        report.push_str(&format!("  {class:?} {outcome:?}: {n}\n"));
+    for class in [Class::TileSet, Class::Ruleset, Class::Record, Class::Script] {
+        let n = |o| counts.get(&(class, o)).copied().unwrap_or(0);
+        let (accepted, refused) = (n(Outcome::Accepted), n(Outcome::Refused));
+        report.push_str(&format!(
+            "  {class:?}: {} inputs, {accepted} accepted, {refused} refused\n",
+            accepted + refused
+        ));
     }
     println!("{report}");
     let _ = std::fs::write(root().join("target/fuzz-counts.txt"), &report);
@@ -435,4 +512,5 @@ fn mutated_inputs_never_panic_hang_or_escape() {
         assert!(tried > 0, "{class:?} never tried");
     }
     assert!(counts.keys().any(|(_, o)| *o == Outcome::Refused));
+    assert!(counts.keys().any(|(_, o)| *o == Outcome::Accepted));
 }

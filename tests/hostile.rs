@@ -4,7 +4,6 @@
 
 use castellan::data::files;
 use castellan::data::ruleset::Ruleset;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -39,6 +38,22 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `castellan ARGS` is refused with `want` (see [`refused`]) within a minute: no hang.
+fn refused_in_time(args: &[&str], want: &str) {
+    let started = std::time::Instant::now();
+    let o = run(args);
+    refused(&o, want);
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+/// One game under a ruleset with `script` (and `extra` ruleset lines) stops, within a minute,
+/// with a script error containing `want`.
+fn script_stops(name: &str, script: &str, extra: &str, want: &str) {
+    let dir = folder(name);
+    let ruleset = scripted(&dir, script, extra);
+    refused_in_time(&["simulate", "--ruleset", &ruleset, "--games", "1"], want);
+}
+
 /// Refused with exit status 1, a message containing `want`, and no panic.
 fn refused(o: &Output, want: &str) {
     let err = stderr(o);
@@ -70,7 +85,8 @@ fn output_into_a_closed_pipe_ends_quietly() {
         &["replay", "tests/records/render/showcase.toml"][..],
         &["replay", "--json", "tests/records/render/showcase.toml"],
         &["render", "tests/records/render/showcase.toml"],
-        &["simulate", "--games", "3000"],
+        &["simulate", "--games", "200"],
+        &["validate", "rulesets/hig.toml", "tiles/base.toml"],
     ] {
         let mut child = bin()
             .args(args)
@@ -78,14 +94,8 @@ fn output_into_a_closed_pipe_ends_quietly() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawns");
-        let mut byte = [0u8; 1];
-        child
-            .stdout
-            .take()
-            .expect("stdout")
-            .read_exact(&mut byte)
-            .expect("some output");
-        // The reader is gone: the rest of the output has nowhere to go.
+        // The reader is gone before anything is written: every write meets a closed pipe.
+        drop(child.stdout.take());
         let out = child.wait_with_output().expect("ends");
         let err = stderr(&out);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
@@ -127,7 +137,28 @@ fn deep_recursion_at_the_deepest_allowed_call_depth_is_an_error_not_a_crash() {
         "[scripting]\nmax_call_depth = 64\n",
     );
     let o = run(&["simulate", "--ruleset", &ruleset, "--games", "1"]);
-    refused(&o, "script error in hook `turn_start`");
+    // rhai gives a stack overflow no position: the hook's own line.
+    refused(
+        &o,
+        "t.rhai:2:1: script error in hook `turn_start`: Stack overflow",
+    );
+}
+
+#[test]
+fn a_deeply_nested_script_expression_is_located() {
+    let dir = folder("expression");
+    let deep = format!(
+        "fn turn_start() {{
+  let x = {}1{};
+}}
+",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let ruleset = scripted(&dir, &deep, "");
+    let o = run(&["validate", &ruleset]);
+    refused(&o, "t.rhai:2:");
+    refused(&o, "script does not load");
 }
 
 #[test]
@@ -313,4 +344,199 @@ fn play_with_an_unknown_ruleset_says_error_once() {
         .expect("runs");
     refused(&o, "no ruleset named `no-such-ruleset`");
     assert!(!stderr(&o).contains("error: error"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_script_that_hoards_memory_is_stopped() {
+    // A map's keys are counted in no rhai size limit: 100,000 keys of 500 kB would be 50 GB.
+    script_stops(
+        "memory",
+        "fn turn_start() {\n  let s = \"x\";\n  while s.len() < 500000 { s += s; }\n  let m = #{};\n  let i = 0;\n  loop { m[`${i}${s}`] = i; i += 1; }\n}\n",
+        "[scripting]\nmax_operations = 10000000\nmax_string_size = 1000000\nmax_map_size = 100000\n",
+        "t.rhai:1:1: script error in hook `turn_start`: the scripts hold more than 256 MiB during one action (stopped)",
+    );
+}
+
+#[test]
+fn a_script_that_runs_too_long_is_stopped() {
+    // Each operation sorts 100,000 numbers: the operation limit alone would allow hours.
+    script_stops(
+        "time",
+        "fn turn_start() {\n  let a = [];\n  for i in 0..100000 { a.push(100000 - i); }\n  loop { let b = a; b.sort(); }\n}\n",
+        "[scripting]\nmax_operations = 10000000\nmax_array_size = 100000\n",
+        "script error in hook `turn_start`: the scripts ran longer than 5 s during one action (stopped)",
+    );
+}
+
+#[test]
+fn devices_and_outside_files_are_refused_as_scripts_and_bundled_record_rulesets() {
+    let dir = folder("devices");
+    for script in ["/dev/zero", "/etc/passwd"] {
+        std::fs::write(
+            dir.join("r.toml"),
+            format!("extends = \"hig\"\nname = \"t\"\nscripts = [\"{script}\"]\n"),
+        )
+        .expect("ruleset");
+        let o = run(&["validate", &dir.join("r.toml").display().to_string()]);
+        refused(&o, "r.toml:3:12");
+        refused(&o, "lies outside");
+        assert!(!stderr(&o).contains("root:"), "{}", stderr(&o));
+    }
+    // A record is the user's saved game (it names its ruleset by the path the user gave to
+    // `play`); inside an uploaded bundle it is held to the bundle like every file.
+    for ruleset in [
+        "/etc/passwd",
+        "/dev/zero",
+        "../../../../../../../etc/passwd",
+    ] {
+        let record = dir.join("g.toml");
+        std::fs::write(
+            &record,
+            format!("ruleset = \"{ruleset}\"\nplayers = [\"A\", \"B\"]\nseed = 1\n"),
+        )
+        .expect("record");
+        let err = files::within_bundle(&dir, || castellan::record::Record::load(&record))
+            .expect_err("a ruleset outside the bundle is refused");
+        let text = err.render();
+        assert!(text.contains("g.toml:1:11"), "{text}");
+        assert!(text.contains("lies outside"), "{text}");
+        assert!(!text.contains("root:"), "{text}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_not_read() {
+    let dir = folder("fifo");
+    let fifo = dir.join("scripts/pipe.rhai");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let ruleset = dir.join("r.toml");
+    std::fs::write(
+        &ruleset,
+        "extends = \"hig\"\nname = \"t\"\nscripts = [\"scripts/pipe.rhai\"]\n",
+    )
+    .expect("ruleset");
+    // Opening a FIFO for reading would wait for a writer forever.
+    let o = run(&["validate", &ruleset.display().to_string()]);
+    refused(&o, "r.toml:3:12");
+    refused(&o, "is not a regular file");
+    let o = run(&["validate", &fifo.display().to_string()]);
+    refused(&o, "is not a regular file");
+}
+
+#[test]
+fn a_huge_file_is_refused_unread() {
+    let dir = folder("huge");
+    let big = dir.join("big.toml");
+    let file = std::fs::File::create(&big).expect("file");
+    file.set_len(files::MAX_BYTES + 1).expect("sparse file");
+    let o = run(&["validate", &big.display().to_string()]);
+    refused(&o, "is larger than 4 MiB: refused");
+    std::fs::write(dir.join("r.toml"), "extends = \"big.toml\"\nname = \"t\"\n").expect("ruleset");
+    let o = run(&["validate", &dir.join("r.toml").display().to_string()]);
+    refused(&o, "r.toml:1:11");
+    refused(&o, "is larger than 4 MiB");
+}
+
+#[test]
+fn deep_nesting_and_long_extends_chains_are_located_errors() {
+    let dir = folder("nesting");
+    // 100,000 nested arrays.
+    let deep = format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    std::fs::write(dir.join("r.toml"), &deep).expect("file");
+    let o = run(&["validate", &dir.join("r.toml").display().to_string()]);
+    refused(&o, "r.toml:1:");
+    // A chain of 100 rulesets, each extending the next.
+    for i in 0..100 {
+        std::fs::write(
+            dir.join(format!("c{i}.toml")),
+            format!("extends = \"c{}.toml\"\nname = \"c{i}\"\n", i + 1),
+        )
+        .expect("file");
+    }
+    std::fs::write(dir.join("c100.toml"), "extends = \"hig\"\n").expect("file");
+    let o = run(&["validate", &dir.join("c0.toml").display().to_string()]);
+    refused(&o, "deeper than");
+    refused(&o, ".toml:1:11");
+}
+
+#[test]
+fn giant_coordinates_and_endless_records_are_refused() {
+    let dir = folder("coordinates");
+    let record = dir.join("g.toml");
+    for place in [
+        "[9223372036854775807, 0, 0]",
+        "[2147483647, -2147483648, 90]",
+        "[0, 1, 45]",
+        "[0, 1, 9223372036854775807]",
+    ] {
+        std::fs::write(
+            &record,
+            format!("ruleset = \"base\"\nplayers = [\"A\", \"B\"]\nseed = 1\n[[action]]\nplace = {place}\n"),
+        )
+        .expect("record");
+        let o = run(&["replay", &record.display().to_string()]);
+        // At the value that cannot be read, or at the action that is illegal.
+        let err = stderr(&o);
+        refused(&o, "g.toml:");
+        assert!(
+            err.contains("g.toml:5:") || err.contains("g.toml:4:1"),
+            "{err}"
+        );
+    }
+    // A million actions is more than the 4 MiB a file may hold; 150,000 are read, and the
+    // first illegal one is located.
+    let head = "ruleset = \"base\"\nplayers = [\"A\", \"B\"]\nseed = 1\n";
+    let action = "[[action]]\npass = true\n";
+    std::fs::write(&record, format!("{head}{}", action.repeat(1_000_000))).expect("record");
+    let o = run(&["replay", &record.display().to_string()]);
+    refused(&o, "g.toml is larger than 4 MiB: refused");
+    std::fs::write(&record, format!("{head}{}", action.repeat(150_000))).expect("record");
+    refused_in_time(&["replay", &record.display().to_string()], "g.toml:4:1");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_an_uploaded_bundle_is_refused() {
+    let dir = folder("bundle-link");
+    let outside = folder("bundle-link-outside");
+    std::fs::write(outside.join("t.toml"), "[[tile]]\nid = \"SECRET\"\n").expect("file");
+    std::os::unix::fs::symlink(outside.join("t.toml"), dir.join("t.toml")).expect("link");
+    std::fs::write(
+        dir.join("r.toml"),
+        "extends = \"hig\"\nname = \"t\"\n[[tiles]]\nset = \"t.toml\"\n",
+    )
+    .expect("ruleset");
+    let inside = dir.join("r.toml");
+    let err = files::within_bundle(&dir, || Ruleset::load(&inside.display().to_string()))
+        .expect_err("a link out of the bundle is refused");
+    let text = err.render();
+    assert!(text.contains("lies outside"), "{text}");
+    assert!(text.contains("r.toml:4:7"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+}
+
+#[test]
+fn a_script_cannot_make_a_turn_endless() {
+    // Each answer asks again: the game would never end (it did: `simulate` ran forever).
+    script_stops(
+        "endless",
+        "fn turn_start() { ask(0, [#{ name: \"again\" }]); }\nfn action(name, args) {\n  ask(0, [#{ name: \"again\" }]);\n}\n",
+        "",
+        "t.rhai:3:3: script error in hook `action`: more than 100 decisions asked in one turn",
+    );
+}
+
+#[test]
+fn a_script_state_stays_small() {
+    script_stops(
+        "state",
+        "fn turn_start() {\n  let s = \"x\";\n  while s.len() < 5000 { s += s; }\n  let m = #{};\n  for i in 0..300 { m[`${i}${s}`] = i; }\n  set_state(m);\n}\n",
+        "",
+        "t.rhai:6:3: script error in hook `turn_start`: the state is larger than 1 MiB",
+    );
 }

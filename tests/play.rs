@@ -7,11 +7,29 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
+/// A base game of Ann against the random bot.
+const ANN_AND_RANDOM: [&str; 7] = [
+    "play",
+    "--ruleset",
+    "base",
+    "--players",
+    "Ann,random",
+    "--seed",
+    "3",
+];
+
 /// Runs `castellan ARGS` with `input` on stdin.
 fn castellan(args: &[&str], input: &str) -> Output {
+    castellan_in(args, input, (80, 24))
+}
+
+/// [`castellan`] in a terminal of `size` (columns, lines).
+fn castellan_in(args: &[&str], input: &str, size: (usize, usize)) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("COLUMNS", size.0.to_string())
+        .env("LINES", size.1.to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -141,19 +159,30 @@ fn a_game_against_bots_runs_to_its_final_score() {
 }
 
 #[test]
-fn bad_input_gets_a_message_and_the_prompt_again() {
-    let out = castellan(
-        &[
-            "play",
-            "--ruleset",
-            "base",
-            "--players",
-            "Ann,random",
-            "--seed",
-            "3",
-        ],
-        "x\n999\n0\n\nsave\nhelp\n1\nquit\n",
+fn the_default_human_is_spoken_to_in_the_second_person() {
+    // Issue 12: "You draws". The default players are `You,greedy`.
+    let out = castellan(&["play", "--ruleset", "base", "--seed", "5"], &ones(1000));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", last_lines(&text, 30));
+    assert!(text.contains("You draw "), "{}", last_lines(&text, 30));
+    assert!(text.contains("You place "), "{}", last_lines(&text, 30));
+    for wrong in ["You draws", "You places", "You puts", "You scores", "You's"] {
+        assert!(!text.contains(wrong), "{wrong}");
+    }
+    // The bot is still spoken of in the third person.
+    assert!(text.contains("greedy draws "));
+    // Issue 12: the board comes with a key to its symbols.
+    assert!(
+        text.contains("key: 1 You  2 greedy\n"),
+        "{}",
+        last_lines(&text, 30)
     );
+    assert!(text.contains("# city  = | road  . field  C cloister"));
+}
+
+#[test]
+fn bad_input_gets_a_message_and_the_prompt_again() {
+    let out = castellan(&ANN_AND_RANDOM, "x\n999\n0\n\nsave\nhelp\n1\nquit\nquit\n");
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(
@@ -164,8 +193,13 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
     assert!(text.contains("0 is not on the list"), "{text}");
     assert!(text.contains("save needs a file name"), "{text}");
     assert!(text.contains("save FILE"), "{text}");
-    // Six refused lines, then "1" (placed), then the deploy prompt answered with quit.
-    assert_eq!(text.matches("Ann, choose ").count(), 8, "{text}");
+    // Six refused lines, then "1" (placed), then the deploy prompt answered with quit, which
+    // asks again (a move is not saved), and quit.
+    assert_eq!(text.matches("Ann, choose ").count(), 9, "{text}");
+    assert!(
+        text.contains("type `quit` again to leave without saving"),
+        "{text}"
+    );
     assert!(text.contains("Ann places "), "{text}");
     assert!(text.contains("quit: "), "{text}");
 }
@@ -302,4 +336,123 @@ fn bots_alone_play_a_whole_game() {
     assert!(out.status.success(), "{}", last_lines(&text, 20));
     assert_eq!(final_scores(&text).len(), 2);
     assert!(!text.contains(", choose "));
+}
+
+#[test]
+fn quit_asks_first_and_save_keeps_other_files() {
+    // Issue 12: `quit` ended an unsaved game at once; `save FILE` overwrote any file.
+    let dir = temp_dir("quit-save");
+    let file = dir.join("g.toml");
+    let other = dir.join("other.toml");
+    std::fs::write(&other, "precious\n").expect("a file");
+    let (file_arg, other_arg) = (
+        file.to_str().expect("UTF-8"),
+        other.to_str().expect("UTF-8"),
+    );
+    let args = ANN_AND_RANDOM;
+    // `quit` with a move not saved asks; anything else in between cancels it.
+    let input = format!(
+        "1\nquit\nboard\nexit\nsave {other_arg}\nsave {file_arg}\n1\nsave {file_arg}\nquit\n"
+    );
+    let out = castellan(&args, &input);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(
+        text.matches("again to leave without saving").count(),
+        2,
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{other_arg} already exists: `save! {other_arg}` replaces it"
+        )),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&other).expect("kept"), "precious\n");
+    // Saving again to the session's own file needs no confirmation, and after a save `quit`
+    // leaves at once.
+    assert_eq!(
+        text.matches(&format!("saved to {file_arg}")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("quit: "), "{text}");
+    let record = std::fs::read_to_string(&file).expect("saved");
+    // Ann's two choices and the bot's turn.
+    assert!(record.matches("[[action]]").count() >= 3, "{record}");
+    // `save!` replaces a file.
+    let out = castellan(&args, &format!("1\nsave! {other_arg}\nquit\n"));
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(
+        std::fs::read_to_string(&other)
+            .expect("replaced")
+            .contains("[[action]]")
+    );
+}
+
+#[test]
+fn the_board_view_fits_the_terminal() {
+    // Issue 12: the board outgrew an 80×24 or a 200×60 terminal. The view is centred on the
+    // last tile laid and fits half the lines; `board all` shows everything.
+    let args = [
+        "play",
+        "--ruleset",
+        "base",
+        "--players",
+        "Ann,greedy",
+        "--seed",
+        "4",
+    ];
+    let mut input = ones(60);
+    input.push_str("board all\nquit\nquit\n");
+    for (columns, lines) in [(80, 24), (200, 60)] {
+        let out = castellan_in(&args, &input, (columns, lines));
+        let text = stdout(&out);
+        assert!(out.status.success(), "{}", last_lines(&text, 30));
+        // Each board: the lines just before "key: " that start like a board's (blank, spaces,
+        // y labels) or the view's note.
+        let mut segments: Vec<&str> = text.split("\nkey: ").collect();
+        segments.pop(); // what follows the last key
+        let boards: Vec<String> = segments
+            .iter()
+            .map(|before| {
+                let mut rows: Vec<&str> = before
+                    .lines()
+                    .rev()
+                    .take_while(|l| {
+                        l.is_empty()
+                            || l.starts_with([' ', '-', '('])
+                            || l.starts_with(char::is_numeric)
+                    })
+                    .collect();
+                rows.reverse();
+                rows.join("\n").trim_matches('\n').to_string()
+            })
+            .collect();
+        assert!(boards.len() > 40, "{}", boards.len());
+        // The key that follows each board fits too (the symbols wrap).
+        for after in text.split("\nkey: ").skip(1) {
+            for row in after.lines().take(3) {
+                assert!(row.chars().count() <= columns, "{columns}: {row}");
+            }
+        }
+        let (last, shown) = boards.split_last().expect("boards");
+        let mut cut = 0;
+        for board in shown {
+            let rows: Vec<&str> = board.lines().collect();
+            assert!(rows.len() <= lines / 2 + 1, "{columns}×{lines}:\n{board}");
+            for row in &rows {
+                assert!(
+                    row.chars().count() <= columns,
+                    "{columns}×{lines}:\n{board}"
+                );
+            }
+            cut += usize::from(board.contains("`board all` shows the whole board"));
+            assert!(!board.is_empty());
+        }
+        // The board outgrew the view, and `board all` showed it whole.
+        assert!(cut > 0, "{columns}×{lines}");
+        assert!(!last.contains("`board all`"), "{last}");
+        assert!(last.lines().count() > shown.last().expect("one").lines().count());
+    }
 }

@@ -376,5 +376,15 @@ fn render_refuses_bad_input_with_a_message() {
         &castellan(&["render", SHOWCASE, "-o", nowhere.to_str().unwrap()]),
         "cannot write",
     );
+    // Issue 12: `-o x.jpg` wrote SVG text into a .jpg; unknown extensions are refused, and
+    // nothing is written.
+    for name in ["x.jpg", "x", "x.svg.txt"] {
+        let out = dir.join(name);
+        fails_cleanly(
+            &castellan(&["render", SHOWCASE, "-o", out.to_str().unwrap()]),
+            "castellan draws .svg and .png pictures only",
+        );
+        assert!(!out.exists(), "{name} was written");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

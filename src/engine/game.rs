@@ -144,6 +144,8 @@ pub(crate) struct TurnState {
     pub scored: bool,
     /// The symbol of the tile laid this turn.
     pub symbol: Option<Symbol>,
+    /// Decisions scripts asked for this turn (bounded, so no script makes a turn endless).
+    pub script_asks: u32,
 }
 
 /// A game in progress.
@@ -519,6 +521,8 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check(action)?;
+        // Scripts get a fresh time and memory budget for each action.
+        let _budget = self.scripted().then(crate::script::budget::Budget::action);
         let (kept, len) = (self.history.len(), events.len());
         self.history.push(*action);
         self.answer(action, events);

@@ -826,12 +826,19 @@ impl Game {
                 });
             }
             Command::SetState(state) => {
+                state_size(&state, 0, &mut 0)?;
                 self.script_state = rhai::serde::from_dynamic(&state)
                     .map_err(|e| format!("the state cannot be saved: {e}"))?;
                 self.script_value = state.flatten();
             }
             Command::Ask { player, offers } => {
                 let p = self.seat(player)?;
+                self.now.script_asks += 1;
+                if self.now.script_asks > MAX_ASKS_PER_TURN {
+                    return Err(format!(
+                        "more than {MAX_ASKS_PER_TURN} decisions asked in one turn: a turn must end"
+                    ));
+                }
                 let mut ids = Vec::new();
                 for o in &offers {
                     offer_of(o, &mut ids)?;
@@ -866,6 +873,45 @@ fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
     symbol
         .into_iter()
         .chain(tile.tags.iter().map(String::as_str))
+}
+
+/// How many decisions the scripts may ask for in one turn.
+const MAX_ASKS_PER_TURN: u32 = 100;
+
+/// The most a script's saved state may hold (bytes of its text, keys and entries).
+const STATE_BYTES: usize = 1 << 20;
+
+/// How deeply a script's saved state may nest.
+const STATE_DEPTH: usize = 64;
+
+/// Checks that a state to be saved is within [`STATE_BYTES`] and [`STATE_DEPTH`] (it lives
+/// as long as the game, so it must stay small); `bytes` adds up what is seen so far.
+fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), String> {
+    if depth > STATE_DEPTH {
+        return Err(format!(
+            "the state nests deeper than {STATE_DEPTH} arrays and maps"
+        ));
+    }
+    *bytes += std::mem::size_of::<Dynamic>();
+    if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+        *bytes += text.len();
+    } else if let Some(list) = value.read_lock::<Array>() {
+        for item in list.iter() {
+            state_size(item, depth + 1, bytes)?;
+        }
+    } else if let Some(map) = value.read_lock::<Map>() {
+        for (key, item) in map.iter() {
+            *bytes += key.len();
+            state_size(item, depth + 1, bytes)?;
+        }
+    }
+    if *bytes > STATE_BYTES {
+        return Err(format!(
+            "the state is larger than {} MiB",
+            STATE_BYTES >> 20
+        ));
+    }
+    Ok(())
 }
 
 /// Points a script gives: a whole number from 0 to 4294967295.

@@ -37,6 +37,7 @@
 //! is documented in `scripts/README.md`.
 
 pub(crate) mod api;
+pub mod budget;
 pub(crate) mod host;
 pub mod mechanic;
 
@@ -101,6 +102,9 @@ impl Limits {
         Ok(())
     }
 }
+
+/// Variables a script may hold at once, over all its nested calls.
+pub const MAX_VARIABLES: usize = 1_000;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -507,6 +511,7 @@ impl Scripts {
         args: Vec<Dynamic>,
     ) -> Result<Vec<Answer>, ScriptError> {
         let _one_at_a_time = lock(&self.running);
+        let _budget = budget::Budget::hook();
         let mut answers = Vec::new();
         for unit in &self.units {
             let arity = args.len();
@@ -589,6 +594,11 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
     engine.set_max_array_size(limits.max_array_size);
     engine.set_max_map_size(limits.max_map_size);
     engine.set_max_modules(16);
+    // Variables alive at once, over every nested call (each holds at most one value of the
+    // sizes above).
+    engine.set_max_variables(MAX_VARIABLES);
+    // The action's time and memory (see `budget`).
+    engine.on_progress(budget::progress);
     engine.disable_symbol("eval");
     // A failed hook is undone by replaying the game, so scripts must be deterministic: rhai is
     // built without its clock (the `no_time` feature), so `timestamp()` does not exist.
@@ -694,6 +704,14 @@ fn position(e: &EvalAltResult) -> Position {
     }
 }
 
+/// The error inside every function call that wraps it.
+fn innermost(e: &EvalAltResult) -> &EvalAltResult {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => innermost(inner),
+        other => other,
+    }
+}
+
 /// A script error; when rhai knows no position (a limit reached), the hook's own line.
 fn error(unit: &Unit, hook: &str, e: &EvalAltResult) -> ScriptError {
     let pos = position(e);
@@ -701,12 +719,17 @@ fn error(unit: &Unit, hook: &str, e: &EvalAltResult) -> ScriptError {
         (Some(l), c) => (l, c.unwrap_or(1)),
         (None, _) => hook_line(&unit.text, hook),
     };
+    let message = match innermost(e) {
+        // Stopped by the action's budget: the reason is the token.
+        EvalAltResult::ErrorTerminated(why, _) => why.to_string(),
+        _ => e.to_string(),
+    };
     ScriptError {
         file: unit.path.display().to_string(),
         line,
         column,
         hook: hook.to_string(),
-        message: e.to_string(),
+        message,
     }
 }
 

@@ -136,6 +136,12 @@ struct Session {
     bots: Vec<Option<String>>,
     colour: bool,
     echo: bool,
+    /// How many actions the game had when it was last saved (or loaded).
+    saved: usize,
+    /// The file this session last saved to (saving there again needs no confirmation).
+    saved_to: Option<PathBuf>,
+    /// `quit` was typed once with unsaved moves: a second one leaves.
+    quitting: bool,
 }
 
 impl Session {
@@ -190,6 +196,7 @@ impl Session {
             .map(|p| bot::is_bot_name(p).then(|| p.clone()))
             .collect();
         let names = unique_names(players);
+        let saved = game.history().len();
         Session {
             game,
             ruleset_ref,
@@ -197,6 +204,9 @@ impl Session {
             bots,
             colour: options.colour,
             echo: options.echo,
+            saved,
+            saved_to: None,
+            quitting: false,
         }
     }
 
@@ -272,7 +282,7 @@ impl Session {
             )));
         }
         let words = describe::actions(&self.game, &legal, &self.names);
-        self.show(seat, &words, out)?;
+        self.show(seat, &words, false, out)?;
         let mut line = String::new();
         loop {
             let range = match legal.len() {
@@ -301,6 +311,8 @@ impl Session {
                 Some((c, r)) => (c, r.trim()),
                 None => (text, ""),
             };
+            // A second `quit` must follow the first at once.
+            let quitting = std::mem::take(&mut self.quitting);
             match command {
                 "" => writeln!(
                     out,
@@ -308,10 +320,23 @@ impl Session {
                     legal.len()
                 )?,
                 "help" | "?" => writeln!(out, "{}", HELP)?,
-                "quit" | "exit" => return Ok(None),
-                "board" | "show" | "list" => self.show(seat, &words, out)?,
-                "save" if rest.is_empty() => writeln!(out, "save needs a file name: save FILE")?,
-                "save" => self.save(Path::new(rest), out)?,
+                "quit" | "exit" if quitting || self.game.history().len() == self.saved => {
+                    return Ok(None);
+                }
+                "quit" | "exit" => {
+                    self.quitting = true;
+                    writeln!(
+                        out,
+                        "the game has moves that are not saved: `save FILE` keeps them; type \
+                         `{command}` again to leave without saving"
+                    )?;
+                }
+                "board" | "show" | "list" => self.show(seat, &words, rest == "all", out)?,
+                "save" | "save!" if rest.is_empty() => {
+                    writeln!(out, "save needs a file name: save FILE")?
+                }
+                "save" => self.save(Path::new(rest), false, out)?,
+                "save!" => self.save(Path::new(rest), true, out)?,
                 _ => match text.parse::<usize>() {
                     Ok(n) if (1..=legal.len()).contains(&n) => return Ok(Some(legal[n - 1])),
                     Ok(n) => writeln!(
@@ -331,10 +356,61 @@ impl Session {
     }
 
     /// The board, the drawn tile, the scores and the numbered choices.
-    fn show(&self, seat: usize, words: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+    /// Shows the board (the part around the last tile laid that fits the terminal, or `all`
+    /// of it), the tile to place and the choices.
+    fn show(
+        &self,
+        seat: usize,
+        words: &[String],
+        all: bool,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
         let game = &self.game;
         writeln!(out)?;
-        writeln!(out, "{}", render::text::board(game, self.colour))?;
+        let window = (!all).then(|| {
+            let (width, height) = terminal_size();
+            let centre = game.board().tiles().last().map(|t| t.pos);
+            // Half the lines for the board: the tile, the scores and the choices follow.
+            render::text::Window::fitting(
+                centre.unwrap_or(crate::model::geometry::Pos::new(0, 0)),
+                width,
+                height / 2,
+            )
+        });
+        writeln!(
+            out,
+            "{}",
+            render::text::board_window(game, self.colour, window)
+        )?;
+        let whole = render::text::extent(game, None);
+        let part = render::text::extent(game, window);
+        if part != whole {
+            writeln!(
+                out,
+                "(x {}..{}, y {}..{} of x {}..{}, y {}..{}: `board all` shows the whole board)",
+                part.0, part.1, part.2, part.3, whole.0, whole.1, whole.2, whole.3
+            )?;
+        }
+        // The key to the board: each player's mark, then the symbols.
+        let marks: Vec<String> = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| format!("{} {name}", seat + 1))
+            .collect();
+        writeln!(out, "key: {}", marks.join("  "))?;
+        // The symbols, wrapped to the terminal's width.
+        let width = terminal_size().0;
+        let mut line = String::new();
+        for item in render::text::SYMBOLS.split("  ").filter(|i| !i.is_empty()) {
+            if !line.is_empty() && 5 + line.len() + item.len() > width {
+                writeln!(out, "     {}", line.trim_end())?;
+                line.clear();
+            }
+            line.push_str(item);
+            line.push_str("  ");
+        }
+        writeln!(out, "     {}", line.trim_end())?;
         let decision = game.decision();
         if let DecisionKind::PlaceTile { tile } = decision.kind {
             let rules = game.rules();
@@ -417,15 +493,30 @@ impl Session {
         Ok(())
     }
 
-    fn save(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
-        let text = record::write(&self.game, &self.ruleset_ref);
-        match std::fs::write(path, text) {
-            Ok(()) => writeln!(
+    /// Writes the game to `path`; an existing file other than the one this session saved to
+    /// is replaced only when `replace` says so (`save! FILE`).
+    fn save(&mut self, path: &Path, replace: bool, out: &mut dyn Write) -> std::io::Result<()> {
+        let ours = self.saved_to.as_deref() == Some(path);
+        if !replace && !ours && std::fs::symlink_metadata(path).is_ok() {
+            return writeln!(
                 out,
-                "saved to {} (continue with: castellan play --resume {})",
+                "{} already exists: `save! {}` replaces it",
                 path.display(),
                 path.display()
-            ),
+            );
+        }
+        let text = record::write(&self.game, &self.ruleset_ref);
+        match std::fs::write(path, text) {
+            Ok(()) => {
+                self.saved = self.game.history().len();
+                self.saved_to = Some(path.to_path_buf());
+                writeln!(
+                    out,
+                    "saved to {} (continue with: castellan play --resume {})",
+                    path.display(),
+                    path.display()
+                )
+            }
             Err(e) => writeln!(out, "cannot save to {}: {e}", path.display()),
         }
     }
@@ -435,11 +526,13 @@ impl Session {
             if matches!(event, Event::TurnStarted { .. }) {
                 writeln!(out)?;
             }
-            let text = Described {
-                event,
-                names: &self.names,
-            }
-            .to_string();
+            let text = second_person(
+                &Described {
+                    event,
+                    names: &self.names,
+                }
+                .to_string(),
+            );
             let paint = match event {
                 Event::TurnStarted { .. } | Event::GameEnded { .. } => Paint::Bold,
                 Event::Scored { .. } | Event::FairyPoint { .. } => Paint::Green,
@@ -500,6 +593,18 @@ impl Session {
     }
 }
 
+/// The terminal's size in characters: `COLUMNS` and `LINES` when set, else 80 × 24.
+fn terminal_size() -> (usize, usize) {
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|n: &usize| *n > 0)
+            .unwrap_or(default)
+    };
+    (var("COLUMNS", 80), var("LINES", 24))
+}
+
 /// Text styles of the game's output.
 #[derive(Clone, Copy)]
 enum Paint {
@@ -512,10 +617,12 @@ enum Paint {
 
 const HELP: &str = "Type the number of an action to choose it. Other commands:
   save FILE   write the game so far as a record; continue it later with
-              `castellan play --resume FILE`
-  board       show the board and the choices again
+              `castellan play --resume FILE` (an existing file is kept)
+  save! FILE  the same, replacing FILE if it exists
+  board       show the board (around the last tile) and the choices again
+  board all   the same with the whole board
   help        this text
-  quit        stop the game (without saving)";
+  quit        stop the game (asks again when moves are not saved)";
 
 /// The seat names of `--players`: comma-separated, none empty.
 fn parse_players(list: &str) -> Result<Vec<String>, PlayError> {
@@ -564,6 +671,30 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
         % 1_000_000
+}
+
+/// An event's words for a player named "You" (the default human): the verb agrees ("You draw",
+/// not "You draws") and "You's" is "your". Other names are left as they are.
+fn second_person(text: &str) -> String {
+    const VERBS: [(&str, &str); 6] = [
+        ("You draws", "You draw"),
+        ("You places", "You place"),
+        ("You puts", "You put"),
+        ("You scores", "You score"),
+        ("You moves", "You move"),
+        ("You does", "You do"),
+    ];
+    if !text.contains("You") {
+        return text.to_string();
+    }
+    let mut out = text.replace("You's", "your");
+    for (third, second) in VERBS {
+        out = out.replace(third, second);
+    }
+    match out.strip_prefix("your") {
+        Some(rest) => format!("Your{rest}"),
+        None => out,
+    }
 }
 
 #[cfg(test)]

@@ -295,15 +295,63 @@ fn line(cells: &[Cell], colour: bool) -> String {
 /// (1 = first player), the dragon as `&` and the fairy as `F`. With `colour`, ANSI colours mark
 /// the players' figures, the pieces and the terrain. Lines end without trailing blanks.
 pub fn board(game: &Game, colour: bool) -> String {
+    board_window(game, colour, None)
+}
+
+/// Part of the board: at most `cols` × `rows` tiles, centred on `centre` as far as the board
+/// allows (a view that fits a terminal).
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    /// The position the view is centred on.
+    pub centre: crate::model::geometry::Pos,
+    /// Tiles across.
+    pub cols: usize,
+    /// Tiles down.
+    pub rows: usize,
+}
+
+impl Window {
+    /// The largest window whose text fits `width` × `height` characters (at least one tile).
+    pub fn fitting(centre: crate::model::geometry::Pos, width: usize, height: usize) -> Window {
+        // Four characters for the y labels, one line for the x labels.
+        Window {
+            centre,
+            cols: (width.saturating_sub(4) / TILE_W).max(1),
+            rows: (height.saturating_sub(1) / TILE_H).max(1),
+        }
+    }
+}
+
+/// The board's extent: (x0, x1, y0, y1) of its tiles, cut to `window` if any.
+pub fn extent(game: &Game, window: Option<Window>) -> (i32, i32, i32, i32) {
+    let placed = game.board().tiles();
+    let x0 = placed.iter().map(|t| t.pos.x).min().unwrap_or(0);
+    let x1 = placed.iter().map(|t| t.pos.x).max().unwrap_or(0);
+    let y0 = placed.iter().map(|t| t.pos.y).min().unwrap_or(0);
+    let y1 = placed.iter().map(|t| t.pos.y).max().unwrap_or(0);
+    let Some(w) = window else {
+        return (x0, x1, y0, y1);
+    };
+    let cut = |lo: i32, hi: i32, at: i32, n: usize| {
+        let n = n.min((hi - lo + 1) as usize) as i32;
+        let start = (at - (n - 1) / 2).clamp(lo, hi - n + 1);
+        (start, start + n - 1)
+    };
+    let (x0, x1) = cut(x0, x1, w.centre.x, w.cols);
+    let (y0, y1) = cut(y0, y1, w.centre.y, w.rows);
+    (x0, x1, y0, y1)
+}
+
+/// [`board`], or only the part of it in `window`.
+pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String {
     let rules = game.rules();
     let placed = game.board().tiles();
     if placed.is_empty() {
         return String::new();
     }
-    let x0 = placed.iter().map(|t| t.pos.x).min().unwrap_or(0);
-    let x1 = placed.iter().map(|t| t.pos.x).max().unwrap_or(0);
-    let y0 = placed.iter().map(|t| t.pos.y).min().unwrap_or(0);
-    let y1 = placed.iter().map(|t| t.pos.y).max().unwrap_or(0);
+    let (x0, x1, y0, y1) = extent(game, window);
+    let shown =
+        |pos: crate::model::geometry::Pos| (x0..=x1).contains(&pos.x) && (y0..=y1).contains(&pos.y);
     let cols = (x1 - x0 + 1) as usize;
     let rows = (y1 - y0 + 1) as usize;
     let mut grid = vec![vec![(' ', Style::Plain); cols * TILE_W]; rows * TILE_H];
@@ -312,9 +360,11 @@ pub fn board(game: &Game, colour: bool) -> String {
     let mut tiles = Vec::with_capacity(placed.len());
     for p in placed {
         let t = cache.get(rules, p.tile, p.rotation, TextTile::new).clone();
-        let (ox, oy) = origin(p.pos.x, p.pos.y);
-        for (r, row) in t.cells.iter().enumerate() {
-            grid[oy + r][ox..ox + TILE_W].copy_from_slice(row);
+        if shown(p.pos) {
+            let (ox, oy) = origin(p.pos.x, p.pos.y);
+            for (r, row) in t.cells.iter().enumerate() {
+                grid[oy + r][ox..ox + TILE_W].copy_from_slice(row);
+            }
         }
         tiles.push(t);
     }
@@ -325,6 +375,9 @@ pub fn board(game: &Game, colour: bool) -> String {
         let (id, feature) = figure_feature(game, f);
         let p = &placed[id as usize];
         let cell = tiles[id as usize].spots[feature as usize];
+        if !shown(p.pos) {
+            continue;
+        }
         let (ox, oy) = origin(p.pos.x, p.pos.y);
         let ch = char::from_digit(f.owner as u32 + 1, 36).unwrap_or('?');
         grid[oy + cell.1][ox + cell.0] = (ch, Style::Player(f.owner));
@@ -332,7 +385,7 @@ pub fn board(game: &Game, colour: bool) -> String {
         figure_cells.push((f.id, id, cell));
     }
     let mut piece = |pos: crate::model::geometry::Pos, near: Option<(usize, usize)>, ch, style| {
-        let Some(id) = game.board().at(pos) else {
+        let Some(id) = game.board().at(pos).filter(|_| shown(pos)) else {
             return;
         };
         let p = near.map_or((0.5, 0.5), |(c, r)| centre(c, r));
@@ -405,12 +458,19 @@ pub fn legend(game: &Game, colour: bool) -> String {
             count(supply.into(), "follower")
         ));
     }
-    out.push_str(
-        "# city  = | road  . field  C cloister  * pennant  P princess  \
-         V volcano  D dragon symbol  @ portal  & dragon  F fairy\n",
-    );
+    out.push_str(SYMBOLS);
+    out.push('\n');
     if game.rules().tiles.iter().any(has_expansion_marks) {
-        out.push_str("G garden  i inn  A cathedral  w wine  g grain  c cloth\n");
+        out.push_str(EXPANSION_SYMBOLS);
+        out.push('\n');
     }
     out
 }
+
+/// What the board's symbols mean (one line).
+pub const SYMBOLS: &str = "# city  = | road  . field  C cloister  * pennant  P princess  \
+                           V volcano  D dragon symbol  @ portal  & dragon  F fairy";
+
+/// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
+/// shown when the game has such tiles).
+pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";

@@ -1,0 +1,142 @@
+//! What scripts may spend during one action: wall-clock time and memory.
+//!
+//! rhai's own limits (`[scripting]`) bound the operations of one hook call, the call depth and
+//! the size of one value. They do not bound the whole: one operation may be costly (sorting a
+//! large array), and a map's keys are not counted in any size. So every action also has a
+//! budget, checked by rhai's progress callback after each operation:
+//!
+//! - **memory**: the bytes allocated and not yet freed on the action's thread since the action
+//!   began may not exceed [`ACTION_MEMORY`]. Every allocation of the process is counted by a
+//!   counting allocator (a thread-local addition per allocation), so the bound holds whatever
+//!   the script builds. The count depends only on what the program allocates, not on the
+//!   machine, so it is deterministic.
+//! - **time**: scripts may run until [`ACTION_TIME`] after the action began. This is the one
+//!   limit that depends on the machine; a normal script spends microseconds per action (the
+//!   operation limit stops loops long before), so it never comes near it.
+//!
+//! A script stopped by either gets a script error naming its file, line and hook, and the
+//! action is refused (the game stays as it was).
+
+use rhai::Dynamic;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+/// The wall-clock time scripts may run during one action.
+pub const ACTION_TIME: Duration = Duration::from_secs(5);
+
+/// The memory (bytes) scripts may hold at once during one action, beyond what the game held
+/// when the action began.
+pub const ACTION_MEMORY: isize = 256 << 20;
+
+/// How many operations pass between two looks at the clock (reading it costs more than an
+/// operation).
+const CLOCK_EVERY: u64 = 1024;
+
+thread_local! {
+    /// Bytes allocated minus bytes freed on this thread since it started.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    /// The running action's budget on this thread.
+    static CURRENT: Cell<Option<Limit>> = const { Cell::new(None) };
+}
+
+/// The allocator that counts, around the system's.
+struct Counting;
+
+// SAFETY: every call is passed on unchanged to the system allocator; counting touches only a
+// thread-local integer and never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as isize));
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as isize - layout.size() as isize);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn count(bytes: isize) {
+    // A thread being torn down has no counter any more: nothing to count there.
+    let _ = LIVE.try_with(|live| live.set(live.get().wrapping_add(bytes)));
+}
+
+/// Where one action's budget ends.
+#[derive(Clone, Copy)]
+struct Limit {
+    deadline: Instant,
+    /// The live bytes when the action began.
+    mark: isize,
+}
+
+/// The budget of the running action, while this value lives (nested budgets are restored when
+/// they end).
+pub(crate) struct Budget {
+    previous: Option<Limit>,
+}
+
+impl Budget {
+    /// A fresh budget: an action begins (a replayed action gets its own).
+    pub(crate) fn action() -> Budget {
+        let limit = Limit {
+            deadline: Instant::now() + ACTION_TIME,
+            mark: LIVE.with(Cell::get),
+        };
+        Budget {
+            previous: CURRENT.replace(Some(limit)),
+        }
+    }
+
+    /// The running action's budget, or a fresh one when no action runs (the hooks of a game's
+    /// set-up).
+    pub(crate) fn hook() -> Budget {
+        match CURRENT.get() {
+            Some(limit) => Budget {
+                previous: Some(limit),
+            },
+            None => Budget::action(),
+        }
+    }
+}
+
+impl Drop for Budget {
+    fn drop(&mut self) {
+        CURRENT.set(self.previous);
+    }
+}
+
+/// rhai's progress callback: stops the script when the action's budget is spent.
+pub(crate) fn progress(operations: u64) -> Option<Dynamic> {
+    let limit = CURRENT.get()?;
+    if LIVE.with(Cell::get).wrapping_sub(limit.mark) > ACTION_MEMORY {
+        return Some(Dynamic::from(format!(
+            "the scripts hold more than {} MiB during one action (stopped)",
+            ACTION_MEMORY >> 20
+        )));
+    }
+    if operations % CLOCK_EVERY == 0 && Instant::now() > limit.deadline {
+        return Some(Dynamic::from(format!(
+            "the scripts ran longer than {} s during one action (stopped)",
+            ACTION_TIME.as_secs()
+        )));
+    }
+    None
+}
