@@ -3,7 +3,8 @@
 //! `docs/adding-a-mechanic.md`).
 //!
 //! The order is the order of every hook call: the Count first (it scores what a tile completes
-//! with its quarters' rounds, in place of the base game), then the base game, the volcano, the
+//! with its quarters' rounds, in place of the base game), then the base game, inns and
+//! cathedrals (they change what the base game pays), the volcano, the
 //! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
 //! portal, and the ruleset's scripts last (their hooks see what the built-in rules did).
 
@@ -13,6 +14,7 @@ use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
 use crate::mechanic::base::Base;
 use crate::mechanic::count::CountOfCarcassonne;
+use crate::mechanic::ic::InnsCathedrals;
 use crate::mechanic::pd::dragon::Dragon;
 use crate::mechanic::pd::fairy::FairyMechanic;
 use crate::mechanic::pd::portal::Portal;
@@ -31,6 +33,9 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     }
     let base = next(&list);
     list.push(Box::new(Base::new(base)));
+    if on.inns_cathedrals {
+        list.push(Box::new(InnsCathedrals));
+    }
     if on.volcano {
         list.push(Box::new(Volcano));
     }

@@ -92,27 +92,95 @@ fn a_base_game_board_matches_its_snapshot() {
 fn every_tile_in_every_rotation_matches_its_snapshot() {
     let rules = Ruleset::load("hig").expect("the hig ruleset loads");
     let mut out = String::new();
-    for (i, t) in rules.tiles.iter().enumerate() {
-        let drawn: Vec<Vec<String>> = Rotation::ALL
-            .iter()
-            .map(|r| text::tile(&rules, i as u16, *r))
-            .collect();
+    for i in 0..rules.tiles.len() {
+        let drawn = every_rotation(&rules, i);
         for d in &drawn {
-            assert_eq!(d.len(), text::TILE_H, "{}", t.id);
+            assert_eq!(d.len(), text::TILE_H, "{}", rules.tiles[i].id);
             assert!(
                 d.iter().all(|l| l.chars().count() == text::TILE_W),
                 "{}",
-                t.id
+                rules.tiles[i].id
             );
         }
-        out.push_str(&format!("{}   (0° 90° 180° 270°)\n", t.id));
-        for row in 0..text::TILE_H {
-            let line: Vec<&str> = drawn.iter().map(|d| d[row].as_str()).collect();
-            out.push_str(&line.join("   "));
-            out.push('\n');
-        }
+        sheet_row(&mut out, &rules, i, &drawn);
     }
     check_snapshot("tiles-hig.txt", &out);
+}
+
+/// Tile type `i` drawn as text at 0°, 90°, 180° and 270°.
+fn every_rotation(rules: &Ruleset, i: usize) -> Vec<Vec<String>> {
+    Rotation::ALL
+        .iter()
+        .map(|r| text::tile(rules, i as u16, *r))
+        .collect()
+}
+
+/// Appends a tile's four drawings side by side under its id to a snapshot sheet.
+fn sheet_row(out: &mut String, rules: &Ruleset, i: usize, drawn: &[Vec<String>]) {
+    out.push_str(&format!("{}   (0° 90° 180° 270°)\n", rules.tiles[i].id));
+    for row in 0..text::TILE_H {
+        let line: Vec<&str> = drawn.iter().map(|d| d[row].as_str()).collect();
+        out.push_str(&line.join("   "));
+        out.push('\n');
+    }
+}
+
+#[test]
+fn every_expansion_tile_in_every_rotation_matches_its_snapshot() {
+    // Inns & Cathedrals, Traders & Builders and the Abbot gardens (2nd editions): inns `i`,
+    // cathedrals `A`, goods `w` `g` `c`, gardens `G`.
+    let rules = Ruleset::load("tests/fixtures/ic-tb-2nd-edition.toml").expect("the fixture loads");
+    let mut out = String::new();
+    for (i, t) in rules.tiles.iter().enumerate() {
+        if t.id.starts_with("BA/") && !t.id.ends_with('G') {
+            continue;
+        }
+        let drawn = every_rotation(&rules, i);
+        let shown = drawn[0].concat();
+        let f = t.features();
+        let count = |c: char| shown.chars().filter(|x| *x == c).count();
+        let inns: u16 = f.iter().map(|f| f.marks.inns).sum();
+        let cathedrals: u16 = f.iter().map(|f| f.marks.cathedrals).sum();
+        let goods: u16 = f.iter().map(|f| f.marks.goods.iter().sum::<u16>()).sum();
+        let gardens = f
+            .iter()
+            .filter(|f| f.kind == castellan::model::tile::FeatureKind::Garden);
+        assert_eq!(count('i'), inns as usize, "{}", t.id);
+        assert_eq!(count('A'), cathedrals as usize, "{}", t.id);
+        assert_eq!(
+            count('w') + count('g') + count('c'),
+            goods as usize,
+            "{}",
+            t.id
+        );
+        assert_eq!(count('G'), gardens.count(), "{}", t.id);
+        sheet_row(&mut out, &rules, i, &drawn);
+    }
+    check_snapshot("tiles-ic-tb.txt", &out);
+}
+
+#[test]
+fn the_svg_draws_inns_cathedrals_goods_and_gardens() {
+    let g = game("tests/records/render/ic-tb-marks.toml", None);
+    let picture = svg::board(&g);
+    let doc = roxmltree::Document::parse(&picture).expect("the SVG is well-formed XML");
+    // One cathedral, one inn, one wine and one cloth token, three gardens; the thief on the
+    // inn's road is drawn as a figure.
+    assert_eq!(with_class(&doc, "cathedral").len(), 1);
+    assert_eq!(with_class(&doc, "inn").len(), 1);
+    assert_eq!(with_class(&doc, "wine").len(), 1);
+    assert_eq!(with_class(&doc, "cloth").len(), 1);
+    assert_eq!(with_class(&doc, "grain").len(), 0);
+    assert_eq!(with_class(&doc, "good").len(), 2);
+    assert_eq!(with_class(&doc, "garden").len(), 3);
+    assert_eq!(with_class(&doc, "figure").len(), 1);
+    let png = png::from_svg(&picture).expect("the PNG renders");
+    assert!(png.starts_with(b"\x89PNG"));
+    // The text board shows the same marks, and its legend explains them.
+    let mut shown = text::board(&g, false);
+    shown.push_str(&text::legend(&g, false));
+    check_snapshot("ic-tb-marks.txt", &shown);
+    assert!(shown.contains("G garden  i inn  A cathedral  w wine  g grain  c cloth"));
 }
 
 #[test]

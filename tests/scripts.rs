@@ -510,6 +510,28 @@ fn a_script_changes_farm_points() {
     assert!(farms > 3, "{farms}");
 }
 
+/// `feature_points(feature)`: a script makes completed roads worth nothing, so no completed
+/// road pays anyone (the hook inns and cathedrals use, RULES.md §1.6); without the script some
+/// do.
+#[test]
+fn a_script_changes_feature_points() {
+    let dir = std::env::temp_dir().join("castellan-feature-points");
+    let script = r#"fn feature_points(feature) {
+    if feature.kind == "road" && feature.completed { 0 } else { () }
+}
+"#;
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let plain = Ruleset::load("hig").expect("loads");
+    let roads = |rules: &Arc<Ruleset>| {
+        (0..40)
+            .flat_map(|seed| play(rules, 2, seed).1)
+            .filter(|e| matches!(e, Event::Scored { rule, .. } if *rule == "§1.6 completed road"))
+            .count()
+    };
+    assert_eq!(roads(&rules), 0);
+    assert!(roads(&plain) > 0);
+}
+
 /// `extra_turn()`: the player who played turn 1 plays turn 2 too (a builder-like double turn).
 #[test]
 fn a_script_grants_an_extra_turn() {

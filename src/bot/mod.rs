@@ -309,7 +309,7 @@ fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
     let mut parts: Vec<(PlacedId, u8)> = Vec::new();
     let mut seen: Vec<u16> = vec![0; features.len()];
     for (i, g) in groups.iter_mut().enumerate() {
-        if g.kind == FeatureKind::Cloister {
+        if matches!(g.kind, FeatureKind::Cloister | FeatureKind::Garden) {
             continue;
         }
         walk(game, g.seed, i as u16 + 1, &mut seen, &mut parts);
@@ -342,7 +342,7 @@ fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
                 let chance = completion(totals.open, time);
                 (now * (1.0 + chance), chance)
             }
-            FeatureKind::Cloister => {
+            FeatureKind::Cloister | FeatureKind::Garden => {
                 let around = board.neighbours(g.at) as f64;
                 let chance = if around >= 8.0 {
                     1.0

@@ -8,7 +8,8 @@
 use crate::data::diagnostic::Diagnostic;
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    EdgeKind, FeatureDef, FeatureKind, NO_FEATURE, Symbol, TileSet, TileType, orientations,
+    EdgeKind, FeatureDef, FeatureKind, Good, Marks, NO_FEATURE, Symbol, TileSet, TileType,
+    orientations,
 };
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -43,6 +44,7 @@ struct TileFile {
     field: Vec<Spanned<FieldFile>>,
     #[serde(default)]
     cloister: bool,
+    garden: Option<Spanned<bool>>,
     symbol: Option<Symbol>,
     #[serde(default)]
     tags: Vec<Spanned<String>>,
@@ -56,12 +58,17 @@ struct CityFile {
     pennants: u8,
     #[serde(default)]
     princess: bool,
+    #[serde(default)]
+    cathedral: bool,
+    goods: Option<Good>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RoadFile {
     edges: Vec<Spanned<String>>,
+    #[serde(default)]
+    inn: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -171,13 +178,20 @@ impl Ctx<'_> {
             let mask =
                 self.claim_edges(&c.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::City, &edges, c.span(), &id)?;
+            let part = c.get_ref();
+            let mut goods = [0; 3];
+            if let Some(good) = part.goods {
+                goods[good as usize] = 1;
+            }
             features.push(FeatureDef {
-                kind: FeatureKind::City,
-                edges: mask,
-                halves: 0,
-                pennants: c.get_ref().pennants,
-                princess: c.get_ref().princess,
-                borders: 0,
+                pennants: part.pennants,
+                princess: part.princess,
+                marks: Marks {
+                    cathedrals: part.cathedral.into(),
+                    goods,
+                    ..Marks::default()
+                },
+                ..FeatureDef::plain(FeatureKind::City, mask, 0)
             });
         }
         for r in &raw.road {
@@ -185,12 +199,11 @@ impl Ctx<'_> {
                 self.claim_edges(&r.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
             features.push(FeatureDef {
-                kind: FeatureKind::Road,
-                edges: mask,
-                halves: 0,
-                pennants: 0,
-                princess: false,
-                borders: 0,
+                marks: Marks {
+                    inns: r.get_ref().inn.into(),
+                    ..Marks::default()
+                },
+                ..FeatureDef::plain(FeatureKind::Road, mask, 0)
             });
         }
         for (e, owner) in edge_owner.iter().enumerate() {
@@ -262,12 +275,8 @@ impl Ctx<'_> {
                 borders |= 1 << owner;
             }
             features.push(FeatureDef {
-                kind: FeatureKind::Field,
-                edges: 0,
-                halves: mask,
-                pennants: 0,
-                princess: false,
                 borders,
+                ..FeatureDef::plain(FeatureKind::Field, 0, mask)
             });
         }
         for (h, owner) in half_owner.iter().enumerate() {
@@ -286,15 +295,20 @@ impl Ctx<'_> {
                 ));
             }
         }
+        let garden = raw.garden.as_ref().filter(|g| *g.get_ref());
+        if let (true, Some(g)) = (raw.cloister, garden) {
+            return Err(self.err(
+                g.span(),
+                format!(
+                    "tile `{id}`: a tile has either a cloister or a garden in its centre, not both"
+                ),
+            ));
+        }
         if raw.cloister {
-            features.push(FeatureDef {
-                kind: FeatureKind::Cloister,
-                edges: 0,
-                halves: 0,
-                pennants: 0,
-                princess: false,
-                borders: 0,
-            });
+            features.push(FeatureDef::plain(FeatureKind::Cloister, 0, 0));
+        }
+        if garden.is_some() {
+            features.push(FeatureDef::plain(FeatureKind::Garden, 0, 0));
         }
         if features.len() > 16 {
             return Err(self.err(
@@ -521,6 +535,65 @@ field = [{ halves = ["WR", "NL", "NR", "EL"] }, { halves = ["WL", "SR"] }]
             e.contains("half-edge ER is on a field edge but no field touches it"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn markers_are_read_and_turned() {
+        let marked = D
+            .replace(
+                "city = [{ edges = [\"N\"] }]",
+                "city = [{ edges = [\"N\"], cathedral = true, goods = \"cloth\" }]",
+            )
+            .replace(
+                "road = [{ edges = [\"W\", \"E\"] }]",
+                "road = [{ edges = [\"W\", \"E\"], inn = true }]",
+            );
+        let set = TileSet::parse(Path::new("t.toml"), &marked).unwrap();
+        let r90 = set.tiles[0].at(Rotation::from_degrees(90).unwrap());
+        let city = r90.feature_at(Spot::Edge(Edge::E)).unwrap() as usize;
+        let road = r90.feature_at(Spot::Edge(Edge::N)).unwrap() as usize;
+        assert_eq!(r90.features[city].marks.cathedrals, 1);
+        assert_eq!(r90.features[city].marks.good(Good::Cloth), 1);
+        assert_eq!(r90.features[road].marks.inns, 1);
+        assert_eq!(r90.features[road].marks.goods, [0; 3]);
+    }
+
+    #[test]
+    fn markers_on_the_wrong_feature_are_rejected_with_their_place() {
+        let e = error_of(&D.replace(
+            "road = [{ edges = [\"W\", \"E\"] }]",
+            "road = [{ edges = [\"W\", \"E\"], cathedral = true }]",
+        ));
+        assert!(e.contains("unknown field `cathedral`"), "{e}");
+        assert!(e.starts_with("bad.toml:8:"), "{e}");
+        let e = error_of(&D.replace(
+            "city = [{ edges = [\"N\"] }]",
+            "city = [{ edges = [\"N\"], inn = true }]",
+        ));
+        assert!(e.contains("unknown field `inn`"), "{e}");
+        let e = error_of(&D.replace(
+            "city = [{ edges = [\"N\"] }]",
+            "city = [{ edges = [\"N\"], goods = \"beer\" }]",
+        ));
+        assert!(e.contains("unknown variant `beer`"), "{e}");
+        assert!(e.starts_with("bad.toml:7:"), "{e}");
+    }
+
+    #[test]
+    fn a_garden_is_a_centre_feature_and_excludes_a_cloister() {
+        let garden = format!("{D}garden = true\n");
+        let set = TileSet::parse(Path::new("t.toml"), &garden).unwrap();
+        let t = &set.tiles[0];
+        assert!(t.has_feature(FeatureKind::Garden) && !t.has_cloister());
+        let f = t
+            .at(Rotation::default())
+            .feature_at(Spot::Cloister)
+            .unwrap();
+        assert_eq!(t.features()[f as usize].kind, FeatureKind::Garden);
+        assert_eq!(t.features()[f as usize].spot(), Spot::Cloister);
+        let e = error_of(&format!("{D}cloister = true\ngarden = true\n"));
+        assert!(e.contains("either a cloister or a garden"), "{e}");
+        assert!(e.starts_with("bad.toml:11:"), "{e}");
     }
 
     #[test]

@@ -862,6 +862,7 @@ impl Game {
                 },
                 open,
                 f.pennants as u32,
+                f.marks,
             );
         }
         for e in Edge::ALL {
@@ -906,17 +907,21 @@ impl Game {
     // Features and scoring: the shared operations every mechanic uses.
 
     /// Whether the feature of `seg` is complete: a closed road or city, or a surrounded
-    /// cloister (RULES.md §1.5). Fields are complete when enclosed (used by the portal only).
+    /// cloister or garden (RULES.md §1.5). Fields are complete when enclosed (used by the
+    /// portal only).
     pub fn is_complete(&self, seg: SegId) -> bool {
         let s = self.features.segment(seg);
         match s.kind {
-            FeatureKind::Cloister => self.board.neighbours(self.board.placed(s.placed).pos) == 8,
+            FeatureKind::Cloister | FeatureKind::Garden => {
+                self.board.neighbours(self.board.placed(s.placed).pos) == 8
+            }
             _ => self.features.closed(seg),
         }
     }
 
-    /// Roads, cities and cloisters completed by laying `placed`, in a fixed order: the tile's
-    /// own features first, then the cloisters around it clockwise from north (B-M5).
+    /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
+    /// tile's own features first, then the cloisters and gardens around it clockwise from north
+    /// (B-M5).
     pub(crate) fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
         let mut done: Vec<SegId> = Vec::new();
         let p = *self.board.placed(placed);
@@ -1045,10 +1050,11 @@ impl Game {
         }
     }
 
-    /// Tiles and pennants of the feature of `seg` (a cloister counts itself and its neighbours).
+    /// Tiles and pennants of the feature of `seg` (a cloister or garden counts itself and its
+    /// neighbours).
     pub(crate) fn size(&mut self, seg: SegId) -> Size {
         let s = *self.features.segment(seg);
-        if s.kind == FeatureKind::Cloister {
+        if matches!(s.kind, FeatureKind::Cloister | FeatureKind::Garden) {
             let pos = self.board.placed(s.placed).pos;
             return Size {
                 tiles: 1 + self.board.neighbours(pos),

@@ -15,7 +15,7 @@
 
 use super::action::{Action, Decision};
 use super::event::Event;
-use super::game::{Game, RuleError};
+use super::game::{Game, RuleError, Size};
 use super::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -115,6 +115,8 @@ hooks! {
     /// [`Mechanic::actions`], [`Mechanic::check`] and [`Mechanic::apply`] for other mechanics'
     /// decisions (the fairy's moves at deployment, scripts' offers).
     ADDS = 17;
+    /// [`Mechanic::feature_points`].
+    POINTS = 18;
 }
 
 impl Hooks {
@@ -298,6 +300,21 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
 
     /// A notification that the turn of `g.active()` began (before any stage of the turn).
     fn turn_begun(&self, _g: &mut Game, _events: &mut Vec<Event>) {}
+
+    /// Changes the `points` that the road, city, cloister or garden of `seg` (of `kind`, `size`
+    /// big, `completed` or scored at the end) is worth, before its majority is paid: an inn or
+    /// a cathedral changes the value of its whole feature. 0 points pay nobody, but the feature
+    /// still counts as scored ([`Mechanic::feature_scored`] is called).
+    fn feature_points(
+        &self,
+        _g: &mut Game,
+        _seg: SegId,
+        _kind: FeatureKind,
+        _completed: bool,
+        _size: Size,
+        _points: &mut u32,
+    ) {
+    }
 
     /// A feature was scored (its majority paid): bonuses, notes.
     fn feature_scored(

@@ -4,4 +4,5 @@
 
 pub mod base;
 pub mod count;
+pub mod ic;
 pub mod pd;

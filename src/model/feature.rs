@@ -3,10 +3,10 @@
 //!
 //! The segments are the nodes of a petgraph graph (an edge per border joint) so that a feature
 //! can be walked, and an incremental union-find keeps per-feature totals (open edges, pennants,
-//! followers) at its root, so completion and occupancy are O(1) to read.
+//! inns, cathedrals, goods, followers) at its root, so completion and occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
-use crate::model::tile::FeatureKind;
+use crate::model::tile::{FeatureKind, Marks};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
 
@@ -32,6 +32,8 @@ pub struct Totals {
     pub open: u32,
     /// Pennants in a city.
     pub pennants: u32,
+    /// Inns on a road, cathedrals and goods in a city.
+    pub marks: Marks,
     /// Followers standing in the feature.
     pub followers: u32,
 }
@@ -61,13 +63,14 @@ impl Features {
     }
 
     /// Adds a segment with its own totals and returns its id.
-    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32) -> SegId {
+    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
         let id = self.sets.new_set();
         self.graph.add_node(());
         self.segments.push(segment);
         self.totals.push(Totals {
             open,
             pennants,
+            marks,
             followers: 0,
         });
         self.stamp.push(0);
@@ -126,6 +129,7 @@ impl Features {
             self.totals[root as usize] = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
+                marks: ta.marks.plus(tb.marks),
                 followers: ta.followers + tb.followers,
             };
         }
@@ -177,14 +181,19 @@ mod tests {
     #[test]
     fn totals_follow_unions_and_loops() {
         let mut f = Features::with_capacity(4);
-        let a = f.add(seg(0), 2, 1);
-        let b = f.add(seg(1), 2, 0);
-        let c = f.add(seg(2), 2, 1);
+        let inn = Marks {
+            inns: 1,
+            ..Marks::default()
+        };
+        let a = f.add(seg(0), 2, 1, inn);
+        let b = f.add(seg(1), 2, 0, Marks::default());
+        let c = f.add(seg(2), 2, 1, inn);
         f.join(a, b);
         assert_eq!(f.totals(a).open, 2);
         f.join(b, c);
         assert_eq!(f.totals(c).open, 2);
         assert_eq!(f.totals(c).pennants, 2);
+        assert_eq!(f.totals(b).marks.inns, 2);
         // Closing the loop inside one feature takes two open edges away.
         f.join(c, a);
         assert!(f.closed(a));

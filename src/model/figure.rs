@@ -88,6 +88,7 @@ impl Stands {
             FeatureKind::City => 1,
             FeatureKind::Cloister => 2,
             FeatureKind::Field => 3,
+            FeatureKind::Garden => 4,
         }
     }
 }

@@ -51,6 +51,9 @@ pub enum FeatureKind {
     Cloister,
     /// A field (farm).
     Field,
+    /// An Abbot garden (2nd-edition tiles): a centre feature completed and counted like a
+    /// cloister. It shares the centre spot `C` with the cloister; no tile has both.
+    Garden,
 }
 
 impl FeatureKind {
@@ -61,6 +64,7 @@ impl FeatureKind {
             FeatureKind::City => "city",
             FeatureKind::Cloister => "cloister",
             FeatureKind::Field => "field",
+            FeatureKind::Garden => "garden",
         }
     }
 }
@@ -75,6 +79,60 @@ pub enum Symbol {
     Dragon,
     /// A magic portal: deploy on any tile.
     Portal,
+}
+
+/// A trade good printed in a city (Traders & Builders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Good {
+    /// A wine barrel.
+    Wine = 0,
+    /// A grain sack.
+    Grain = 1,
+    /// A bolt of cloth.
+    Cloth = 2,
+}
+
+impl Good {
+    /// The three goods, in the order of [`Marks::goods`].
+    pub const ALL: [Good; 3] = [Good::Wine, Good::Grain, Good::Cloth];
+
+    /// The lowercase name used in tile files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Good::Wine => "wine",
+            Good::Grain => "grain",
+            Good::Cloth => "cloth",
+        }
+    }
+}
+
+/// The expansion markers on a feature part, and their sums over a whole feature (kept at the
+/// feature's root by [`crate::model::feature::Features`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Inns on a road (Inns & Cathedrals).
+    pub inns: u16,
+    /// Cathedrals in a city (Inns & Cathedrals).
+    pub cathedrals: u16,
+    /// Goods tokens in a city, indexed by [`Good`] (Traders & Builders).
+    pub goods: [u16; 3],
+}
+
+impl Marks {
+    /// The marks of two parts joined into one feature (saturating: a total never wraps).
+    pub fn plus(self, other: Marks) -> Marks {
+        Marks {
+            inns: self.inns.saturating_add(other.inns),
+            cathedrals: self.cathedrals.saturating_add(other.cathedrals),
+            goods: [0, 1, 2].map(|i| self.goods[i].saturating_add(other.goods[i])),
+        }
+    }
+
+    /// How many tokens of `good` there are.
+    pub fn good(&self, good: Good) -> u16 {
+        self.goods[good as usize]
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,6 +151,8 @@ pub struct FeatureDef {
     pub pennants: u8,
     /// The princess is drawn in this city part.
     pub princess: bool,
+    /// Inns, cathedrals and goods printed on the part.
+    pub marks: Marks,
     /// For a field: the city parts of this tile it borders (bit `i` = feature `i`).
     pub borders: u16,
 }
@@ -107,9 +167,27 @@ impl FeatureDef {
         }
     }
 
+    /// A feature of `kind` on the given edges or half-edges, with no pennant or marker.
+    pub fn plain(kind: FeatureKind, edges: u8, halves: u8) -> FeatureDef {
+        FeatureDef {
+            kind,
+            edges,
+            halves,
+            pennants: 0,
+            princess: false,
+            marks: Marks::default(),
+            borders: 0,
+        }
+    }
+
+    /// Whether the feature stands in the tile's centre (a cloister or a garden).
+    pub fn is_centre(&self) -> bool {
+        matches!(self.kind, FeatureKind::Cloister | FeatureKind::Garden)
+    }
+
     /// The canonical name of the feature's spot: first edge, else first half-edge, else `C`/`I`.
     pub fn spot(&self) -> Spot {
-        if self.kind == FeatureKind::Cloister {
+        if self.is_centre() {
             Spot::Cloister
         } else if self.edges != 0 {
             Spot::Edge(Edge::from_index(self.edges.trailing_zeros() as usize))
@@ -159,7 +237,7 @@ impl Oriented {
             Spot::Cloister => self
                 .features
                 .iter()
-                .position(|f| f.kind == FeatureKind::Cloister)
+                .position(FeatureDef::is_centre)
                 .map_or(NO_FEATURE, |i| i as u8),
             Spot::Inner => self
                 .features
@@ -200,9 +278,12 @@ impl TileType {
 
     /// Whether the tile has a cloister.
     pub fn has_cloister(&self) -> bool {
-        self.features()
-            .iter()
-            .any(|f| f.kind == FeatureKind::Cloister)
+        self.has_feature(FeatureKind::Cloister)
+    }
+
+    /// Whether the tile has a feature of `kind` (e.g. a garden).
+    pub fn has_feature(&self, kind: FeatureKind) -> bool {
+        self.features().iter().any(|f| f.kind == kind)
     }
 
     /// Whether one of the tile's edges is an inner edge (the tile is laid only at the start).

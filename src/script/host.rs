@@ -347,18 +347,36 @@ impl Game {
             .unwrap_or_default();
         m.insert("player".into(), (player as i64).into());
         m.insert("cities".into(), (cities as i64).into());
+        self.points_hook("farm_points", m, points);
+    }
+
+    /// `feature_points(feature)`: the points a road, city, cloister or garden is worth before
+    /// its majority is paid, as the script changes them (`feature` has `points`).
+    pub(crate) fn feature_points_hook(&mut self, seg: u32, completed: bool, points: &mut u32) {
+        if !self.hooked("feature_points") || seg as usize >= self.features.len() {
+            return;
+        }
+        let m = self
+            .feature_map(seg, Some(completed))
+            .try_cast::<Map>()
+            .unwrap_or_default();
+        self.points_hook("feature_points", m, points);
+    }
+
+    /// Calls `hook` with the feature map `m` plus its current `points`; each script may answer
+    /// new points (a whole number of 0 or more) or `()` to leave them.
+    fn points_hook(&mut self, hook: &str, mut m: Map, points: &mut u32) {
         m.insert("points".into(), (*points as i64).into());
-        for value in self.value_hook("farm_points", vec![Dynamic::from_map(m)]) {
+        for value in self.value_hook(hook, vec![Dynamic::from_map(m)]) {
             if value.is_unit() {
                 continue;
             }
             match value.as_int().ok().and_then(|i| u32::try_from(i).ok()) {
                 Some(p) => *points = p,
                 None => {
-                    self.fail_hook(
-                        "farm_points",
-                        "farm_points() must answer a whole number of 0 or more, or ()".into(),
-                    );
+                    let message =
+                        format!("{hook}() must answer a whole number of 0 or more, or ()");
+                    self.fail_hook(hook, message);
                     return;
                 }
             }
@@ -659,6 +677,7 @@ impl Game {
                             FeatureKind::City,
                             FeatureKind::Cloister,
                             FeatureKind::Field,
+                            FeatureKind::Garden,
                         ]
                         .into_iter()
                         .find(|f| f.name() == k)

@@ -10,7 +10,7 @@
 
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::Event;
-use crate::engine::game::{Game, RuleError};
+use crate::engine::game::{Game, RuleError, Size};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
@@ -29,7 +29,7 @@ pub struct ScriptMechanic {
 
 impl ScriptMechanic {
     /// The scripts as mechanic number `id` of a game. The hooks that answer with a value
-    /// (`strength`, `farm_points`, `extra_turn`) are in the game's call lists only when some
+    /// (`strength`, `farm_points`, `feature_points`, `extra_turn`) are in the game's call lists only when some
     /// script defines them, so the other rulesets pay nothing for them.
     pub fn new(id: u8, scripts: &Scripts) -> ScriptMechanic {
         let mut hooks = Hooks::STAGE
@@ -44,6 +44,7 @@ impl ScriptMechanic {
         for (hook, flag) in [
             ("strength", Hooks::STRENGTH),
             ("farm_points", Hooks::FARM),
+            ("feature_points", Hooks::POINTS),
             ("extra_turn", Hooks::EXTRA_TURN),
         ] {
             if scripts.defines(hook) {
@@ -154,6 +155,18 @@ impl Mechanic for ScriptMechanic {
 
     fn farm_points(&self, g: &mut Game, farm: SegId, player: usize, cities: u32, points: &mut u32) {
         g.farm_points_hook(farm, player, cities, points);
+    }
+
+    fn feature_points(
+        &self,
+        g: &mut Game,
+        seg: SegId,
+        _kind: FeatureKind,
+        completed: bool,
+        _size: Size,
+        points: &mut u32,
+    ) {
+        g.feature_points_hook(seg, completed, points);
     }
 
     fn extra_turn(&self, g: &mut Game) -> bool {

@@ -21,6 +21,7 @@ pub fn role(kind: FeatureKind) -> &'static str {
         FeatureKind::City => "knight",
         FeatureKind::Road => "thief",
         FeatureKind::Cloister => "monk",
+        FeatureKind::Garden => "abbot",
         FeatureKind::Field => "farmer",
     }
 }
@@ -56,7 +57,7 @@ pub fn direction(from: Pos, to: Pos) -> &'static str {
 /// "on all four sides", "to the south-west", "all around", "in the middle".
 fn area(def: &FeatureDef) -> String {
     match def.kind {
-        FeatureKind::Cloister => "in the middle".to_string(),
+        FeatureKind::Cloister | FeatureKind::Garden => "in the middle".to_string(),
         FeatureKind::Road | FeatureKind::City => {
             let sides: Vec<&str> = Edge::ALL
                 .iter()
@@ -162,10 +163,10 @@ fn and_list<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 /// The feature at `spot` of the tile at `pos`, in words: "the city to the north", "the field
-/// to the south-west", "the cloister".
+/// to the south-west", "the cloister", "the garden".
 pub fn feature(game: &Game, pos: Pos, spot: Spot) -> String {
     match feature_def(game, pos, spot) {
-        Some(def) if def.kind == FeatureKind::Cloister => "the cloister".to_string(),
+        Some(def) if def.is_centre() => format!("the {}", def.kind.name()),
         Some(def) => format!("the {} {}", def.kind.name(), area(def)),
         None => format!("the feature {spot}"),
     }

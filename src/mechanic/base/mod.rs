@@ -271,7 +271,13 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
             y: at.y,
         });
     }
-    let points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    let mut points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    if g.mechanics.any(Hooks::POINTS) {
+        let mechanics = std::sync::Arc::clone(&g.mechanics);
+        for m in mechanics.on(Hooks::POINTS) {
+            m.feature_points(g, seg, kind, completed, size, &mut points);
+        }
+    }
     let strength = g.strength(seg);
     let rule = match (kind, completed) {
         (FeatureKind::Road, true) => "§1.6 completed road",

@@ -87,6 +87,9 @@ pub struct Mechanics {
     /// The Count of Carcassonne: the quarters of the City and the Count (§5; `count.enabled`,
     /// §3.3 #46). Needs the City's tiles (`tiles/count.toml`) as the start block.
     pub count: bool,
+    /// Inns & Cathedrals: inns and cathedrals change what their road or city is worth (§1.6,
+    /// I&C). The big follower and the sixth player are not in the game yet.
+    pub inns_cathedrals: bool,
 }
 
 impl Default for Mechanics {
@@ -99,6 +102,7 @@ impl Default for Mechanics {
             princess: false,
             portal: false,
             count: false,
+            inns_cathedrals: false,
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::model::tile::FeatureKind;
 /// Points for a road, city or cloister, completed or not.
 pub fn value(kind: FeatureKind, size: Size, completed: bool, small_city: SmallCity) -> u32 {
     match kind {
-        FeatureKind::Road | FeatureKind::Cloister => size.tiles,
+        FeatureKind::Road | FeatureKind::Cloister | FeatureKind::Garden => size.tiles,
         FeatureKind::City if !completed => size.tiles + size.pennants,
         FeatureKind::City if size.tiles == 2 && small_city == SmallCity::Half => {
             size.tiles + size.pennants

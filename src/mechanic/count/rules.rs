@@ -131,7 +131,7 @@ impl Quarter {
     pub fn serving(kind: FeatureKind) -> Quarter {
         match kind {
             FeatureKind::City => Quarter::Castle,
-            FeatureKind::Cloister => Quarter::Cathedral,
+            FeatureKind::Cloister | FeatureKind::Garden => Quarter::Cathedral,
             FeatureKind::Field => Quarter::Market,
             FeatureKind::Road => Quarter::Blacksmiths,
         }

@@ -9,7 +9,7 @@
 //! where pennants, the princess and a printed symbol are drawn.
 
 use crate::model::geometry::Edge;
-use crate::model::tile::{FeatureKind, Oriented, Symbol};
+use crate::model::tile::{FeatureKind, Good, Oriented, Symbol};
 use std::collections::VecDeque;
 
 /// A point on the unit tile.
@@ -51,6 +51,9 @@ pub(crate) enum Shape {
     },
     /// A cloister, a square at the centre.
     Cloister,
+    /// An Abbot garden: a hedged square on the field, not covering anything (its place is
+    /// [`Layout::garden`]).
+    Garden,
     /// A field: everything else.
     Field,
 }
@@ -68,6 +71,17 @@ impl Shape {
     }
 }
 
+/// An expansion marker printed on a road or city part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// An inn by a road (drawn on the field beside it).
+    Inn,
+    /// A cathedral in a city.
+    Cathedral,
+    /// A goods token in a city.
+    Good(Good),
+}
+
 /// Everything needed to draw one tile type in one orientation.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -81,6 +95,11 @@ pub(crate) struct Layout {
     pub princess: Option<(Pt, u8)>,
     /// The printed symbol and where it is drawn.
     pub symbol: Option<(Symbol, Pt)>,
+    /// Inns, cathedrals and goods: the point, the feature and what is printed there.
+    pub marks: Vec<(Pt, u8, Mark)>,
+    /// The Abbot garden's centre: on the field, clear of roads and the other marks (a figure
+    /// in the garden stands there too).
+    pub garden: Option<Pt>,
     /// Feature of each raster cell, row by row.
     raster: Vec<u8>,
 }
@@ -333,6 +352,7 @@ impl Layout {
                 FeatureKind::City => city_shape(f.edges),
                 FeatureKind::Road => road_shape(f.edges),
                 FeatureKind::Cloister => Shape::Cloister,
+                FeatureKind::Garden => Shape::Garden,
                 FeatureKind::Field => Shape::Field,
             })
             .collect();
@@ -342,6 +362,8 @@ impl Layout {
             pennants: Vec::new(),
             princess: None,
             symbol: None,
+            marks: Vec::new(),
+            garden: None,
             raster: Vec::new(),
         };
         layout.raster = (0..N * N)
@@ -498,6 +520,7 @@ impl Layout {
         if symbol_in_centre {
             taken.push(centre);
         }
+        self.place_garden(o, &mut taken);
         for (i, f) in o.features.iter().enumerate() {
             if f.kind != FeatureKind::City {
                 continue;
@@ -512,6 +535,7 @@ impl Layout {
                 }
             }
         }
+        self.place_marks(o, &depths, &mut taken);
         if let Some(s) = symbol {
             let p = if symbol_in_centre {
                 centre
@@ -521,6 +545,53 @@ impl Layout {
                 self.free_point(&d, fields, &taken, centre)
             };
             self.symbol = Some((s, p));
+        }
+    }
+
+    /// Puts the garden on the field as near the centre as there is room (the printed tiles
+    /// show it beside the roads), and its figure spot with it.
+    fn place_garden(&mut self, o: &Oriented, taken: &mut [Pt]) {
+        let Some(i) = o
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::Garden)
+        else {
+            return;
+        };
+        let fields = |l: u8| l == NONE || matches!(self.shapes[l as usize], Shape::Field);
+        let d = depth(&self.raster, |l| !fields(l));
+        let others: Vec<Pt> = taken
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i)
+            .map(|(_, p)| *p)
+            .collect();
+        let p = self.free_point(&d, fields, &others, (0.5, 0.5));
+        self.spots[i] = p;
+        taken[i] = p;
+        self.garden = Some(p);
+    }
+
+    /// Places the inns (on the field beside their road), cathedrals and goods (in their city).
+    fn place_marks(&mut self, o: &Oriented, depths: &[Vec<i32>], taken: &mut Vec<Pt>) {
+        let fields = |l: u8| l == NONE || matches!(self.shapes[l as usize], Shape::Field);
+        let field_depth = depth(&self.raster, |l| !fields(l));
+        for (i, f) in o.features.iter().enumerate() {
+            let m = f.marks;
+            let goods = Good::ALL
+                .iter()
+                .flat_map(|g| std::iter::repeat_n(Mark::Good(*g), m.good(*g) as usize));
+            let city_marks = std::iter::repeat_n(Mark::Cathedral, m.cathedrals as usize);
+            for mark in city_marks.chain(goods) {
+                let p = self.free_point(&depths[i], |l| l == i as u8, taken, self.spots[i]);
+                taken.push(p);
+                self.marks.push((p, i as u8, mark));
+            }
+            for _ in 0..m.inns {
+                let p = self.free_point(&field_depth, fields, taken, self.spots[i]);
+                taken.push(p);
+                self.marks.push((p, i as u8, Mark::Inn));
+            }
         }
     }
 

@@ -3,17 +3,20 @@
 //! Every tile is a 100 × 100 square in a `<g class="tile">` group with `data-x`, `data-y`,
 //! `data-id` and `data-rotation` attributes: green field, tan city parts reaching the edges they
 //! touch with a brown wall line, pennants as blue shields, the princess as a crown, roads as
-//! light lines (to the centre when they are stubs), cloisters as small buildings, and the
-//! printed symbols (volcano, dragon, magic portal). Above the tiles come the figures, each a
+//! light lines (to the centre when they are stubs), cloisters as small buildings, Abbot gardens
+//! as hedged squares with a tree (`class="garden"`), inns as small houses with a red roof beside
+//! their road (`class="inn"`), cathedrals as grey churches (`class="cathedral"`), goods as
+//! tokens (`class="good wine"`, `grain`, `cloth`), and the printed symbols (volcano, dragon,
+//! magic portal). Above the tiles come the figures, each a
 //! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x` and `data-y`,
 //! then the dragon (`<g class="dragon">`) and the fairy (`<g class="fairy">`). Coordinates run
 //! along the top and left; a legend below gives every player's colour, name and score.
 
-use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
+use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
 use crate::engine::game::Game;
 use crate::model::geometry::{Pos, Rotation, Spot};
-use crate::model::tile::{Symbol, TileType};
+use crate::model::tile::{Good, Symbol, TileType};
 use std::fmt::Write;
 
 /// Side of a tile in SVG units.
@@ -167,6 +170,24 @@ impl SvgTile {
                 top = num(50.0 - h - 2.0),
             );
         }
+        if let Some(p) = layout.garden {
+            let _ = write!(
+                b,
+                concat!(
+                    r##"<g class="garden" transform="translate({},{})">"##,
+                    r##"<rect x="-11" y="-11" width="22" height="22" rx="5" "##,
+                    r##"fill="#9fd36b" stroke="#2f6b1f" stroke-width="3" stroke-dasharray="3 2"/>"##,
+                    r##"<path d="M0,8 V0" stroke="#6b4a2a" stroke-width="2.5"/>"##,
+                    r##"<circle cx="0" cy="-3" r="6" fill="#3f8f2a" stroke="#1f4f12" stroke-width="1.2"/></g>"##
+                ),
+                num(inside(p.0) * TILE),
+                num(inside(p.1) * TILE)
+            );
+        }
+        for (p, _, m) in &layout.marks {
+            let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
+            let _ = write!(b, "{}", mark_svg(*m, &x, &y));
+        }
         for (p, _) in &layout.pennants {
             let _ = write!(
                 b,
@@ -227,6 +248,37 @@ impl SvgTile {
             layout: layout.clone(),
         }
     }
+}
+
+/// The picture of an inn, a cathedral or a good, centred on (`x`, `y`).
+fn mark_svg(mark: Mark, x: &str, y: &str) -> String {
+    let body = match mark {
+        Mark::Inn => concat!(
+            r##"<g class="inn" transform="translate({x},{y})">"##,
+            r##"<rect x="-7" y="-2" width="14" height="10" fill="#f3e3c3" stroke="#5a3a1a" stroke-width="1.2"/>"##,
+            r##"<polygon points="-9,-2 0,-10 9,-2" fill="#b5452c" stroke="#5a1a10" stroke-width="1.2"/>"##,
+            r##"<rect x="-2" y="3" width="4" height="5" fill="#5a3a1a"/></g>"##
+        ),
+        Mark::Cathedral => concat!(
+            r##"<g class="cathedral" transform="translate({x},{y})">"##,
+            r##"<rect x="-9" y="-2" width="18" height="11" fill="#c8c8d0" stroke="#3a3a48" stroke-width="1.2"/>"##,
+            r##"<polygon points="-4,-2 0,-14 4,-2" fill="#8a8a9a" stroke="#3a3a48" stroke-width="1.2"/>"##,
+            r##"<path d="M0,1 V7 M-2.5,3.5 H2.5" stroke="#3a3a48" stroke-width="1.5"/></g>"##
+        ),
+        Mark::Good(Good::Wine) => concat!(
+            r##"<g class="good wine" transform="translate({x},{y})">"##,
+            r##"<circle r="7" fill="#7b1e3a" stroke="#ffffff" stroke-width="1.5"/></g>"##
+        ),
+        Mark::Good(Good::Grain) => concat!(
+            r##"<g class="good grain" transform="translate({x},{y})">"##,
+            r##"<circle r="7" fill="#e8c547" stroke="#6b5310" stroke-width="1.5"/></g>"##
+        ),
+        Mark::Good(Good::Cloth) => concat!(
+            r##"<g class="good cloth" transform="translate({x},{y})">"##,
+            r##"<circle r="7" fill="#3f7fd0" stroke="#ffffff" stroke-width="1.5"/></g>"##
+        ),
+    };
+    body.replace("{x}", x).replace("{y}", y)
 }
 
 /// A meeple standing at the origin, about 24 units tall.

@@ -10,19 +10,23 @@
 //! | `*` | pennant |
 //! | `P` | the princess |
 //! | `V` `D` `@` | volcano, dragon and magic-portal symbols |
+//! | `G` | an Abbot garden |
+//! | `i` | an inn (beside its road) |
+//! | `A` | a cathedral |
+//! | `w` `g` `c` | wine, grain and cloth goods |
 //! | `1`–`9` | a follower of that seat (1 = first player) |
 //! | `&` | the dragon |
 //! | `F` | the fairy |
 //!
 //! Empty board cells are blank.
 
-use super::layout::{Layout, Pt, Shape, to_path};
+use super::layout::{Layout, Mark, Pt, Shape, to_path};
 use super::{Cache, figure_feature};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::geometry::Rotation;
-use crate::model::tile::Symbol;
 use crate::model::tile::TileId;
+use crate::model::tile::{Good, Symbol};
 
 /// Width of a tile block in characters.
 pub const TILE_W: usize = 7;
@@ -39,6 +43,8 @@ enum Style {
     City,
     Road,
     Cloister,
+    Garden,
+    Marker,
     Pennant,
     Princess,
     Symbol,
@@ -56,6 +62,8 @@ impl Style {
             Style::City => "\x1b[0;33m",
             Style::Road => "\x1b[0;37m",
             Style::Cloister => "\x1b[0;1;31m",
+            Style::Garden => "\x1b[0;1;92m",
+            Style::Marker => "\x1b[0;1;36m",
             Style::Pennant => "\x1b[0;1;34m",
             Style::Princess => "\x1b[0;1;35m",
             Style::Symbol => "\x1b[0;1;91m",
@@ -165,7 +173,7 @@ impl TextTile {
                             (road_char(to_path(p, road.line(corners)).1), Style::Road)
                         }
                     }
-                    Some(Shape::Field) | None => ('.', Style::Field),
+                    Some(Shape::Field | Shape::Garden) | None => ('.', Style::Field),
                 };
             }
         }
@@ -200,6 +208,13 @@ impl TextTile {
         if let Some((p, f)) = layout.princess {
             mark(p, Some(f), 'P', Style::Princess);
         }
+        if let Some(p) = layout.garden {
+            mark(p, None, 'G', Style::Garden);
+        }
+        for (p, f, m) in &layout.marks {
+            let on = (*m != Mark::Inn).then_some(*f);
+            mark(*p, on, mark_char(*m), Style::Marker);
+        }
         if let Some((s, p)) = layout.symbol {
             let ch = match s {
                 Symbol::Volcano => 'V',
@@ -224,6 +239,25 @@ impl TextTile {
             .then(|| nearest(p, |c, r| free(c, r) && grass(c, r)))
             .flatten()
             .or_else(|| nearest(p, free))
+    }
+}
+
+/// Whether a tile type shows a garden, an inn, a cathedral or goods (keys the legend's second
+/// line).
+fn has_expansion_marks(t: &crate::model::tile::TileType) -> bool {
+    t.features()
+        .iter()
+        .any(|f| f.kind == crate::model::tile::FeatureKind::Garden || f.marks != Default::default())
+}
+
+/// The character of an inn, a cathedral or a good.
+fn mark_char(mark: Mark) -> char {
+    match mark {
+        Mark::Inn => 'i',
+        Mark::Cathedral => 'A',
+        Mark::Good(Good::Wine) => 'w',
+        Mark::Good(Good::Grain) => 'g',
+        Mark::Good(Good::Cloth) => 'c',
     }
 }
 
@@ -426,9 +460,17 @@ pub fn legend(game: &Game, colour: bool) -> String {
     }
     out.push_str(SYMBOLS);
     out.push('\n');
+    if game.rules().tiles.iter().any(has_expansion_marks) {
+        out.push_str(EXPANSION_SYMBOLS);
+        out.push('\n');
+    }
     out
 }
 
 /// What the board's symbols mean (one line).
 pub const SYMBOLS: &str = "# city  = | road  . field  C cloister  * pennant  P princess  \
                            V volcano  D dragon symbol  @ portal  & dragon  F fairy";
+
+/// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
+/// shown when the game has such tiles).
+pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";

@@ -6,7 +6,6 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::words;
-use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::record;
 use crate::ui::describe;
@@ -94,9 +93,17 @@ fn standing(game: &Game) -> Value {
     let players = &game.setup().players;
     let figures: Vec<Value> = (0..players.len())
         .map(|seat| {
-            FigureKind::ALL
+            game.rules()
+                .figures
+                .rows()
                 .iter()
-                .map(|k| (k.name().to_string(), json!(game.supply(seat, *k))))
+                .filter(|row| row.per_player > 0)
+                .map(|row| {
+                    (
+                        row.kind.name().to_string(),
+                        json!(game.supply(seat, row.kind)),
+                    )
+                })
                 .collect::<serde_json::Map<String, Value>>()
                 .into()
         })
