@@ -540,3 +540,29 @@ fn a_script_state_stays_small() {
         "t.rhai:6:3: script error in hook `turn_start`: the state is larger than 1 MiB",
     );
 }
+
+/// A start tile at the far end of the coordinates (found by the fuzzer: `x = -2147483648` in a
+/// Count ruleset) is refused at its place: `abs` of the smallest i32 wrapped, the bound check
+/// passed and the board tried to grow to the whole plane.
+#[test]
+fn a_start_tile_at_the_edge_of_the_coordinates_is_refused() {
+    let dir = folder("far-start");
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/devir-count.toml"),
+    )
+    .expect("shipped ruleset");
+    let far = shipped.replace(
+        "{ tile = \"CO/1\", x = -2, y = -1 }",
+        "{ tile = \"CO/1\", x = -2147483648, y = -1 }",
+    );
+    assert_ne!(far, shipped, "the shipped start layout changed: update this test");
+    let path = dir.join("far.toml");
+    std::fs::write(&path, far).expect("ruleset");
+    let shown = path.display().to_string();
+    refused_in_time(
+        &["validate", &shown],
+        "start tiles must lie within 64 of the origin",
+    );
+    let o = run(&["validate", &shown]);
+    assert!(stderr(&o).contains("far.toml:"), "{}", stderr(&o));
+}

@@ -584,7 +584,7 @@ pub fn resolve_start(s: &StartFile, rules: &Ruleset) -> Result<StartTile, String
             s.rotation
         )
     })?;
-    if s.x.abs() > 64 || s.y.abs() > 64 {
+    if s.x.unsigned_abs() > 64 || s.y.unsigned_abs() > 64 {
         return Err("start tiles must lie within 64 of the origin".to_string());
     }
     Ok(StartTile {
