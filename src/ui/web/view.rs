@@ -4,8 +4,8 @@
 use super::store::Entry;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
-use crate::engine::words;
 use crate::engine::game::Game;
+use crate::engine::words;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::record;
