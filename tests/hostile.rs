@@ -382,8 +382,7 @@ fn devices_and_outside_files_are_refused_as_scripts_and_bundled_record_rulesets(
         refused(&o, "lies outside");
         assert!(!stderr(&o).contains("root:"), "{}", stderr(&o));
     }
-    // A record is the user's saved game (it names its ruleset by the path the user gave to
-    // `play`); inside an uploaded bundle it is held to the bundle like every file.
+    // Inside an uploaded bundle a record's ruleset is held to the bundle like every file.
     for ruleset in [
         "/etc/passwd",
         "/dev/zero",
@@ -402,6 +401,58 @@ fn devices_and_outside_files_are_refused_as_scripts_and_bundled_record_rulesets(
         assert!(text.contains("lies outside"), "{text}");
         assert!(!text.contains("root:"), "{text}");
     }
+}
+
+#[test]
+fn a_record_names_no_ruleset_outside_its_folder_the_current_one_or_the_library() {
+    // A canary outside the record's folder and the current directory (the project's): its
+    // text must never be shown, whatever the command.
+    let secret = folder("record-canary").join("secret.toml");
+    std::fs::write(&secret, "CANARY-7f3a = 1\n").expect("canary");
+    let dir = folder("record-outside");
+    let record = dir.join("g.toml");
+    let record_arg = record.display().to_string();
+    let up = "../".repeat(12);
+    for ruleset in [
+        secret.display().to_string(),
+        "../castellan-hostile-record-canary/secret.toml".to_string(),
+        format!("{up}etc/passwd"),
+        "/etc/passwd".to_string(),
+        "/dev/zero".to_string(),
+    ] {
+        std::fs::write(
+            &record,
+            format!("seed = 1\nruleset = \"{ruleset}\"\nplayers = [\"A\", \"B\"]\n"),
+        )
+        .expect("record");
+        for args in [
+            vec!["validate", &record_arg],
+            vec!["replay", &record_arg],
+            vec!["render", &record_arg],
+            vec!["play", "--resume", &record_arg],
+        ] {
+            let o = run(&args);
+            refused(&o, "g.toml:2:11");
+            refused(
+                &o,
+                "lies outside the folders a record may name its ruleset from",
+            );
+            let all = format!("{}{}", stderr(&o), String::from_utf8_lossy(&o.stdout));
+            assert!(
+                !all.contains("CANARY") && !all.contains("root:"),
+                "{args:?}: {all}"
+            );
+        }
+    }
+    // Beside the record, the same ruleset is read (and a record may name it).
+    std::fs::copy(&secret, dir.join("secret.toml")).expect("copy");
+    std::fs::write(
+        &record,
+        "seed = 1\nruleset = \"secret.toml\"\nplayers = [\"A\", \"B\"]\n",
+    )
+    .expect("record");
+    let o = run(&["validate", &record_arg]);
+    assert!(!stderr(&o).contains("lies outside"), "{}", stderr(&o));
 }
 
 #[cfg(unix)]

@@ -3,7 +3,7 @@
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::game::{Game, Setup};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
@@ -25,7 +25,13 @@ fn castellan(args: &[&str], input: &str) -> Output {
 
 /// [`castellan`] in a terminal of `size` (columns, lines).
 fn castellan_in(args: &[&str], input: &str, size: (usize, usize)) -> Output {
+    castellan_at(Path::new(env!("CARGO_MANIFEST_DIR")), args, input, size)
+}
+
+/// [`castellan_in`] with `dir` as the current directory.
+fn castellan_at(dir: &Path, args: &[&str], input: &str, size: (usize, usize)) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .current_dir(dir)
         .args(args)
         .env("NO_COLOR", "1")
         .env("COLUMNS", size.0.to_string())
@@ -316,6 +322,62 @@ fn custom_tiles_play_and_resume_from_anywhere() {
     );
     assert_eq!(final_scores(&text).len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_ruleset_file_saved_with_the_game_resumes_wherever_the_two_move() {
+    // `play --ruleset my.toml` → `save game.toml` → `play --resume game.toml`, then the folder
+    // moved and the game resumed from elsewhere: the record names the ruleset from its folder.
+    let dir = temp_dir("own-ruleset");
+    std::fs::write(dir.join("my.toml"), "extends = \"hig\"\nname = \"mine\"\n").expect("ruleset");
+    let args = [
+        "play",
+        "--ruleset",
+        "my.toml",
+        "--players",
+        "Ann,random",
+        "--seed",
+        "5",
+    ];
+    let first = castellan_at(
+        &dir,
+        &args,
+        &format!("{}save game.toml\nquit\n", ones(6)),
+        (80, 24),
+    );
+    assert!(first.status.success(), "{}", stdout(&first));
+    let record = std::fs::read_to_string(dir.join("game.toml")).expect("saved");
+    assert!(record.contains("ruleset = \"my.toml\""), "{record}");
+    let resumed = castellan_at(&dir, &["play", "--resume", "game.toml"], "quit\n", (80, 24));
+    assert!(stdout(&resumed).contains("`mine`"), "{}", stdout(&resumed));
+    // Saved into a sub-folder, the record reaches the ruleset beside it with `..`.
+    std::fs::create_dir_all(dir.join("saves")).expect("folder");
+    let again = castellan_at(
+        &dir,
+        &["play", "--resume", "game.toml"],
+        "save saves/later.toml\nquit\n",
+        (80, 24),
+    );
+    assert!(again.status.success(), "{}", stdout(&again));
+    let later = std::fs::read_to_string(dir.join("saves/later.toml")).expect("saved");
+    assert!(later.contains("ruleset = \"../my.toml\""), "{later}");
+    // The whole folder moved; resumed from another current directory.
+    let moved = temp_dir("own-ruleset-moved").join("inner");
+    std::fs::rename(&dir, &moved).expect("moved");
+    let game = moved.join("game.toml");
+    let rest = castellan(
+        &["play", "--resume", game.to_str().expect("UTF-8")],
+        &ones(2000),
+    );
+    let text = stdout(&rest);
+    assert!(
+        rest.status.success(),
+        "{}\n{}",
+        last_lines(&text, 20),
+        String::from_utf8_lossy(&rest.stderr)
+    );
+    assert_eq!(final_scores(&text).len(), 2);
+    let _ = std::fs::remove_dir_all(moved.parent().expect("parent"));
 }
 
 #[test]

@@ -300,7 +300,7 @@ fn action(name, args) {
     let text = castellan::record::write(&game, &dir.join("test.toml").display().to_string());
     assert!(text.contains("script = [\"tithe\", 1]"), "{text}");
     let replay = castellan::record::Record::parse(Source {
-        path: "mem.toml".into(),
+        path: dir.join("mem.toml"),
         text,
     })
     .expect("parses")

@@ -3,9 +3,10 @@
 //! Rulesets, tile sets, records and scripts may come from strangers (uploads to a server, files
 //! passed around). The rules, documented in `rulesets/README.md` ("What a file may reference"):
 //!
-//! - A file the user names (on the command line) is the user's, and so is the ruleset a
-//!   record names (a record is the user's own saved game; relative paths are read from the
-//!   record's folder).
+//! - A file the user names (on the command line) is the user's.
+//! - The ruleset a record names (read relative to the record's folder) must lie inside the
+//!   record's folder tree, the current directory's tree, or the library: a record is a file
+//!   like any other and may come from a stranger.
 //! - A file that another file references (`extends`, a tile set, a script, a rhai `import`)
 //!   must lie inside the folder tree of the file that references it, or inside the library
 //!   (`rulesets/`, `tiles/`, `scripts/` of the current directory, or beside the referencing
@@ -60,7 +61,8 @@ pub enum Named<'a> {
     ByUser,
     /// Another file, in this folder (`extends`, tile sets, scripts, imports).
     ByFile(&'a Path),
-    /// A record, in this folder (its ruleset): the user's, read relative to the folder.
+    /// A record, in this folder (its ruleset): inside the folder's tree, the current
+    /// directory's tree or the library.
     ByRecord(&'a Path),
 }
 
@@ -78,7 +80,10 @@ pub fn read(path: &Path, named: Named<'_>) -> Result<String, String> {
         .canonicalize()
         .map_err(|e| format!("cannot read {shown}: {}", plain(&e)))?;
     if !allowed(&real, named) {
-        return Err(outside(&shown.to_string()));
+        return Err(match named {
+            Named::ByRecord(_) => outside_record(&shown.to_string()),
+            _ => outside(&shown.to_string()),
+        });
     }
     let meta =
         std::fs::metadata(&real).map_err(|e| format!("cannot read {shown}: {}", plain(&e)))?;
@@ -106,6 +111,12 @@ pub fn read(path: &Path, named: Named<'_>) -> Result<String, String> {
 fn outside(shown: &str) -> String {
     format!(
         "{shown} lies outside the folders this file may read (the folder of the file that names it, the library's rulesets/, tiles/ and scripts/, or the uploaded bundle): refused"
+    )
+}
+
+fn outside_record(shown: &str) -> String {
+    format!(
+        "{shown} lies outside the folders a record may name its ruleset from (the record's folder, the current directory, the library's rulesets/, tiles/ and scripts/): refused"
     )
 }
 
@@ -171,7 +182,8 @@ fn allowed(real: &Path, named: Named<'_>) -> bool {
             .any(|f| inside(&dir.join(f)))
     };
     match named {
-        Named::ByUser | Named::ByRecord(_) => true,
+        Named::ByUser => true,
+        Named::ByRecord(dir) => inside(dir) || inside(Path::new(".")) || library(&dir.join("..")),
         Named::ByFile(dir) => inside(dir) || library(Path::new(".")) || library(&dir.join("..")),
     }
 }

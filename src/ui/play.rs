@@ -129,7 +129,8 @@ pub fn run(
 /// A game with its seats.
 struct Session {
     game: Game,
-    /// How saved records name the ruleset.
+    /// The ruleset: a shipped name, or its file's absolute path (a saved record names the
+    /// file relative to the record's folder: [`record_ruleset`]).
     ruleset_ref: String,
     /// Names to show, by seat (made unique).
     names: Vec<String>,
@@ -496,7 +497,7 @@ impl Session {
                 path.display()
             );
         }
-        let text = record::write(&self.game, &self.ruleset_ref);
+        let text = record::write(&self.game, &record_ruleset(&self.ruleset_ref, path));
         match std::fs::write(path, text) {
             Ok(()) => {
                 self.saved = self.game.history().len();
@@ -637,8 +638,8 @@ fn unique_names(players: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// How a saved record names the ruleset: a name as given; a path made absolute (it was
-/// relative to `near`), so the record can be saved anywhere.
+/// The session's ruleset: a name as given; a path made absolute (it was relative to `near`),
+/// so the record can be saved anywhere.
 fn saved_ruleset(reference: &str, near: &Path) -> String {
     if !library::is_path(reference) {
         return reference.to_string();
@@ -648,6 +649,53 @@ fn saved_ruleset(reference: &str, near: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .into_owned()
+}
+
+/// How the record saved at `record` names the ruleset `ruleset` (a name, or an absolute path):
+/// a name stays a name; a file is named relative to the record's folder (with `..` when it lies
+/// beside it), so that the record resumes wherever the two files move together, and a record
+/// may only name a ruleset in its folder's tree, the current directory's tree or the library
+/// (`rulesets/README.md`, "What a file may reference"). Without a common folder (another
+/// drive), the absolute path.
+fn record_ruleset(ruleset: &str, record: &Path) -> String {
+    if !library::is_path(ruleset) {
+        return ruleset.to_string();
+    }
+    let real = |p: &Path| {
+        p.canonicalize()
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    let file = real(Path::new(ruleset));
+    let folder = record
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let folder = real(folder);
+    let shared = file
+        .components()
+        .zip(folder.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let roots = file
+        .components()
+        .take_while(|c| {
+            matches!(
+                c,
+                std::path::Component::RootDir | std::path::Component::Prefix(_)
+            )
+        })
+        .count();
+    let inside = shared == folder.components().count();
+    if !inside && shared <= roots {
+        return file.to_string_lossy().into_owned();
+    }
+    let mut relative = PathBuf::new();
+    for _ in folder.components().skip(shared) {
+        relative.push("..");
+    }
+    relative.extend(file.components().skip(shared));
+    relative.to_string_lossy().into_owned()
 }
 
 /// A seed from the clock, for games started without one.
@@ -705,5 +753,24 @@ mod tests {
     fn ruleset_names_stay_names() {
         assert_eq!(saved_ruleset("hig", Path::new("somewhere")), "hig");
         assert!(Path::new(&saved_ruleset("my/rules.toml", Path::new("."))).is_absolute());
+        assert_eq!(record_ruleset("hig", Path::new("/a/game.toml")), "hig");
+    }
+
+    #[test]
+    fn saved_ruleset_files_are_named_from_the_record_folder() {
+        let at = |ruleset: &str, record: &str| record_ruleset(ruleset, Path::new(record));
+        assert_eq!(at("/nowhere/x/r.toml", "/nowhere/x/g.toml"), "r.toml");
+        assert_eq!(
+            at("/nowhere/x/rules/r.toml", "/nowhere/x/g.toml"),
+            "rules/r.toml"
+        );
+        assert_eq!(
+            at("/nowhere/x/r.toml", "/nowhere/x/saves/g.toml"),
+            "../r.toml"
+        );
+        assert_eq!(
+            at("/elsewhere/r.toml", "/nowhere/x/g.toml"),
+            "/elsewhere/r.toml"
+        );
     }
 }
