@@ -606,7 +606,10 @@ fn a_start_tile_at_the_edge_of_the_coordinates_is_refused() {
         "{ tile = \"CO/1\", x = -2, y = -1 }",
         "{ tile = \"CO/1\", x = -2147483648, y = -1 }",
     );
-    assert_ne!(far, shipped, "the shipped start layout changed: update this test");
+    assert_ne!(
+        far, shipped,
+        "the shipped start layout changed: update this test"
+    );
     let path = dir.join("far.toml");
     std::fs::write(&path, far).expect("ruleset");
     let shown = path.display().to_string();
