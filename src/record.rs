@@ -19,9 +19,10 @@ use crate::data::ruleset::{Ruleset, StartFile, check_start, resolve_start};
 use crate::engine::action::Action;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Setup, SetupError};
-use crate::mechanic::count::rules::Quarter;
+use crate::engine::vocabulary::{self, Vocabulary};
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::registry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
@@ -45,9 +46,9 @@ struct RecordFile {
     action: Vec<Spanned<ActionFile>>,
 }
 
-/// One `[[action]]` table.
+/// One `[[action]]` table: the base game's keys, and the mechanics' keys (each mechanic's
+/// vocabulary reads and writes its own: `dragon = [x, y]`, `quarter = "castle"`, …).
 #[derive(Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
 struct ActionFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     place: Option<(i32, i32, i64)>,
@@ -55,39 +56,36 @@ struct ActionFile {
     deploy: Option<(i32, i32, String)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     figure: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fairy: Option<FairyArg>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dragon: Option<(i32, i32)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    remove: Option<(i32, i32, String)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quarter: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    count: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    leave: Option<(String, u8)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<(i32, i32, String)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    claim: Option<bool>,
     /// A script's own action: `script = ["name", arg, …]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     script: Option<Vec<crate::script::Arg>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
+    /// The mechanics' keys.
+    #[serde(flatten)]
+    mechanic: toml::Table,
+}
+
+/// The vocabulary whose actions a record writes under `key`.
+fn vocabulary_of(key: &str) -> Option<&'static dyn Vocabulary> {
+    registry::vocabularies()
+        .into_iter()
+        .find(|v| v.record_keys().iter().any(|k| k.key == key))
 }
 
 /// How many values each action's array holds (TOML tuples would silently drop extra ones).
-const ARITY: [(&str, &[usize]); 7] = [
-    ("place", &[3]),
-    ("deploy", &[3]),
-    ("fairy", &[2, 3]),
-    ("dragon", &[2]),
-    ("remove", &[3]),
-    ("leave", &[2]),
-    ("score", &[3]),
-];
+fn arities() -> Vec<(&'static str, &'static [usize])> {
+    let mut list: Vec<(&'static str, &'static [usize])> = vec![("place", &[3]), ("deploy", &[3])];
+    for v in registry::vocabularies() {
+        list.extend(
+            v.record_keys()
+                .iter()
+                .filter(|k| !k.arity.is_empty())
+                .map(|k| (k.key, k.arity)),
+        );
+    }
+    list
+}
 
 /// Where in a record an action's array has the wrong number of values.
 struct ActionKey {
@@ -109,12 +107,13 @@ impl ActionKey {
 fn arity_problem(text: &str) -> Option<(ActionKey, String)> {
     let doc: toml::Table = toml::from_str(text).ok()?;
     let actions = doc.get("action")?.as_array()?;
+    let arities = arities();
     for (index, action) in actions.iter().enumerate() {
         let Some(action) = action.as_table() else {
             continue;
         };
-        for (key, sizes) in ARITY {
-            let Some(len) = action.get(key).and_then(|v| v.as_array()).map(Vec::len) else {
+        for (key, sizes) in &arities {
+            let Some(len) = action.get(*key).and_then(|v| v.as_array()).map(Vec::len) else {
                 continue;
             };
             if !sizes.contains(&len) {
@@ -131,14 +130,6 @@ fn arity_problem(text: &str) -> Option<(ActionKey, String)> {
         }
     }
     None
-}
-
-/// `fairy = [x, y, "N"]` (follower mode) or `fairy = [x, y]` (tile mode).
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(untagged)]
-enum FairyArg {
-    Follower(i32, i32, String),
-    Tile(i32, i32),
 }
 
 /// A parsed and checked record, ready to replay.
@@ -218,6 +209,26 @@ impl Record {
             toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&path, &text, &e))?;
         if let Some((at, msg)) = arity_problem(&text) {
             return Err(err(&at.parts(), msg));
+        }
+        if let Some((index, key)) = raw.action.iter().enumerate().find_map(|(i, a)| {
+            a.get_ref()
+                .mechanic
+                .keys()
+                .find(|k| vocabulary_of(k).is_none())
+                .map(|k| (i, k))
+        }) {
+            let at = [
+                PathPart::Key("action"),
+                PathPart::Index(index),
+                PathPart::Key(key),
+            ];
+            return Err(err(
+                &at,
+                format!(
+                    "unknown key `{key}` in an action: use one of {}",
+                    all_keys()
+                ),
+            ));
         }
         let near = path.parent().unwrap_or(Path::new("."));
         let near = if near.as_os_str().is_empty() {
@@ -354,29 +365,36 @@ fn yes(flag: Option<bool>, key: &str, action: Action) -> Result<Action, String> 
     }
 }
 
+/// Every key an action may have, for messages.
+fn all_keys() -> String {
+    let mut keys: Vec<&str> = vec!["place", "deploy"];
+    for v in registry::vocabularies() {
+        keys.extend(v.record_keys().iter().map(|k| k.key));
+    }
+    keys.push("script");
+    let quoted: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+    format!("{} or `pass`", quoted.join(", "))
+}
+
 fn action_of(a: &ActionFile) -> Result<Action, String> {
-    let keys = [
+    let core = [
         a.place.is_some(),
         a.deploy.is_some(),
-        a.fairy.is_some(),
-        a.dragon.is_some(),
-        a.remove.is_some(),
-        a.quarter.is_some(),
-        a.count.is_some(),
-        a.leave.is_some(),
-        a.score.is_some(),
-        a.claim.is_some(),
         a.script.is_some(),
         a.pass.is_some(),
     ];
-    if keys.iter().filter(|k| **k).count() != 1 {
-        return Err(
-            "an action has exactly one of `place`, `deploy`, `fairy`, `dragon`, `remove`, `quarter`, `count`, `leave`, `score`, `claim`, `script` or `pass`"
-                .into(),
-        );
+    if core.iter().filter(|k| **k).count() + a.mechanic.len() != 1 {
+        return Err(format!("an action has exactly one of {}", all_keys()));
     }
     if a.figure.is_some() && a.deploy.is_none() {
         return Err("`figure` goes with `deploy`".into());
+    }
+    if let Some((key, value)) = a.mechanic.iter().next() {
+        let vocabulary = vocabulary_of(key).ok_or_else(|| format!("unknown key `{key}`"))?;
+        return vocabulary
+            .parse(key, value)
+            .map(Action::Mechanic)
+            .map_err(|e| format!("`{key}`: {e}"));
     }
     if let Some(parts) = &a.script {
         let Some((crate::script::Arg::Text(name), args)) = parts.split_first() else {
@@ -412,64 +430,7 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
             figure,
         });
     }
-    if let Some(arg) = &a.fairy {
-        return Ok(match arg {
-            FairyArg::Follower(x, y, spot) => Action::Fairy {
-                pos: Pos::new(*x, *y),
-                spot: Some(spot_of(spot)?),
-            },
-            FairyArg::Tile(x, y) => Action::Fairy {
-                pos: Pos::new(*x, *y),
-                spot: None,
-            },
-        });
-    }
-    if let Some((x, y)) = a.dragon {
-        return Ok(Action::Dragon {
-            pos: Pos::new(x, y),
-        });
-    }
-    if let Some((x, y, spot)) = &a.remove {
-        return Ok(Action::Remove {
-            pos: Pos::new(*x, *y),
-            spot: spot_of(spot)?,
-        });
-    }
-    if let Some(name) = &a.quarter {
-        return Ok(Action::Quarter {
-            quarter: quarter_of(name)?,
-        });
-    }
-    if let Some(name) = &a.count {
-        return Ok(Action::Count {
-            quarter: quarter_of(name)?,
-        });
-    }
-    if let Some((name, count)) = &a.leave {
-        if *count == 0 {
-            return Err("`leave = [\"quarter\", 0]` moves nothing: write `pass = true`".into());
-        }
-        return Ok(Action::Leave {
-            quarter: quarter_of(name)?,
-            count: *count,
-        });
-    }
-    if let Some((x, y, spot)) = &a.score {
-        return Ok(Action::Score {
-            pos: Pos::new(*x, *y),
-            spot: spot_of(spot)?,
-        });
-    }
-    if a.claim.is_some() {
-        return yes(a.claim, "claim", Action::Claim);
-    }
     yes(a.pass, "pass", Action::Pass)
-}
-
-fn quarter_of(name: &str) -> Result<Quarter, String> {
-    Quarter::parse(name).ok_or_else(|| {
-        format!("`{name}` is no quarter of the City: use castle, cathedral, market or blacksmiths")
-    })
 }
 
 fn action_file(a: &Action) -> ActionFile {
@@ -484,41 +445,14 @@ fn action_file(a: &Action) -> ActionFile {
             figure: (figure != FigureKind::Follower).then(|| figure.name().to_string()),
             ..none()
         },
-        Action::Fairy { pos, spot } => ActionFile {
-            fairy: Some(match spot {
-                Some(s) => FairyArg::Follower(pos.x, pos.y, s.name().to_string()),
-                None => FairyArg::Tile(pos.x, pos.y),
-            }),
-            ..none()
-        },
-        Action::Dragon { pos } => ActionFile {
-            dragon: Some((pos.x, pos.y)),
-            ..none()
-        },
-        Action::Remove { pos, spot } => ActionFile {
-            remove: Some((pos.x, pos.y, spot.name().to_string())),
-            ..none()
-        },
-        Action::Quarter { quarter } => ActionFile {
-            quarter: Some(quarter.name().to_string()),
-            ..none()
-        },
-        Action::Count { quarter } => ActionFile {
-            count: Some(quarter.name().to_string()),
-            ..none()
-        },
-        Action::Leave { quarter, count } => ActionFile {
-            leave: Some((quarter.name().to_string(), count)),
-            ..none()
-        },
-        Action::Score { pos, spot } => ActionFile {
-            score: Some((pos.x, pos.y, spot.name().to_string())),
-            ..none()
-        },
-        Action::Claim => ActionFile {
-            claim: Some(true),
-            ..none()
-        },
+        Action::Mechanic(m) => {
+            let mut mechanic = toml::Table::new();
+            if let Some(v) = vocabulary::of(m.mechanic) {
+                let (key, value) = v.record(&m);
+                mechanic.insert(key.to_string(), value);
+            }
+            ActionFile { mechanic, ..none() }
+        }
         Action::Script(id) => {
             let a = crate::script::action(id);
             let mut parts = vec![crate::script::Arg::Text(a.name)];

@@ -12,6 +12,7 @@ use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
+use crate::engine::vocabulary::Vocabulary;
 use crate::mechanic::base::Base;
 use crate::mechanic::count::CountOfCarcassonne;
 use crate::mechanic::ic::InnsCathedrals;
@@ -22,6 +23,15 @@ use crate::mechanic::pd::princess::Princess;
 use crate::mechanic::pd::volcano::Volcano;
 use crate::script::mechanic::ScriptMechanic;
 use std::sync::Arc;
+
+/// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
+/// names, words, record keys and JSON form (`engine::vocabulary`).
+pub fn vocabularies() -> [&'static dyn Vocabulary; 2] {
+    [
+        crate::mechanic::pd::vocabulary::words(),
+        crate::mechanic::count::vocabulary::words(),
+    ]
+}
 
 /// The mechanics `rules` switches on, in registry order.
 pub fn mechanics(rules: &Ruleset) -> Mechanics {
@@ -71,5 +81,33 @@ impl Game {
             .get_or_init(|| mechanics(&rules))
             .unwrap_or_else(|| Arc::new(mechanics(&rules)));
         Game::with_mechanics(rules, setup, mechanics)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vocabularies_have_their_own_ids_and_record_keys() {
+        let list = vocabularies();
+        let mut ids: Vec<u8> = list.iter().map(|v| v.id().0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), list.len());
+        let core = ["place", "deploy", "figure", "script", "pass"];
+        let mut keys: Vec<&str> = list
+            .iter()
+            .flat_map(|v| v.record_keys().iter().map(|k| k.key))
+            .collect();
+        assert!(keys.iter().all(|k| !core.contains(k)), "{keys:?}");
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+        assert!(
+            list.iter()
+                .all(|v| usize::from(v.id().0) < crate::engine::vocabulary::MAX_FAMILIES)
+        );
     }
 }

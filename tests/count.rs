@@ -28,6 +28,8 @@ use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError, Setup};
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::count::rules::Quarter;
+use castellan::mechanic::count::vocabulary::{CountAction, CountDecision, CountEvent};
+use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::record::{self, Record, Replay};
@@ -102,22 +104,19 @@ fn trace(record: &Record) -> (Vec<Point>, Game, Vec<Event>) {
 fn count_points(points: &[Point]) -> Vec<&Point> {
     points
         .iter()
-        .filter(|p| {
-            matches!(
-                p.kind,
-                DecisionKind::CountQuarter
-                    | DecisionKind::CountMove
-                    | DecisionKind::CountLeave { .. }
-                    | DecisionKind::CountOrder
-            )
-        })
+        .filter(|p| CountDecision::of(&p.kind).is_some())
         .collect()
 }
 
 fn leave_points(points: &[Point]) -> Vec<&Point> {
     points
         .iter()
-        .filter(|p| matches!(p.kind, DecisionKind::CountLeave { .. }))
+        .filter(|p| {
+            matches!(
+                CountDecision::of(&p.kind),
+                Some(CountDecision::Leave { .. })
+            )
+        })
         .collect()
 }
 
@@ -166,30 +165,30 @@ fn ct1_a_tile_that_scores_only_for_opponents_offers_a_quarter() {
     assert_eq!(count.len(), 2, "{count:?}");
     assert_eq!(
         (count[0].player, count[0].kind),
-        (1, DecisionKind::CountQuarter)
+        (1, DecisionKind::from(CountDecision::Quarter))
     );
     let quarters: Vec<Action> = Quarter::ALL
         .into_iter()
-        .map(|quarter| Action::Quarter { quarter })
+        .map(|quarter| Action::from(CountAction::Quarter { quarter }))
         .chain([Action::Pass])
         .collect();
     assert_eq!(set(count[0].legal.clone()), set(quarters));
     assert_eq!(
         (count[1].player, count[1].kind),
-        (1, DecisionKind::CountMove)
+        (1, DecisionKind::from(CountDecision::Move))
     );
     assert_eq!(
         set(count[1].legal.clone()),
         set([
-            Action::Count {
+            Action::from(CountAction::Count {
                 quarter: Quarter::Cathedral
-            },
-            Action::Count {
+            }),
+            Action::from(CountAction::Count {
                 quarter: Quarter::Market
-            },
-            Action::Count {
+            }),
+            Action::from(CountAction::Count {
                 quarter: Quarter::Blacksmiths
-            },
+            }),
             Action::Pass,
         ]),
         "the Count may go to any other quarter (CO-2)"
@@ -199,14 +198,16 @@ fn ct1_a_tile_that_scores_only_for_opponents_offers_a_quarter() {
     assert_eq!(city.in_quarter(1, Quarter::Castle), 1);
     assert_eq!(supply(&game, 1), 6);
     assert_eq!(supply(&game, 0), 7, "Red's thief came home");
-    assert!(events.contains(&Event::FollowerIntoQuarter {
-        player: 1,
-        quarter: Quarter::Castle
-    }));
-    assert!(events.contains(&Event::CountMoved {
+    assert!(
+        events.contains(&Event::from(CountEvent::FollowerIntoQuarter {
+            player: 1,
+            quarter: Quarter::Castle
+        }))
+    );
+    assert!(events.contains(&Event::from(CountEvent::CountMoved {
         player: 1,
         quarter: Quarter::Market
-    }));
+    })));
     assert!(game.is_over());
 }
 
@@ -251,20 +252,20 @@ fn ct4_a_castle_follower_joins_a_completed_city() {
     assert_eq!(leave[0].player, 0);
     assert_eq!(
         leave[0].kind,
-        DecisionKind::CountLeave {
+        DecisionKind::from(CountDecision::Leave {
             quarter: Quarter::Castle,
             available: 1,
             x: 3,
             y: 1
-        }
+        })
     );
     assert_eq!(
         set(leave[0].legal.clone()),
         set([
-            Action::Leave {
+            Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
                 count: 1
-            },
+            }),
             Action::Pass
         ])
     );
@@ -280,10 +281,10 @@ fn ct4_a_castle_follower_joins_a_completed_city() {
     // The follower leaves the quarter, the city is scored, then it returns.
     let order: Vec<&str> = events
         .iter()
-        .filter_map(|e| match e {
-            Event::FollowersLeftQuarter { player: 0, .. } => Some("left"),
-            Event::Scored { player: 0, .. } => Some("scored"),
-            Event::FigureReturned { player: 0, .. } => Some("returned"),
+        .filter_map(|e| match (e, CountEvent::of(e)) {
+            (_, Some(CountEvent::FollowersLeftQuarter { player: 0, .. })) => Some("left"),
+            (Event::Scored { player: 0, .. }, _) => Some("scored"),
+            (Event::FigureReturned { player: 0, .. }, _) => Some("returned"),
             _ => None,
         })
         .collect();
@@ -304,7 +305,7 @@ fn ct5_the_round_goes_from_the_placers_left_to_the_placer() {
     let (points, game, _) = trace(&load("ct5-order"));
     let quarters: Vec<usize> = points
         .iter()
-        .filter(|p| p.kind == DecisionKind::CountQuarter)
+        .filter(|p| p.kind == DecisionKind::from(CountDecision::Quarter))
         .map(|p| p.player)
         .collect();
     assert_eq!(
@@ -329,14 +330,14 @@ fn ct6_two_moved_followers_outweigh_one_knight() {
     assert_eq!(
         set(leave[0].legal.clone()),
         set([
-            Action::Leave {
+            Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
                 count: 1
-            },
-            Action::Leave {
+            }),
+            Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
                 count: 2
-            },
+            }),
             Action::Pass
         ]),
         "any number of them, or none (CO-5)"
@@ -349,7 +350,10 @@ fn ct6_two_moved_followers_outweigh_one_knight() {
     );
     // That tile made only Red score: Blue earns a follower in the City.
     let last = points.last().expect("points");
-    assert_eq!((last.player, last.kind), (1, DecisionKind::CountMove));
+    assert_eq!(
+        (last.player, last.kind),
+        (1, DecisionKind::from(CountDecision::Move))
+    );
     assert_eq!(in_quarter(&game, 1, Quarter::Cathedral), 1);
     assert_eq!(supply(&game, 0), 7);
 }
@@ -362,12 +366,12 @@ fn ct8_market_followers_join_farms_at_the_end_only() {
     assert_eq!(leave.len(), 1, "no round for the city on turn 6");
     assert_eq!(leave[0].player, 0);
     assert!(matches!(
-        leave[0].kind,
-        DecisionKind::CountLeave {
+        CountDecision::of(&leave[0].kind),
+        Some(CountDecision::Leave {
             quarter: Quarter::Market,
             available: 1,
             ..
-        }
+        })
     ));
     // The round came after the last turn: the city had been scored already.
     let city = events
@@ -376,7 +380,12 @@ fn ct8_market_followers_join_farms_at_the_end_only() {
         .expect("the city scored");
     let left = events
         .iter()
-        .position(|e| matches!(e, Event::FollowersLeftQuarter { .. }))
+        .position(|e| {
+            matches!(
+                CountEvent::of(e),
+                Some(CountEvent::FollowersLeftQuarter { .. })
+            )
+        })
         .expect("the market follower left");
     assert!(city < left);
     assert_eq!(game.scores(), &[3, 12]);
@@ -388,12 +397,10 @@ fn ct8_market_followers_join_farms_at_the_end_only() {
 fn ct9_no_castle_follower_for_an_incomplete_city() {
     let replay = replay("ct9-final-incomplete");
     assert!(replay.game.is_over());
-    assert!(
-        !replay
-            .events
-            .iter()
-            .any(|e| matches!(e, Event::FollowersLeftQuarter { .. }))
-    );
+    assert!(!replay.events.iter().any(|e| matches!(
+        CountEvent::of(e),
+        Some(CountEvent::FollowersLeftQuarter { .. })
+    )));
     assert_eq!(replay.game.scores(), &[0, 5]);
     assert_eq!(in_quarter(&replay.game, 0, Quarter::Castle), 1);
 }
@@ -425,7 +432,7 @@ fn t48_fairy_points_and_the_trigger() {
     let decision = ignored.game.decision();
     assert_eq!(
         (decision.player, decision.kind),
-        (1, DecisionKind::CountQuarter)
+        (1, DecisionKind::from(CountDecision::Quarter))
     );
     assert_eq!(
         ignored.game.scores(),
@@ -448,18 +455,18 @@ fn t49_cathedral_and_incomplete_cloisters() {
     let decision = game.decision();
     assert_eq!(decision.player, 0);
     assert!(matches!(
-        decision.kind,
-        DecisionKind::CountLeave {
+        CountDecision::of(&decision.kind),
+        Some(CountDecision::Leave {
             quarter: Quarter::Cathedral,
             available: 1,
             x: 2,
             y: -2
-        }
+        })
     ));
-    game.apply(&Action::Leave {
+    game.apply(&Action::from(CountAction::Leave {
         quarter: Quarter::Cathedral,
         count: 1,
-    })
+    }))
     .expect("legal");
     assert!(game.is_over());
     assert_eq!(game.scores(), &[5, 8]);
@@ -474,10 +481,13 @@ fn t50_an_empty_completed_city() {
     assert_eq!(game.scores(), &[6, 3]);
     let count = count_points(&points);
     let kinds: Vec<DecisionKind> = count.iter().map(|p| p.kind).collect();
-    assert!(matches!(kinds[2], DecisionKind::CountLeave { .. }));
+    assert!(matches!(
+        CountDecision::of(&kinds[2]),
+        Some(CountDecision::Leave { .. })
+    ));
     assert_eq!(
         (count[3].player, count[3].kind),
-        (1, DecisionKind::CountQuarter),
+        (1, DecisionKind::from(CountDecision::Quarter)),
         "only Red scored Blue's tile"
     );
 
@@ -501,7 +511,7 @@ fn t51_feature_order() {
     let (points, game, _) = trace(&load("t51-order-chosen"));
     let order: Vec<&Point> = points
         .iter()
-        .filter(|p| p.kind == DecisionKind::CountOrder)
+        .filter(|p| p.kind == DecisionKind::from(CountDecision::Order))
         .collect();
     assert_eq!(order.len(), 1);
     assert_eq!(order[0].player, 1);
@@ -511,16 +521,17 @@ fn t51_feature_order() {
         "the two cities: {:?}",
         order[0].legal
     );
-    assert!(
-        order[0]
-            .legal
-            .iter()
-            .all(|a| matches!(a, Action::Score { pos, .. } if *pos == at(2, 1)))
-    );
+    assert!(order[0].legal.iter().all(
+        |a| matches!(CountAction::of(a), Some(CountAction::Score { pos, .. }) if pos == at(2, 1))
+    ));
     assert_eq!(game.scores(), &[6, 9]);
 
     let (points, game, _) = trace(&load("t51-order-fixed"));
-    assert!(!points.iter().any(|p| p.kind == DecisionKind::CountOrder));
+    assert!(
+        !points
+            .iter()
+            .any(|p| p.kind == DecisionKind::from(CountDecision::Order))
+    );
     assert_eq!(game.scores(), &[4, 9]);
 }
 
@@ -530,11 +541,11 @@ fn t52_the_dragon_and_the_city() {
     let (points, game, _) = trace(&load("t52-dragon-outer"));
     let steps: Vec<(HashSet<Action>, Action)> = points
         .iter()
-        .filter(|p| matches!(p.kind, DecisionKind::DragonStep { .. }))
+        .filter(|p| matches!(PdDecision::of(&p.kind), Some(PdDecision::DragonStep { .. })))
         .map(|p| (set(p.legal.clone()), p.chosen))
         .collect();
     assert_eq!(steps.len(), 6);
-    let to = |x, y| Action::Dragon { pos: at(x, y) };
+    let to = |x, y| Action::from(PdAction::Dragon { pos: at(x, y) });
     assert_eq!(steps[0].0, set([to(1, -1), to(2, 0)]));
     assert_eq!(steps[1].0, set([to(0, -1), to(1, 0)]));
     assert_eq!(steps[2].0, set([to(1, 1), to(2, 0)]), "never CO/7 at (0,0)");
@@ -551,14 +562,14 @@ fn t52_the_dragon_and_the_city() {
         let (points, game, events) = trace(&record);
         let step = points
             .iter()
-            .find(|p| matches!(p.kind, DecisionKind::DragonStep { .. }))
+            .find(|p| matches!(PdDecision::of(&p.kind), Some(PdDecision::DragonStep { .. })))
             .expect("a journey");
         assert_eq!(set(step.legal.clone()), set([to(2, 0)]), "{fixture}");
         assert_eq!(game.dragon(), Some(at(2, 0)));
-        assert!(events.contains(&Event::JourneyEnded {
+        assert!(events.contains(&Event::from(PdEvent::JourneyEnded {
             steps: 1,
             reason: "dead_end"
-        }));
+        })));
     }
 }
 
@@ -741,16 +752,16 @@ fn bad_count_actions_are_refused() {
     record.actions.truncate(n - 3);
     let mut game = run(&record, "ct6 cut").game;
     let before = game.clone();
-    let too_many = Action::Leave {
+    let too_many = Action::from(CountAction::Leave {
         quarter: Quarter::Castle,
         count: 3,
-    };
+    });
     let co5 = Some(RuleId("CO-5"));
     assert_eq!(game.apply(&too_many).err().and_then(|e| e.rule()), co5);
-    let wrong_quarter = Action::Leave {
+    let wrong_quarter = Action::from(CountAction::Leave {
         quarter: Quarter::Market,
         count: 1,
-    };
+    });
     assert_eq!(game.apply(&wrong_quarter).err().and_then(|e| e.rule()), co5);
     let place = Action::Place {
         pos: at(5, 5),
@@ -833,9 +844,9 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
     while !game.is_over() {
         let decision = game.decision();
         let legal = game.legal();
-        if let DecisionKind::CountLeave {
+        if let Some(CountDecision::Leave {
             quarter, available, ..
-        } = decision.kind
+        }) = CountDecision::of(&decision.kind)
         {
             prop_assert!(available > 0, "asked without followers in the {}", quarter);
             prop_assert_eq!(available, in_quarter(&game, decision.player, quarter));
@@ -850,14 +861,14 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
             .apply(&action)
             .map_err(|e| TestCaseError::fail(format!("{action:?}: {e}")))?;
         for e in &events {
-            match e {
-                Event::TurnStarted { .. } => into_city_this_turn = 0,
-                Event::FollowerIntoQuarter { player, .. } => {
-                    expected[*player] += 1;
+            match (e, CountEvent::of(e)) {
+                (Event::TurnStarted { .. }, _) => into_city_this_turn = 0,
+                (_, Some(CountEvent::FollowerIntoQuarter { player, .. })) => {
+                    expected[player] += 1;
                     into_city_this_turn += 1;
                 }
-                Event::FollowersLeftQuarter { player, count, .. } => {
-                    expected[*player] -= *count as u32
+                (_, Some(CountEvent::FollowersLeftQuarter { player, count, .. })) => {
+                    expected[player] -= count as u32
                 }
                 _ => {}
             }

@@ -12,6 +12,7 @@ use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, Setup, SetupError};
+use castellan::mechanic::pd::vocabulary::{PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -127,8 +128,8 @@ fn figures_at(game: &Game, x: i32, y: i32) -> Vec<(usize, String)> {
 fn journey_end(events: &[Event]) -> Vec<(u32, &'static str)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            Event::JourneyEnded { steps, reason } => Some((*steps, *reason)),
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::JourneyEnded { steps, reason }) => Some((steps, reason)),
             _ => None,
         })
         .collect()
@@ -371,7 +372,12 @@ fn dg_t5_coming_out_is_step_one_and_the_next_player_goes_on() {
     let placed = end
         .events
         .iter()
-        .position(|e| matches!(e, Event::DragonPlaced { x: 0, y: -1, .. }))
+        .position(|e| {
+            matches!(
+                PdEvent::of(e),
+                Some(PdEvent::DragonPlaced { x: 0, y: -1, .. })
+            )
+        })
         .expect("the dragon comes out at E5");
     assert!(
         matches!(
@@ -387,8 +393,8 @@ fn dg_t5_coming_out_is_step_one_and_the_next_player_goes_on() {
     let steps: Vec<(u32, usize)> = end
         .events
         .iter()
-        .filter_map(|e| match e {
-            Event::DragonMoved { step, player, .. } if *step > 0 => Some((*step, *player)),
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::DragonMoved { step, player, .. }) if step > 0 => Some((step, player)),
             _ => None,
         })
         .collect();
@@ -413,19 +419,22 @@ fn when_coming_out_is_no_step_the_placer_makes_step_one() {
         .events
         .iter()
         .rev()
-        .find_map(|e| match e {
-            Event::DragonMoved {
+        .find_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::DragonMoved {
                 step: 1,
                 player,
                 x,
                 y,
-            } => Some((*player, *x, *y)),
+            }) => Some((player, x, y)),
             _ => None,
         })
         .expect("step 1");
     assert_eq!(first, (1, 0, 0), "Blue steps from E5 to (0,0)");
     // Five steps were recorded; the sixth is still to come.
-    assert_eq!(r.game.decision().kind, DecisionKind::DragonStep { step: 6 });
+    assert_eq!(
+        r.game.decision().kind,
+        DecisionKind::from(PdDecision::DragonStep { step: 6 })
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,7 +461,10 @@ fn dg_t6_coming_out_onto_the_dragon_is_being_eaten() {
             .find(|e| matches!(e, Event::FollowerReleased { .. })),
         Some(Event::FollowerReleased { player: 0, .. })
     ));
-    assert_eq!(g.decision().kind, DecisionKind::DragonStep { step: 2 });
+    assert_eq!(
+        g.decision().kind,
+        DecisionKind::from(PdDecision::DragonStep { step: 2 })
+    );
     assert_eq!(g.decision().player, 1);
 }
 

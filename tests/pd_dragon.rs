@@ -19,6 +19,7 @@ use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
 use castellan::engine::refusal::RuleId;
+use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::model::tile::FeatureKind;
@@ -106,20 +107,22 @@ fn trace(record: &Record) -> (Vec<Point>, Game, Vec<Event>) {
 fn steps(points: &[Point]) -> Vec<(u32, usize, HashSet<Pos>, Pos)> {
     points
         .iter()
-        .filter_map(|p| match (p.decision.kind, p.chosen) {
-            (DecisionKind::DragonStep { step }, Action::Dragon { pos }) => {
-                let options = p
-                    .legal
-                    .iter()
-                    .map(|a| match a {
-                        Action::Dragon { pos } => *pos,
-                        other => panic!("{other:?} offered at a dragon step"),
-                    })
-                    .collect();
-                Some((step, p.decision.player, options, pos))
-            }
-            _ => None,
-        })
+        .filter_map(
+            |p| match (PdDecision::of(&p.decision.kind), PdAction::of(&p.chosen)) {
+                (Some(PdDecision::DragonStep { step }), Some(PdAction::Dragon { pos })) => {
+                    let options = p
+                        .legal
+                        .iter()
+                        .map(|a| match PdAction::of(a) {
+                            Some(PdAction::Dragon { pos }) => pos,
+                            other => panic!("{other:?} offered at a dragon step"),
+                        })
+                        .collect();
+                    Some((step, p.decision.player, options, pos))
+                }
+                _ => None,
+            },
+        )
         .collect()
 }
 
@@ -156,7 +159,7 @@ fn spot(name: &str) -> Spot {
 }
 
 fn dragon_to(x: i32, y: i32) -> Action {
-    Action::Dragon { pos: at(x, y) }
+    Action::from(PdAction::Dragon { pos: at(x, y) })
 }
 
 fn deploy(x: i32, y: i32, s: &str) -> Action {
@@ -168,17 +171,17 @@ fn deploy(x: i32, y: i32, s: &str) -> Action {
 }
 
 fn fairy(x: i32, y: i32, s: &str) -> Action {
-    Action::Fairy {
+    Action::from(PdAction::Fairy {
         pos: at(x, y),
         spot: Some(spot(s)),
-    }
+    })
 }
 
 fn remove(x: i32, y: i32, s: &str) -> Action {
-    Action::Remove {
+    Action::from(PdAction::Remove {
         pos: at(x, y),
         spot: spot(s),
-    }
+    })
 }
 
 fn set<T: std::hash::Hash + Eq>(items: impl IntoIterator<Item = T>) -> HashSet<T> {
@@ -208,9 +211,9 @@ fn supply(game: &Game, player: usize) -> u8 {
 fn moves(events: &[Event]) -> Vec<(u32, usize, Pos)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            Event::DragonMoved { player, x, y, step } if *step > 0 => {
-                Some((*step, *player, at(*x, *y)))
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::DragonMoved { player, x, y, step }) if step > 0 => {
+                Some((step, player, at(x, y)))
             }
             _ => None,
         })
@@ -221,13 +224,13 @@ fn moves(events: &[Event]) -> Vec<(u32, usize, Pos)> {
 fn flights(events: &[Event]) -> Vec<(usize, Pos)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            Event::DragonMoved {
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::DragonMoved {
                 player,
                 x,
                 y,
                 step: 0,
-            } => Some((*player, at(*x, *y))),
+            }) => Some((player, at(x, y))),
             _ => None,
         })
         .collect()
@@ -236,8 +239,8 @@ fn flights(events: &[Event]) -> Vec<(usize, Pos)> {
 fn journey_ends(events: &[Event]) -> Vec<(u32, &'static str)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            Event::JourneyEnded { steps, reason } => Some((*steps, *reason)),
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::JourneyEnded { steps, reason }) => Some((steps, reason)),
             _ => None,
         })
         .collect()
@@ -359,7 +362,7 @@ fn d5_every_offered_step_is_orthogonal_placed_and_new() {
         let start_visited = record.rules.pd.dragon.start_tile_visited;
         let mut visited: Vec<Pos> = Vec::new();
         for p in &points {
-            let DecisionKind::DragonStep { step } = p.decision.kind else {
+            let Some(PdDecision::DragonStep { step }) = PdDecision::of(&p.decision.kind) else {
                 continue;
             };
             let from = p
@@ -376,14 +379,14 @@ fn d5_every_offered_step_is_orthogonal_placed_and_new() {
                 "{name}: a step decision without options"
             );
             for a in &p.legal {
-                let Action::Dragon { pos } = *a else {
+                let Some(PdAction::Dragon { pos }) = PdAction::of(a) else {
                     panic!("{name}: {a:?} offered at a dragon step");
                 };
                 let d = (pos.x - from.x).abs() + (pos.y - from.y).abs();
                 assert_eq!(d, 1, "{name}: step {step} offers {pos} from {from}");
                 assert!(!visited.contains(&pos), "{name}: {pos} visited already");
             }
-            if let Action::Dragon { pos } = p.chosen {
+            if let Some(PdAction::Dragon { pos }) = PdAction::of(&p.chosen) {
                 visited.push(pos);
             }
         }
@@ -422,9 +425,9 @@ fn d5_options_are_placed_tiles() {
         let record = load(&name);
         let (mut game, _) = Game::new(record.rules.clone(), record.setup.clone()).expect("set-up");
         for (action, _) in &record.actions {
-            if let DecisionKind::DragonStep { .. } = game.decision().kind {
+            if let Some(PdDecision::DragonStep { .. }) = PdDecision::of(&game.decision().kind) {
                 for a in game.legal() {
-                    if let Action::Dragon { pos } = a {
+                    if let Some(PdAction::Dragon { pos }) = PdAction::of(&a) {
                         assert!(game.board().at(pos).is_some(), "{name}: {pos} is empty");
                     }
                 }
@@ -537,7 +540,7 @@ fn illegal_dragon_steps_are_refused() {
         game.decision(),
         Decision {
             player: BOB,
-            kind: DecisionKind::DragonStep { step: 2 }
+            kind: DecisionKind::from(PdDecision::DragonStep { step: 2 })
         }
     );
     assert_eq!(game.dragon(), Some(at(0, -1)));
@@ -588,7 +591,7 @@ fn t_d2_fairy_bars_its_tile() {
     let mut at_step_1 = replay_first(name, 8).game;
     assert_eq!(
         at_step_1.decision().kind,
-        DecisionKind::DragonStep { step: 1 }
+        DecisionKind::from(PdDecision::DragonStep { step: 1 })
     );
     forbidden(&mut at_step_1, dragon_to(-1, 0), "D5");
 }
@@ -657,8 +660,13 @@ fn t_d3_before_scoring_thief_eaten_red_0() {
     let kinds: Vec<DecisionKind> = points.iter().map(|p| p.decision.kind).collect();
     let n = kinds.len();
     assert_eq!(kinds[n - 3], DecisionKind::Deploy);
-    assert_eq!(kinds[n - 2], DecisionKind::DragonStep { step: 1 });
-    let end = position_of(&events, |e| matches!(e, Event::JourneyEnded { .. }));
+    assert_eq!(
+        kinds[n - 2],
+        DecisionKind::from(PdDecision::DragonStep { step: 1 })
+    );
+    let end = position_of(&events, |e| {
+        matches!(PdEvent::of(e), Some(PdEvent::JourneyEnded { .. }))
+    });
     let done = position_of(&events, |e| {
         matches!(
             e,
@@ -688,12 +696,21 @@ fn t_d3_after_tile_thief_eaten_red_0() {
     let kinds: Vec<DecisionKind> = points.iter().map(|p| p.decision.kind).collect();
     let n = kinds.len();
     assert!(matches!(kinds[n - 4], DecisionKind::PlaceTile { .. }));
-    assert_eq!(kinds[n - 3], DecisionKind::DragonStep { step: 1 });
-    assert_eq!(kinds[n - 2], DecisionKind::DragonStep { step: 2 });
+    assert_eq!(
+        kinds[n - 3],
+        DecisionKind::from(PdDecision::DragonStep { step: 1 })
+    );
+    assert_eq!(
+        kinds[n - 2],
+        DecisionKind::from(PdDecision::DragonStep { step: 2 })
+    );
     assert_eq!(kinds[n - 1], DecisionKind::Deploy);
     // A deployment before the journey is the wrong kind of answer here.
     let mut game = replay_first("dragon/t-d3-after-tile", 7).game;
-    assert_eq!(game.decision().kind, DecisionKind::DragonStep { step: 1 });
+    assert_eq!(
+        game.decision().kind,
+        DecisionKind::from(PdDecision::DragonStep { step: 1 })
+    );
     let err = refused(&mut game, deploy(2, 0, "W"));
     assert!(matches!(err, RuleError::WrongDecision(_)), "{err:?}");
 }
@@ -715,7 +732,9 @@ fn t_d3_after_scoring_road_scored_red_3() {
     );
     assert_eq!(game.scores(), &[3, 0]);
     let paid = position_of(&events, |e| matches!(e, Event::Scored { .. }));
-    let first = position_of(&events, |e| matches!(e, Event::DragonMoved { step: 1, .. }));
+    let first = position_of(&events, |e| {
+        matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { step: 1, .. }))
+    });
     assert!(paid < first);
 }
 
@@ -737,13 +756,13 @@ fn t_d4_set_aside_until_the_first_volcano() {
         turn1
             .events
             .iter()
-            .filter(|e| matches!(e, Event::TileSetAside { .. }))
+            .filter(|e| matches!(PdEvent::of(e), Some(PdEvent::TileSetAside { .. })))
             .count(),
         1
     );
     let aside = position_of(
         &turn1.events,
-        |e| matches!(e, Event::TileSetAside { player: 0, tile } if &**tile == "SY/FIELD.d"),
+        |e| matches!(PdEvent::of(e), Some(PdEvent::TileSetAside { player: 0, tile }) if &*tile == "SY/FIELD.d"),
     );
     let plain = position_of(&turn1.events, |e| tile_drawn(e, "SY/FIELD"));
     assert!(aside < plain);
@@ -753,7 +772,7 @@ fn t_d4_set_aside_until_the_first_volcano() {
 
     let Replay { mut game, events } = replay(name);
     assert_eq!(flights(&events), vec![(1, at(0, 2))]);
-    assert!(events.contains(&Event::TilesReshuffled { count: 1 }));
+    assert!(events.contains(&Event::from(PdEvent::TilesReshuffled { count: 1 })));
     assert_eq!(game.set_aside(), 0);
     assert_eq!(game.tiles_left(), 3);
     assert!(journey_ends(&events).is_empty());
@@ -768,7 +787,11 @@ fn t_d4_set_aside_until_the_first_volcano() {
         rest.iter().filter(|e| tile_drawn(e, "SY/FIELD.d")).count(),
         1
     );
-    assert!(!rest.iter().any(|e| matches!(e, Event::TileSetAside { .. })));
+    assert!(
+        !rest
+            .iter()
+            .any(|e| matches!(PdEvent::of(e), Some(PdEvent::TileSetAside { .. })))
+    );
     assert_eq!(journey_ends(&rest).len(), 1);
     assert_eq!(game.tiles_left(), 0);
 }
@@ -803,21 +826,23 @@ fn t_d4_house_return_and_redraw() {
         let back = events
             .iter()
             .filter(
-                |e| matches!(e, Event::TileReturned { player: 0, tile } if &**tile == "SY/FIELD.d"),
+                |e| matches!(PdEvent::of(e), Some(PdEvent::TileReturned { player: 0, tile }) if &*tile == "SY/FIELD.d"),
             )
             .count();
         assert!(back >= 1, "seed {seed}");
         assert!(
             !events
                 .iter()
-                .any(|e| matches!(e, Event::TileSetAside { .. }))
+                .any(|e| matches!(PdEvent::of(e), Some(PdEvent::TileSetAside { .. })))
         );
         assert_eq!(game.set_aside(), 0, "seed {seed}");
         // Turn 1 drew the dragon tile (back into the bag) and Plain1: 4 tiles are left, or 3
         // if turn 2 has drawn already.
         let mut all = events.clone();
         all.extend(play_out(&mut game, |g, _| assert_eq!(g.set_aside(), 0)));
-        let volcano = position_of(&all, |e| matches!(e, Event::DragonMoved { step: 0, .. }));
+        let volcano = position_of(&all, |e| {
+            matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { step: 0, .. }))
+        });
         let drawn: Vec<usize> = all
             .iter()
             .enumerate()
@@ -828,12 +853,12 @@ fn t_d4_house_return_and_redraw() {
         assert!(drawn[0] > volcano, "seed {seed}");
         let last_return = all
             .iter()
-            .rposition(|e| matches!(e, Event::TileReturned { .. }))
+            .rposition(|e| matches!(PdEvent::of(e), Some(PdEvent::TileReturned { .. })))
             .expect("returned");
         assert!(last_return < volcano, "seed {seed}");
         assert!(
             !all.iter()
-                .any(|e| matches!(e, Event::TilesReshuffled { .. }))
+                .any(|e| matches!(PdEvent::of(e), Some(PdEvent::TilesReshuffled { .. })))
         );
     }
     let turn1 = replay("dragon/t-d4-house-redraw");
@@ -842,7 +867,7 @@ fn t_d4_house_return_and_redraw() {
     assert!(
         after
             .iter()
-            .any(|e| matches!(e, Event::TileReturned { .. }))
+            .any(|e| matches!(PdEvent::of(e), Some(PdEvent::TileReturned { .. })))
     );
     let first_plain = position_of(&turn1.events, |e| tile_drawn(e, "SY/FIELD"));
     assert!(first_plain < placed);
@@ -1020,7 +1045,10 @@ fn v8_no_deploy_on_the_dragons_tile_after_tile_timing() {
     let name = "dragon/v8-after-tile";
     let (points, _, events) = trace(&load(name));
     let kinds: Vec<DecisionKind> = points.iter().map(|p| p.decision.kind).collect();
-    assert_eq!(kinds[kinds.len() - 2], DecisionKind::DragonStep { step: 1 });
+    assert_eq!(
+        kinds[kinds.len() - 2],
+        DecisionKind::from(PdDecision::DragonStep { step: 1 })
+    );
     assert_eq!(kinds[kinds.len() - 1], DecisionKind::Deploy);
     assert_eq!(journey_ends(&events), vec![(1, "dead_end")]);
     let mut game = replay_first(name, 6).game;
@@ -1079,7 +1107,7 @@ fn d1_after_tile_journey_comes_before_the_fairy() {
         game.decision(),
         Decision {
             player: RED,
-            kind: DecisionKind::DragonStep { step: 1 }
+            kind: DecisionKind::from(PdDecision::DragonStep { step: 1 })
         }
     );
     assert_eq!(set(game.legal()), set([dragon_to(0, -1), dragon_to(-1, 0)]));
@@ -1110,7 +1138,7 @@ fn t_p1_remove_then_nothing_may_be_deployed() {
         game.decision(),
         Decision {
             player: RED,
-            kind: DecisionKind::Princess
+            kind: DecisionKind::from(PdDecision::Princess)
         }
     );
     assert_eq!(set(game.legal()), set([remove(0, 0, "E"), Action::Pass]));
@@ -1185,7 +1213,10 @@ fn t_p1_follower_on_tile_keeps_the_fairy_move() {
 fn t_p1_must_remove() {
     let name = "princess/t-p1-must";
     let mut game = replay_first(name, T_P1_AT_PRINCESS).game;
-    assert_eq!(game.decision().kind, DecisionKind::Princess);
+    assert_eq!(
+        game.decision().kind,
+        DecisionKind::from(PdDecision::Princess)
+    );
     assert_eq!(game.legal(), vec![remove(0, 0, "E")]);
     forbidden(&mut game, Action::Pass, "PR3");
     forbidden(&mut game, remove(-1, 1, "C"), "PR3");
@@ -1214,7 +1245,11 @@ fn t_p2_princess_completes_a_fairy_city() {
         }
     )));
     assert!(scored(&events).is_empty());
-    assert!(!events.iter().any(|e| matches!(e, Event::FairyPoint { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(PdEvent::of(e), Some(PdEvent::FairyPoint { .. })))
+    );
     assert_eq!(
         returned(&events, ReturnReason::Princess),
         vec![(BLUE, at(0, 0))]
@@ -1236,7 +1271,7 @@ fn t_p3_must_remove_own_knight() {
         game.decision(),
         Decision {
             player: RED,
-            kind: DecisionKind::Princess
+            kind: DecisionKind::from(PdDecision::Princess)
         }
     );
     assert_eq!(game.legal(), vec![remove(0, 0, "E")]);
@@ -1262,7 +1297,7 @@ fn pr2_trigger_only_with_a_knight_in_the_city() {
     let (points, game, events) = trace(&load(name));
     let princess: Vec<&Point> = points
         .iter()
-        .filter(|p| p.decision.kind == DecisionKind::Princess)
+        .filter(|p| p.decision.kind == DecisionKind::from(PdDecision::Princess))
         .collect();
     assert_eq!(princess.len(), 1);
     assert_eq!(princess[0].decision.player, BLUE);
@@ -1275,7 +1310,10 @@ fn pr2_trigger_only_with_a_knight_in_the_city() {
     assert_eq!(points[3].decision.player, BLUE);
 
     let mut at_princess = replay_first(name, 7).game;
-    assert_eq!(at_princess.decision().kind, DecisionKind::Princess);
+    assert_eq!(
+        at_princess.decision().kind,
+        DecisionKind::from(PdDecision::Princess)
+    );
     forbidden(&mut at_princess, remove(0, 0, "NL"), "PR3"); // Red's farmer is no knight
     forbidden(&mut at_princess, remove(2, 0, "E"), "PR3"); // nobody there
 
@@ -1302,7 +1340,7 @@ fn a24_only_the_princess_city_counts() {
     assert!(
         points
             .iter()
-            .all(|p| p.decision.kind != DecisionKind::Princess)
+            .all(|p| p.decision.kind != DecisionKind::from(PdDecision::Princess))
     );
     assert_eq!(points[5].decision.kind, DecisionKind::Deploy);
     assert_eq!(
@@ -1317,7 +1355,10 @@ fn a24_only_the_princess_city_counts() {
         rotation: Rotation::from_degrees(180).expect("rotation"),
     };
     game.apply(&turned).expect("legal placement");
-    assert_eq!(game.decision().kind, DecisionKind::Princess);
+    assert_eq!(
+        game.decision().kind,
+        DecisionKind::from(PdDecision::Princess)
+    );
     assert_eq!(set(game.legal()), set([remove(0, 1, "N"), Action::Pass]));
 }
 

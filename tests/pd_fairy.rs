@@ -17,6 +17,7 @@ use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Fairy, Game, RuleError};
 use castellan::engine::refusal::RuleId;
+use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -129,24 +130,24 @@ fn deploy(x: i32, y: i32, at: &str) -> Action {
 
 /// A fairy move next to the follower at `at` (follower mode).
 fn fairy_to(x: i32, y: i32, at: &str) -> Action {
-    Action::Fairy {
+    Action::from(PdAction::Fairy {
         pos: Pos::new(x, y),
         spot: Some(spot(at)),
-    }
+    })
 }
 
 /// A fairy move onto a tile (tile mode).
 fn fairy_onto(x: i32, y: i32) -> Action {
-    Action::Fairy {
+    Action::from(PdAction::Fairy {
         pos: Pos::new(x, y),
         spot: None,
-    }
+    })
 }
 
 fn fairy_options(game: &Game) -> Vec<Action> {
     game.legal()
         .into_iter()
-        .filter(|a| matches!(a, Action::Fairy { .. }))
+        .filter(|a| matches!(PdAction::of(a), Some(PdAction::Fairy { .. })))
         .collect()
 }
 
@@ -195,9 +196,9 @@ fn turn_points(events: &[Event]) -> Vec<(u32, usize, u32)> {
     let mut turn = 0;
     let mut out = Vec::new();
     for e in events {
-        match e {
-            Event::TurnStarted { turn: t, .. } => turn = *t,
-            Event::FairyPoint { player, points } => out.push((turn, *player, *points)),
+        match (e, PdEvent::of(e)) {
+            (Event::TurnStarted { turn: t, .. }, _) => turn = *t,
+            (_, Some(PdEvent::FairyPoint { player, points })) => out.push((turn, player, points)),
             _ => {}
         }
     }
@@ -428,13 +429,13 @@ fn t_f3_fairy_onto_a_city_completed_this_turn() {
     let r = replay(T_F3);
     let moved = position(&r.events, |e| {
         matches!(
-            e,
-            Event::FairyMoved {
+            PdEvent::of(e),
+            Some(PdEvent::FairyMoved {
                 player: RED,
                 x: 0,
                 y: 0,
                 ..
-            }
+            })
         )
     });
     let bonus = position(&r.events, |e| {
@@ -549,8 +550,8 @@ fn fa4_tile_mode_fairy_anywhere_when_toggled() {
     let game = replay_first_as(T_F6, &fixture("pdf-tile-anywhere"), 1);
     assert!(game.figures().is_empty());
     let mut options = fairy_options(&game);
-    options.sort_by_key(|a| match a {
-        Action::Fairy { pos, .. } => *pos,
+    options.sort_by_key(|a| match PdAction::of(a) {
+        Some(PdAction::Fairy { pos, .. }) => pos,
         _ => Pos::new(i32::MAX, i32::MAX),
     });
     assert_eq!(options, vec![fairy_onto(0, 0), fairy_onto(0, 1)]);
@@ -631,8 +632,14 @@ const A23: &str = "fairy/a23-claim";
 fn a23_claim_or_lose_the_fairy_point() {
     let game = replay_first(A23, 8);
     assert_eq!(game.decision().player, RED);
-    assert_eq!(game.decision().kind, DecisionKind::ClaimFairyPoint);
-    assert_eq!(game.legal(), vec![Action::Claim, Action::Pass]);
+    assert_eq!(
+        game.decision().kind,
+        DecisionKind::from(PdDecision::ClaimFairyPoint)
+    );
+    assert_eq!(
+        game.legal(),
+        vec![Action::from(PdAction::Claim), Action::Pass]
+    );
     assert_eq!(game.scores(), &[0, 0]);
     let mut probe = game.clone();
     assert!(
@@ -650,8 +657,8 @@ fn a23_claim_or_lose_the_fairy_point() {
     let forfeited: Vec<usize> = r
         .events
         .iter()
-        .filter_map(|e| match e {
-            Event::FairyPointForfeited { player } => Some(*player),
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::FairyPointForfeited { player }) => Some(player),
             _ => None,
         })
         .collect();

@@ -12,6 +12,7 @@ use castellan::data::ruleset::{Ruleset, StartTile};
 use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Fairy, Game, RuleError, Setup};
+use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::{Figure, FigureKind};
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::model::tile::TileId;
@@ -331,15 +332,17 @@ const SPOT_NAMES: [&str; 14] = [
 /// Whether `action` is the kind of answer that decision `kind` asks for (`None` for a kind of
 /// decision this file does not know yet).
 fn answers(kind: DecisionKind, action: &Action) -> Option<bool> {
-    Some(match kind {
-        DecisionKind::PlaceTile { .. } => matches!(action, Action::Place { .. }),
-        DecisionKind::Deploy => matches!(
-            action,
-            Action::Deploy { .. } | Action::Fairy { .. } | Action::Pass
-        ),
-        DecisionKind::Princess => matches!(action, Action::Remove { .. } | Action::Pass),
-        DecisionKind::DragonStep { .. } => matches!(action, Action::Dragon { .. }),
-        DecisionKind::ClaimFairyPoint => matches!(action, Action::Claim | Action::Pass),
+    let pass = *action == Action::Pass;
+    let pd = PdAction::of(action);
+    Some(match (kind, PdDecision::of(&kind)) {
+        (DecisionKind::PlaceTile { .. }, _) => matches!(action, Action::Place { .. }),
+        (DecisionKind::Deploy, _) => {
+            matches!(action, Action::Deploy { .. } | Action::Pass)
+                || matches!(pd, Some(PdAction::Fairy { .. }))
+        }
+        (_, Some(PdDecision::Princess)) => pass || matches!(pd, Some(PdAction::Remove { .. })),
+        (_, Some(PdDecision::DragonStep { .. })) => matches!(pd, Some(PdAction::Dragon { .. })),
+        (_, Some(PdDecision::ClaimFairyPoint)) => pass || pd == Some(PdAction::Claim),
         _ => return None,
     })
 }
@@ -389,20 +392,20 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
             spot: Spot::Cloister,
             figure: FigureKind::Follower,
         },
-        Action::Fairy {
+        Action::from(PdAction::Fairy {
             pos: far,
             spot: None,
-        },
-        Action::Fairy {
+        }),
+        Action::from(PdAction::Fairy {
             pos: far,
             spot: Some(north),
-        },
-        Action::Dragon { pos: far },
-        Action::Remove {
+        }),
+        Action::from(PdAction::Dragon { pos: far }),
+        Action::from(PdAction::Remove {
             pos: far,
             spot: north,
-        },
-        Action::Claim,
+        }),
+        Action::from(PdAction::Claim),
         Action::Pass,
     ];
     let mut compare = Some(&full);
@@ -549,12 +552,15 @@ proptest! {
         })?;
         let mut summed = vec![0u32; spec.players];
         for e in &log {
-            match e {
-                Event::Scored { player, points, .. }
-                | Event::FairyPoint { player, points }
-                | Event::ScriptScored { player, points, .. } => {
+            match (e, PdEvent::of(e)) {
+                (
+                    Event::Scored { player, points, .. }
+                    | Event::ScriptScored { player, points, .. },
+                    _,
+                ) => {
                     summed[*player] += points;
                 }
+                (_, Some(PdEvent::FairyPoint { player, points })) => summed[player] += points,
                 _ => {}
             }
         }
@@ -583,7 +589,7 @@ proptest! {
                     );
                 }
             }
-            let moved = events.iter().any(|e| matches!(e, Event::DragonMoved { .. }));
+            let moved = events.iter().any(|e| matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { .. })));
             if let Some(dragon) = game.dragon()
                 && moved
             {
@@ -794,13 +800,11 @@ fn custom_round_trip(spec: &Spec, custom: &Custom) -> Result<(), TestCaseError> 
     // Each tile taken from the bag is drawn (and laid), discarded, set aside or put back.
     let count = |pick: fn(&Event) -> bool| log.iter().filter(|e| pick(e)).count();
     let draws = count(|e| {
-        matches!(
-            e,
-            Event::TileDrawn { .. }
-                | Event::TileDiscarded { .. }
-                | Event::TileSetAside { .. }
-                | Event::TileReturned { .. }
-        )
+        matches!(e, Event::TileDrawn { .. } | Event::TileDiscarded { .. })
+            || matches!(
+                PdEvent::of(e),
+                Some(PdEvent::TileSetAside { .. } | PdEvent::TileReturned { .. })
+            )
     });
     let placed = count(|e| matches!(e, Event::TilePlaced { .. }));
     let discarded = count(|e| matches!(e, Event::TileDiscarded { .. }));

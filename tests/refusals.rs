@@ -10,6 +10,7 @@ use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
 use castellan::engine::game::{Game, RuleError, Setup};
 use castellan::engine::refusal::RuleId;
+use castellan::mechanic::pd::vocabulary::PdAction;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -56,20 +57,22 @@ fn near_misses(action: &Action) -> Vec<Action> {
                 [pos, Pos::new(pos.x + 2, pos.y)].map(|pos| Action::Deploy { pos, spot, figure })
             })
             .collect(),
-        Action::Dragon { pos } => vec![
-            Action::Dragon {
-                pos: Pos::new(pos.x + 2, pos.y),
-            },
-            Action::Dragon {
-                pos: Pos::new(pos.x + 1, pos.y + 1),
-            },
-        ],
-        Action::Remove { pos, .. } => spots
-            .into_iter()
-            .flatten()
-            .map(|spot| Action::Remove { pos, spot })
-            .collect(),
-        _ => vec![Action::Pass],
+        _ => match PdAction::of(action) {
+            Some(PdAction::Dragon { pos }) => vec![
+                Action::from(PdAction::Dragon {
+                    pos: Pos::new(pos.x + 2, pos.y),
+                }),
+                Action::from(PdAction::Dragon {
+                    pos: Pos::new(pos.x + 1, pos.y + 1),
+                }),
+            ],
+            Some(PdAction::Remove { pos, .. }) => spots
+                .into_iter()
+                .flatten()
+                .map(|spot| Action::from(PdAction::Remove { pos, spot }))
+                .collect(),
+            _ => vec![Action::Pass],
+        },
     }
 }
 

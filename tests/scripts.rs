@@ -7,6 +7,7 @@ use castellan::data::library::Source;
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError, Setup, SetupError};
+use castellan::mechanic::pd::vocabulary::PdEvent;
 use castellan::script;
 use std::sync::Arc;
 
@@ -111,10 +112,9 @@ fn the_tutorial_works_as_written() {
         blessed += blessings;
         let total: u32 = events
             .iter()
-            .map(|e| match e {
-                Event::Scored { points, .. }
-                | Event::ScriptScored { points, .. }
-                | Event::FairyPoint { points, .. } => *points,
+            .map(|e| match (e, PdEvent::of(e)) {
+                (Event::Scored { points, .. } | Event::ScriptScored { points, .. }, _) => *points,
+                (_, Some(PdEvent::FairyPoint { points, .. })) => points,
                 _ => 0,
             })
             .sum();

@@ -6,6 +6,7 @@ pub mod simulate;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
+use crate::mechanic::pd::vocabulary::PdAction;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind};
@@ -128,7 +129,7 @@ impl GreedyBot {
         for action in game.legal() {
             match action {
                 Action::Deploy { pos, .. } if Some(pos) != placed => continue,
-                Action::Fairy { .. } => continue,
+                a if matches!(PdAction::of(&a), Some(PdAction::Fairy { .. })) => continue,
                 // A deployment on the new tile is judged without playing it out: the follower
                 // is added to the estimate (completed features count at their completed value).
                 Action::Deploy {

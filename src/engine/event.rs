@@ -1,7 +1,7 @@
 //! Events: every change to a game, in order. The event log is what replays, user interfaces,
 //! statistics and tests read.
 
-use crate::mechanic::count::rules::Quarter;
+use crate::engine::vocabulary::MechanicEvent;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Spot;
 use crate::model::tile::FeatureKind;
@@ -112,13 +112,6 @@ pub enum Event {
         /// Row of a tile of the feature.
         y: i32,
     },
-    /// The fairy's point at the start of a turn (FA7).
-    FairyPoint {
-        /// Seat.
-        player: usize,
-        /// Points.
-        points: u32,
-    },
     /// A figure went back to its owner's supply.
     FigureReturned {
         /// Owner's seat.
@@ -131,89 +124,6 @@ pub enum Event {
         y: i32,
         /// Why.
         reason: ReturnReason,
-    },
-    /// A dragon tile drawn before the dragon is in play was set aside (D0.1).
-    TileSetAside {
-        /// Seat.
-        player: usize,
-        /// Tile id.
-        tile: Arc<str>,
-    },
-    /// A dragon tile drawn before the dragon is in play went back into the bag (house rule D0).
-    TileReturned {
-        /// Seat.
-        player: usize,
-        /// Tile id.
-        tile: Arc<str>,
-    },
-    /// The set-aside dragon tiles were shuffled back into the bag (V6, D0.2).
-    TilesReshuffled {
-        /// How many.
-        count: u32,
-    },
-    /// The dragon moved: flew to a volcano (V2) or took a journey step (D4).
-    DragonMoved {
-        /// Seat of the player who moved it (the placer, for a volcano).
-        player: usize,
-        /// Column.
-        x: i32,
-        /// Row.
-        y: i32,
-        /// Step number within the journey, or 0 for a flight to a volcano.
-        step: u32,
-    },
-    /// The dragon's journey ended.
-    JourneyEnded {
-        /// Steps taken.
-        steps: u32,
-        /// `dead_end` (D6) or `steps_done` (D3).
-        reason: &'static str,
-    },
-    /// The fairy moved (FA2–FA5).
-    FairyMoved {
-        /// Seat.
-        player: usize,
-        /// Column.
-        x: i32,
-        /// Row.
-        y: i32,
-        /// The follower's spot it stands next to (follower mode), or none (tile mode).
-        spot: Option<Spot>,
-    },
-    /// The fairy's turn point was not claimed in time (house rule A23).
-    FairyPointForfeited {
-        /// Seat.
-        player: usize,
-    },
-    /// A follower went from supply into a quarter of the City of Carcassonne (CO-1).
-    FollowerIntoQuarter {
-        /// Seat.
-        player: usize,
-        /// The quarter.
-        quarter: Quarter,
-    },
-    /// The Count moved to another quarter (CO-2).
-    CountMoved {
-        /// Seat of the player who moved it.
-        player: usize,
-        /// The quarter it moved to.
-        quarter: Quarter,
-    },
-    /// Followers left a quarter for the feature about to be scored (CO-4, CO-5); they go back
-    /// to supply after the scoring ([`Event::FigureReturned`]).
-    FollowersLeftQuarter {
-        /// Seat.
-        player: usize,
-        /// The quarter.
-        quarter: Quarter,
-        /// How many.
-        count: u8,
-        /// The kind of feature they joined.
-        feature: FeatureKind,
-        /// Column of a tile of the feature.
-        x: i32,
-        /// Row of a tile of the feature.
-        y: i32,
     },
     /// A script gave points.
     ScriptScored {
@@ -240,25 +150,6 @@ pub enum Event {
         /// Owner's seat.
         player: usize,
     },
-    /// A script took the dragon off the board (it stays in play).
-    DragonHidden {
-        /// The script's name.
-        script: Arc<str>,
-    },
-    /// A script put the dragon on a tile (nothing eaten by that alone).
-    DragonPlaced {
-        /// The script's name.
-        script: Arc<str>,
-        /// Column.
-        x: i32,
-        /// Row.
-        y: i32,
-    },
-    /// A script took the fairy off the board (it stays in play; a fairy move brings it back).
-    FairyHidden {
-        /// The script's name.
-        script: Arc<str>,
-    },
     /// A script explains what it did.
     ScriptLog {
         /// The script's name.
@@ -271,4 +162,8 @@ pub enum Event {
         /// Final scores by seat.
         scores: Vec<u32>,
     },
+    /// Something a mechanic owns happened (the dragon moved, a follower went into a quarter of
+    /// the City, …); its JSON form is the mechanic's own (`{"event": "dragon_moved", …}`).
+    #[serde(untagged)]
+    Mechanic(MechanicEvent),
 }

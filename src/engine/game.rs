@@ -689,10 +689,6 @@ impl Game {
             return own;
         }
         match *action {
-            Action::Remove { pos, spot } => Action::Remove {
-                pos,
-                spot: self.canonical_spot(pos, spot),
-            },
             Action::Deploy { pos, spot, figure } => Action::Deploy {
                 pos,
                 spot: self.canonical_spot(pos, spot),

@@ -9,4 +9,5 @@ pub mod game;
 pub mod mechanic;
 pub mod named;
 pub mod refusal;
+pub mod vocabulary;
 pub mod words;

@@ -6,6 +6,7 @@
 
 use crate::engine::action::Action;
 use crate::engine::event::Event;
+use crate::engine::vocabulary;
 use crate::model::geometry::{Pos, Rotation};
 use std::fmt;
 
@@ -20,17 +21,10 @@ pub fn action(action: &Action) -> String {
     match action {
         Action::Place { pos, rotation } => placement(*pos, *rotation),
         Action::Deploy { pos, spot, figure } => format!("{} on {pos} {spot}", figure.name()),
-        Action::Fairy { pos, spot: Some(s) } => format!("fairy to the follower at {pos} {s}"),
-        Action::Fairy { pos, spot: None } => format!("fairy to {pos}"),
-        Action::Dragon { pos } => format!("dragon to {pos}"),
-        Action::Remove { pos, spot } => format!("remove the knight at {pos} {spot}"),
-        Action::Quarter { quarter } => format!("follower into the {quarter} quarter"),
-        Action::Count { quarter } => format!("the Count to the {quarter} quarter"),
-        Action::Leave { quarter, count } => {
-            format!("{count} out of the {quarter} quarter")
-        }
-        Action::Score { pos, spot } => format!("score the feature at {pos} {spot} next"),
-        Action::Claim => "claim".to_string(),
+        Action::Mechanic(a) => vocabulary::of(a.mechanic).map_or_else(
+            || "an unknown mechanic's action".to_string(),
+            |v| v.action_words(a),
+        ),
         Action::Script(id) => {
             let a = crate::engine::named::action(*id);
             if a.label.is_empty() {
@@ -144,95 +138,6 @@ impl fmt::Display for Described<'_> {
                     figure.name()
                 )
             }
-            Event::TileSetAside { player, tile } => write!(
-                f,
-                "{} draws {tile}: the dragon is not in play yet, so it is set aside (D0)",
-                who(player)
-            ),
-            Event::TileReturned { player, tile } => write!(
-                f,
-                "{} draws {tile}: the dragon is not in play yet, so it goes back into the bag (house rule D0)",
-                who(player)
-            ),
-            Event::TilesReshuffled { count } => {
-                write!(
-                    f,
-                    "the first volcano: {count} set-aside dragon tiles are shuffled back in (V6)"
-                )
-            }
-            Event::DragonMoved {
-                player,
-                x,
-                y,
-                step: 0,
-            } => {
-                write!(
-                    f,
-                    "the dragon flies to {}'s volcano at ({x},{y}) (V2)",
-                    who(player)
-                )
-            }
-            Event::DragonMoved { player, x, y, step } => {
-                write!(
-                    f,
-                    "dragon step {step}: {} moves the dragon to ({x},{y}) (D4)",
-                    who(player)
-                )
-            }
-            Event::JourneyEnded { steps, reason } => {
-                write!(
-                    f,
-                    "the dragon's journey ends after {steps} steps ({reason})"
-                )
-            }
-            Event::FairyMoved { player, x, y, spot } => match spot {
-                Some(s) => write!(
-                    f,
-                    "{} moves the fairy next to the follower at ({x},{y}) {s}",
-                    who(player)
-                ),
-                None => write!(f, "{} moves the fairy to ({x},{y})", who(player)),
-            },
-            Event::FairyPoint { player, points } => {
-                write!(
-                    f,
-                    "the fairy: +{points} for {} at the start of the turn (FA7)",
-                    who(player)
-                )
-            }
-            Event::FairyPointForfeited { player } => {
-                write!(
-                    f,
-                    "{} does not claim the fairy's point (house rule A23)",
-                    who(player)
-                )
-            }
-            Event::FollowerIntoQuarter { player, quarter } => write!(
-                f,
-                "{} puts a follower into the {quarter} quarter of the City of Carcassonne (CO-1)",
-                who(player)
-            ),
-            Event::CountMoved { player, quarter } => {
-                write!(
-                    f,
-                    "{} moves the Count to the {quarter} quarter (CO-2)",
-                    who(player)
-                )
-            }
-            Event::FollowersLeftQuarter {
-                player,
-                quarter,
-                count,
-                feature,
-                x,
-                y,
-            } => write!(
-                f,
-                "{} moves {count} follower{} from the {quarter} quarter into the {} at ({x},{y}) (CO-5)",
-                who(player),
-                if *count == 1 { "" } else { "s" },
-                feature.name()
-            ),
             Event::ScriptScored {
                 script,
                 player,
@@ -255,12 +160,11 @@ impl fmt::Display for Described<'_> {
                     who(player)
                 )
             }
-            Event::DragonHidden { script } => write!(f, "{script}: the dragon leaves the board"),
-            Event::DragonPlaced { script, x, y } => {
-                write!(f, "{script}: the dragon is put on ({x},{y})")
-            }
-            Event::FairyHidden { script } => write!(f, "{script}: the fairy leaves the board"),
             Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
+            Event::Mechanic(e) => match vocabulary::of(e.mechanic) {
+                Some(v) => v.event_words(e, self.names, f),
+                None => write!(f, "an unknown mechanic's event"),
+            },
             Event::GameEnded { scores } => {
                 write!(f, "game over:")?;
                 for (p, s) in scores.iter().enumerate() {

@@ -8,6 +8,7 @@ use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Fairy, Game, Journey, Setup};
+use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::model::figure::{Figure, FigureKind, FigureTable};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
@@ -205,9 +206,16 @@ impl Game {
                     self.marked_hooks("place", placed, Vec::new(), events);
                 }
             }
-            DecisionKind::Princess => self.run_hook("princess", Vec::new(), events),
             DecisionKind::Deploy => self.run_hook("deploy", Vec::new(), events),
-            DecisionKind::DragonStep { .. } => {
+            kind => self.mechanic_decision_hook(kind, events),
+        }
+    }
+
+    /// The hook that follows an answered P&D decision (`princess`, `dragon_step`).
+    fn mechanic_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
+        match PdDecision::of(&kind) {
+            Some(PdDecision::Princess) => self.run_hook("princess", Vec::new(), events),
+            Some(PdDecision::DragonStep { .. }) => {
                 let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
                 self.run_hook("dragon_step", vec![step.into()], events);
                 // The narrow forms, for a tile with that symbol or tag.
@@ -463,8 +471,10 @@ impl Game {
         }
         let filter = match kind {
             DecisionKind::PlaceTile { .. } => Some("filter_placements"),
-            DecisionKind::DragonStep { .. } => Some("filter_dragon_steps"),
             DecisionKind::Deploy => Some("filter_deploy"),
+            k if matches!(PdDecision::of(&k), Some(PdDecision::DragonStep { .. })) => {
+                Some("filter_dragon_steps")
+            }
             _ => None,
         }
         .filter(|hook| self.hooked(hook));
@@ -756,17 +766,23 @@ impl Game {
                 let pos = self.tile_pos(x, y)?;
                 self.dragon = Some(pos);
                 self.dragon_in_play = true;
-                events.push(Event::DragonPlaced {
-                    script: Arc::clone(script),
-                    x: pos.x,
-                    y: pos.y,
-                });
+                events.push(
+                    PdEvent::DragonPlaced {
+                        script: Arc::clone(script),
+                        x: pos.x,
+                        y: pos.y,
+                    }
+                    .into(),
+                );
             }
             Command::HideDragon => {
                 self.dragon = None;
-                events.push(Event::DragonHidden {
-                    script: Arc::clone(script),
-                });
+                events.push(
+                    PdEvent::DragonHidden {
+                        script: Arc::clone(script),
+                    }
+                    .into(),
+                );
             }
             Command::Eat { x, y } => {
                 let pos = self.tile_pos(x, y)?;
@@ -774,10 +790,13 @@ impl Game {
             }
             Command::EndJourney => {
                 if let Some(j) = self.now.journey.take() {
-                    events.push(Event::JourneyEnded {
-                        steps: j.steps,
-                        reason: "script",
-                    });
+                    events.push(
+                        PdEvent::JourneyEnded {
+                            steps: j.steps,
+                            reason: "script",
+                        }
+                        .into(),
+                    );
                 }
                 self.now.journey_due = false;
             }
@@ -813,18 +832,24 @@ impl Game {
                     .and_then(|id| self.figures.iter().find(|f| f.id == id))
                     .map(|f| self.figure_spot(f).1);
                 self.fairy = Some(Fairy { pos, follower });
-                events.push(Event::FairyMoved {
-                    player: self.active,
-                    x: pos.x,
-                    y: pos.y,
-                    spot,
-                });
+                events.push(
+                    PdEvent::FairyMoved {
+                        player: self.active,
+                        x: pos.x,
+                        y: pos.y,
+                        spot,
+                    }
+                    .into(),
+                );
             }
             Command::HideFairy => {
                 self.fairy = None;
-                events.push(Event::FairyHidden {
-                    script: Arc::clone(script),
-                });
+                events.push(
+                    PdEvent::FairyHidden {
+                        script: Arc::clone(script),
+                    }
+                    .into(),
+                );
             }
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
@@ -938,14 +963,16 @@ fn filter_key(a: &Action) -> Option<Key> {
             None,
             Some(rotation.degrees() as i64),
         )),
-        Action::Dragon { pos } => Some((pos.x as i64, pos.y as i64, None, None)),
         Action::Deploy { pos, spot, .. } => Some((
             pos.x as i64,
             pos.y as i64,
             Some(spot.name().to_string()),
             None,
         )),
-        _ => None,
+        a => match PdAction::of(&a) {
+            Some(PdAction::Dragon { pos }) => Some((pos.x as i64, pos.y as i64, None, None)),
+            _ => None,
+        },
     }
 }
 

@@ -8,10 +8,11 @@
 //! hooks and filters when a decision becomes pending, `ask` as an interjected decision, and
 //! `game_end` after final scoring.
 
-use crate::engine::action::{Action, Decision, DecisionKind};
+use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Size};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::mechanic::pd::vocabulary::PdDecision;
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
@@ -128,10 +129,10 @@ impl Mechanic for ScriptMechanic {
         };
         let kind = g.decision().kind;
         g.apply_script_action(id, events);
-        Some(match kind {
+        Some(match PdDecision::of(&kind) {
             _ if asked.by == self.id => Then::Resume,
             // A script's answer to a dragon step lets the journey stage look again.
-            DecisionKind::DragonStep { .. } => Then::Again,
+            Some(PdDecision::DragonStep { .. }) => Then::Again,
             _ => Then::Next,
         })
     }

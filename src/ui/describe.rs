@@ -11,6 +11,8 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
 use crate::engine::words;
+use crate::mechanic::count::vocabulary::{CountAction, CountDecision};
+use crate::mechanic::pd::vocabulary::{PdAction, PdDecision};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::{FeatureDef, FeatureKind};
@@ -274,20 +276,24 @@ pub fn actions(game: &Game, list: &[Action], names: &[String]) -> Vec<String> {
 }
 
 fn spot_of(action: &Action) -> Option<Spot> {
-    match action {
-        Action::Deploy { spot, .. }
-        | Action::Remove { spot, .. }
-        | Action::Score { spot, .. }
-        | Action::Fairy {
-            spot: Some(spot), ..
-        } => Some(*spot),
-        _ => None,
+    match *action {
+        Action::Deploy { spot, .. } => Some(spot),
+        _ => match (PdAction::of(action), CountAction::of(action)) {
+            (Some(PdAction::Remove { spot, .. }), _)
+            | (
+                Some(PdAction::Fairy {
+                    spot: Some(spot), ..
+                }),
+                _,
+            )
+            | (_, Some(CountAction::Score { spot, .. })) => Some(spot),
+            _ => None,
+        },
     }
 }
 
 fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> String {
     let decision = game.decision();
-    let me = decision.player;
     match *action {
         Action::Place { pos, rotation } => words::placement(pos, rotation),
         Action::Deploy { pos, spot, figure } => {
@@ -302,7 +308,32 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
                 format!("portal: {who} on {what} at {pos}")
             }
         }
-        Action::Fairy {
+        Action::Mechanic(_) => {
+            if let Some(a) = PdAction::of(action) {
+                pd_words(game, a, action, names, detail)
+            } else if let Some(a) = CountAction::of(action) {
+                count_words(game, a)
+            } else {
+                words::action(action)
+            }
+        }
+        Action::Script(_) => words::action(action),
+        Action::Pass => match (decision.kind, PdDecision::of(&decision.kind)) {
+            (DecisionKind::Deploy, _) => "pass (deploy nothing)".to_string(),
+            (_, Some(PdDecision::Princess)) => "pass (the knights stay)".to_string(),
+            (_, Some(PdDecision::ClaimFairyPoint)) => {
+                "pass (give up the fairy's point)".to_string()
+            }
+            _ => "pass".to_string(),
+        },
+    }
+}
+
+/// A P&D action in words, seen by the player who decides now.
+fn pd_words(game: &Game, a: PdAction, action: &Action, names: &[String], detail: Detail) -> String {
+    let me = game.decision().player;
+    match a {
+        PdAction::Fairy {
             pos,
             spot: Some(spot),
         } => {
@@ -318,8 +349,8 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
                 ),
             }
         }
-        Action::Fairy { pos, spot: None } => format!("move the fairy to {pos}"),
-        Action::Dragon { pos } => {
+        PdAction::Fairy { pos, spot: None } => format!("move the fairy to {pos}"),
+        PdAction::Dragon { pos } => {
             let way = game.dragon().map_or("", |from| direction(from, pos));
             let eaten = dragon_eats(game, action, pos, me, names);
             let step = format!("move the dragon {way} to {pos}").replace("  ", " ");
@@ -329,7 +360,7 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
                 format!("{step} — eats {}", and_list(&eaten))
             }
         }
-        Action::Remove { pos, spot } => {
+        PdAction::Remove { pos, spot } => {
             let who = figure_at(game, pos, spot).map_or_else(
                 || "the knight".to_string(),
                 |f| figure_words(game, &f, me, names),
@@ -342,13 +373,22 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
                 ),
             }
         }
-        Action::Quarter { quarter } => {
+        PdAction::Claim => "claim the fairy's point".to_string(),
+    }
+}
+
+/// An action of the Count in words, seen by the player who decides now.
+fn count_words(game: &Game, a: CountAction) -> String {
+    match a {
+        CountAction::Quarter { quarter } => {
             format!("put a follower into the {} of Carcassonne", quarter.name())
         }
-        Action::Count { quarter } => format!("move the Count to the {}", quarter.name()),
-        Action::Leave { quarter, count } => {
-            let into = match decision.kind {
-                DecisionKind::CountLeave { x, y, .. } => format!(" into the feature at ({x},{y})"),
+        CountAction::Count { quarter } => format!("move the Count to the {}", quarter.name()),
+        CountAction::Leave { quarter, count } => {
+            let into = match CountDecision::of(&game.decision().kind) {
+                Some(CountDecision::Leave { x, y, .. }) => {
+                    format!(" into the feature at ({x},{y})")
+                }
                 _ => String::new(),
             };
             let followers = if count == 1 { "follower" } else { "followers" };
@@ -357,17 +397,9 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
                 quarter.name()
             )
         }
-        Action::Score { pos, spot } => {
+        CountAction::Score { pos, spot } => {
             format!("score {} at {pos} next", feature(game, pos, spot))
         }
-        Action::Claim => "claim the fairy's point".to_string(),
-        Action::Script(_) => words::action(action),
-        Action::Pass => match decision.kind {
-            DecisionKind::Deploy => "pass (deploy nothing)".to_string(),
-            DecisionKind::Princess => "pass (the knights stay)".to_string(),
-            DecisionKind::ClaimFairyPoint => "pass (give up the fairy's point)".to_string(),
-            _ => "pass".to_string(),
-        },
     }
 }
 

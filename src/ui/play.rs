@@ -23,6 +23,8 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
 use crate::engine::words;
+use crate::mechanic::count::vocabulary::CountDecision;
+use crate::mechanic::pd::vocabulary::{PdDecision, PdEvent};
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
@@ -460,18 +462,7 @@ impl Session {
         let what = match decision.kind {
             DecisionKind::PlaceTile { .. } => "place the tile".to_string(),
             DecisionKind::Deploy => "deploy a figure, move the fairy or pass".to_string(),
-            DecisionKind::Princess => "the princess".to_string(),
-            DecisionKind::DragonStep { step } => format!("move the dragon (step {step})"),
-            DecisionKind::ClaimFairyPoint => "the fairy's point".to_string(),
-            DecisionKind::CountQuarter => {
-                "only others scored: a follower may go into the City of Carcassonne".to_string()
-            }
-            DecisionKind::CountMove => "the Count may move to another quarter".to_string(),
-            DecisionKind::CountLeave { .. } => {
-                "followers may leave the City for the feature being scored".to_string()
-            }
-            DecisionKind::CountOrder => "choose the feature scored next".to_string(),
-            other => other.name().replace('_', " "),
+            other => decision_words(other),
         };
         writeln!(
             out,
@@ -519,15 +510,18 @@ impl Session {
                 writeln!(out)?;
             }
             let text = second_person(&words::event(event, &self.names).to_string());
-            let paint = match event {
-                Event::TurnStarted { .. } | Event::GameEnded { .. } => Paint::Bold,
-                Event::Scored { .. } | Event::FairyPoint { .. } => Paint::Green,
-                Event::FigureReturned {
-                    reason: ReturnReason::Eaten,
-                    ..
-                }
-                | Event::DragonMoved { .. } => Paint::Red,
-                Event::FigureReturned { .. } => Paint::Yellow,
+            let paint = match (event, PdEvent::of(event)) {
+                (Event::TurnStarted { .. } | Event::GameEnded { .. }, _) => Paint::Bold,
+                (Event::Scored { .. }, _) | (_, Some(PdEvent::FairyPoint { .. })) => Paint::Green,
+                (
+                    Event::FigureReturned {
+                        reason: ReturnReason::Eaten,
+                        ..
+                    },
+                    _,
+                )
+                | (_, Some(PdEvent::DragonMoved { .. })) => Paint::Red,
+                (Event::FigureReturned { .. }, _) => Paint::Yellow,
                 _ => Paint::Plain,
             };
             writeln!(out, "{}", self.paint(paint, &text))?;
@@ -727,6 +721,28 @@ fn second_person(text: &str) -> String {
     match out.strip_prefix("your") {
         Some(rest) => format!("Your{rest}"),
         None => out,
+    }
+}
+
+/// A mechanic's (or a script's) decision in words, for the prompt.
+fn decision_words(kind: DecisionKind) -> String {
+    if let Some(d) = PdDecision::of(&kind) {
+        return match d {
+            PdDecision::Princess => "the princess".to_string(),
+            PdDecision::DragonStep { step } => format!("move the dragon (step {step})"),
+            PdDecision::ClaimFairyPoint => "the fairy's point".to_string(),
+        };
+    }
+    match CountDecision::of(&kind) {
+        Some(CountDecision::Quarter) => {
+            "only others scored: a follower may go into the City of Carcassonne".to_string()
+        }
+        Some(CountDecision::Move) => "the Count may move to another quarter".to_string(),
+        Some(CountDecision::Leave { .. }) => {
+            "followers may leave the City for the feature being scored".to_string()
+        }
+        Some(CountDecision::Order) => "choose the feature scored next".to_string(),
+        None => kind.name().replace('_', " "),
     }
 }
 

@@ -25,8 +25,10 @@
 //! that holds followers and is not the Count's).
 
 pub mod rules;
+pub mod vocabulary;
 
 use self::rules::{FeatureOrder, FinalIncomplete, Quarter};
+use self::vocabulary::{CountAction, CountDecision, CountEvent};
 use crate::mechanic::pd::rules::CountCity;
 
 use crate::engine::action::{Action, Decision, DecisionKind};
@@ -562,17 +564,18 @@ impl CountOfCarcassonne {
                     .map_or(0, |c| c.in_quarter(player, r.quarter));
                 (
                     player,
-                    DecisionKind::CountLeave {
+                    CountDecision::Leave {
                         quarter: r.quarter,
                         available,
                         x: r.at.x,
                         y: r.at.y,
-                    },
+                    }
+                    .into(),
                 )
             }
-            (Some(Ask::Move), _) => (g.active, DecisionKind::CountMove),
-            (Some(Ask::Order), _) => (g.active, DecisionKind::CountOrder),
-            _ => (g.active, DecisionKind::CountQuarter),
+            (Some(Ask::Move), _) => (g.active, CountDecision::Move.into()),
+            (Some(Ask::Order), _) => (g.active, CountDecision::Order.into()),
+            _ => (g.active, CountDecision::Quarter.into()),
         }
     }
 
@@ -583,26 +586,31 @@ impl CountOfCarcassonne {
         };
         match self.kind(g) {
             Some(Ask::Quarter) => {
-                out.extend(Quarter::ALL.map(|quarter| Action::Quarter { quarter }));
+                out.extend(
+                    Quarter::ALL.map(|quarter| Action::from(CountAction::Quarter { quarter })),
+                );
             }
             Some(Ask::Move) => {
                 out.extend(
                     Quarter::ALL
                         .into_iter()
                         .filter(|q| *q != count.at)
-                        .map(|quarter| Action::Count { quarter }),
+                        .map(|quarter| Action::from(CountAction::Count { quarter })),
                 );
             }
             Some(Ask::Leave) => {
-                if let (player, DecisionKind::CountLeave { quarter, .. }) = self.count_decision(g) {
+                let (player, kind) = self.count_decision(g);
+                if let Some(CountDecision::Leave { quarter, .. }) = CountDecision::of(&kind) {
                     let n = count.in_quarter(player, quarter);
-                    out.extend((1..=n).map(|count| Action::Leave { quarter, count }));
+                    out.extend(
+                        (1..=n).map(|count| Action::from(CountAction::Leave { quarter, count })),
+                    );
                 }
             }
             Some(Ask::Order) => {
                 for seg in count.todo.iter().flatten() {
                     let (pos, spot) = g.seg_spot(*seg);
-                    out.push(Action::Score { pos, spot });
+                    out.push(CountAction::Score { pos, spot }.into());
                 }
             }
             _ => {}
@@ -612,7 +620,7 @@ impl CountOfCarcassonne {
     /// `Score` as the legal list writes it: any tile and spot of a feature left to score
     /// names that feature.
     fn count_canonical(&self, g: &Game, action: &Action) -> Action {
-        let Action::Score { pos, spot } = *action else {
+        let Some(CountAction::Score { pos, spot }) = CountAction::of(action) else {
             return *action;
         };
         let todo = g.slots.get::<Count>(self.id).and_then(|c| c.todo.as_ref());
@@ -620,19 +628,21 @@ impl CountOfCarcassonne {
             .and_then(|seg| todo?.iter().find(|t| g.features.same(**t, seg)).copied())
             .map_or(*action, |t| {
                 let (pos, spot) = g.seg_spot(t);
-                Action::Score { pos, spot }
+                CountAction::Score { pos, spot }.into()
             })
     }
 
     /// Checks an answer to a pending Count decision without changing anything.
     pub(crate) fn check_count(&self, g: &Game, action: &Action) -> Result<(), RuleError> {
-        let fits = matches!(
-            (self.kind(g), action),
-            (Some(Ask::Quarter), Action::Quarter { .. } | Action::Pass)
-                | (Some(Ask::Move), Action::Count { .. } | Action::Pass)
-                | (Some(Ask::Leave), Action::Leave { .. } | Action::Pass)
-                | (Some(Ask::Order), Action::Score { .. })
-        );
+        let pass = *action == Action::Pass;
+        let fits = match (self.kind(g), CountAction::of(action)) {
+            (Some(Ask::Quarter), Some(CountAction::Quarter { .. }))
+            | (Some(Ask::Move), Some(CountAction::Count { .. }))
+            | (Some(Ask::Leave), Some(CountAction::Leave { .. }))
+            | (Some(Ask::Order), Some(CountAction::Score { .. })) => true,
+            (Some(Ask::Quarter | Ask::Move | Ask::Leave), None) => pass,
+            _ => false,
+        };
         if !fits {
             return Err(RuleError::WrongDecision(
                 match self.kind(g) {
@@ -669,8 +679,9 @@ impl CountOfCarcassonne {
         let action = self.count_canonical(g, action);
         let (player, _) = self.count_decision(g);
         let pending = self.kind(g);
-        let chosen = match action {
-            Action::Score { pos, spot } => g.seg_at(pos, spot).and_then(|seg| {
+        let own = CountAction::of(&action);
+        let chosen = match own {
+            Some(CountAction::Score { pos, spot }) => g.seg_at(pos, spot).and_then(|seg| {
                 let todo = g.slots.get::<Count>(self.id)?.todo.as_ref()?;
                 todo.iter().find(|t| g.features.same(**t, seg)).copied()
             }),
@@ -692,20 +703,20 @@ impl CountOfCarcassonne {
         let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
-        match (pending, action) {
-            (Some(Ask::Quarter), Action::Quarter { quarter }) => {
+        match (pending, own) {
+            (Some(Ask::Quarter), Some(CountAction::Quarter { quarter })) => {
                 g.supply[player][FigureTable::FOLLOWER] -= 1;
                 count.quarters[player][quarter as usize] += 1;
                 count.end = EndStep::MoveCount;
-                events.push(Event::FollowerIntoQuarter { player, quarter });
+                events.push(CountEvent::FollowerIntoQuarter { player, quarter }.into());
             }
-            (Some(Ask::Move), Action::Count { quarter }) => {
+            (Some(Ask::Move), Some(CountAction::Count { quarter })) => {
                 count.at = quarter;
                 count.end = EndStep::Nothing;
-                events.push(Event::CountMoved { player, quarter });
+                events.push(CountEvent::CountMoved { player, quarter }.into());
             }
             (Some(Ask::Quarter) | Some(Ask::Move), _) => count.end = EndStep::Nothing,
-            (Some(Ask::Leave), Action::Leave { quarter, count: n }) => {
+            (Some(Ask::Leave), Some(CountAction::Leave { quarter, count: n })) => {
                 count.quarters[player][quarter as usize] -= n;
                 if let Some(r) = count.round.as_mut() {
                     r.next += 1;
@@ -718,14 +729,17 @@ impl CountOfCarcassonne {
                         quarter,
                         count: n,
                     });
-                    events.push(Event::FollowersLeftQuarter {
-                        player,
-                        quarter,
-                        count: n,
-                        feature,
-                        x: at.x,
-                        y: at.y,
-                    });
+                    events.push(
+                        CountEvent::FollowersLeftQuarter {
+                            player,
+                            quarter,
+                            count: n,
+                            feature,
+                            x: at.x,
+                            y: at.y,
+                        }
+                        .into(),
+                    );
                 }
             }
             (Some(Ask::Leave), _) => {
@@ -805,7 +819,8 @@ impl Mechanic for CountOfCarcassonne {
     }
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
-        matches!(action, Action::Score { .. }).then(|| self.count_canonical(g, action))
+        matches!(CountAction::of(action), Some(CountAction::Score { .. }))
+            .then(|| self.count_canonical(g, action))
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {

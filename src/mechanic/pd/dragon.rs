@@ -3,7 +3,8 @@
 //! step chosen by the next player clockwise, eating the figures on every tile it enters.
 
 use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
-use crate::engine::action::{Action, Decision, DecisionKind};
+use super::vocabulary::{PdAction, PdDecision, PdEvent};
+use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
@@ -129,10 +130,13 @@ impl Dragon {
                 kind: 0,
             });
         };
-        events.push(Event::JourneyEnded {
-            steps: steps_taken,
-            reason,
-        });
+        events.push(
+            PdEvent::JourneyEnded {
+                steps: steps_taken,
+                reason,
+            }
+            .into(),
+        );
         g.now.journey_due = false;
         g.now.journey = None;
         None
@@ -147,12 +151,15 @@ impl Dragon {
         journey.visited.push(pos);
         let step = journey.steps;
         g.dragon = Some(pos);
-        events.push(Event::DragonMoved {
-            player: mover(g, step),
-            x: pos.x,
-            y: pos.y,
-            step,
-        });
+        events.push(
+            PdEvent::DragonMoved {
+                player: mover(g, step),
+                x: pos.x,
+                y: pos.y,
+                step,
+            }
+            .into(),
+        );
         eat(g, pos, events);
     }
 }
@@ -193,17 +200,23 @@ impl Mechanic for Dragon {
         match g.rules.pd.dragon.pre_volcano {
             PreVolcano::SetAsideReshuffle => {
                 g.set_aside.push(tile);
-                events.push(Event::TileSetAside {
-                    player: g.active,
-                    tile: name,
-                });
+                events.push(
+                    PdEvent::TileSetAside {
+                        player: g.active,
+                        tile: name,
+                    }
+                    .into(),
+                );
             }
             PreVolcano::ReturnAndRedraw => {
                 g.insert_at_random(tile);
-                events.push(Event::TileReturned {
-                    player: g.active,
-                    tile: name,
-                });
+                events.push(
+                    PdEvent::TileReturned {
+                        player: g.active,
+                        tile: name,
+                    }
+                    .into(),
+                );
             }
         }
         Drawn::Out
@@ -220,13 +233,17 @@ impl Mechanic for Dragon {
         let step = g.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
         Some(Decision {
             player: mover(g, step),
-            kind: DecisionKind::DragonStep { step },
+            kind: PdDecision::DragonStep { step }.into(),
         })
     }
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked.by == self.id {
-            out.extend(steps(g).into_iter().map(|pos| Action::Dragon { pos }));
+            out.extend(
+                steps(g)
+                    .into_iter()
+                    .map(|pos| Action::from(PdAction::Dragon { pos })),
+            );
         }
     }
 
@@ -235,12 +252,14 @@ impl Mechanic for Dragon {
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        match *action {
-            Action::Dragon { pos } if asked.by == self.id => Some(if steps(g).contains(&pos) {
-                Ok(())
-            } else {
-                g.check_listed(action, RuleId("D5"))
-            }),
+        match PdAction::of(action) {
+            Some(PdAction::Dragon { pos }) if asked.by == self.id => {
+                Some(if steps(g).contains(&pos) {
+                    Ok(())
+                } else {
+                    g.check_listed(action, RuleId("D5"))
+                })
+            }
             _ => None,
         }
     }
@@ -255,8 +274,8 @@ impl Mechanic for Dragon {
         if asked.by != self.id {
             return None;
         }
-        match *action {
-            Action::Dragon { pos } => self.step(g, pos, events),
+        match PdAction::of(action) {
+            Some(PdAction::Dragon { pos }) => self.step(g, pos, events),
             // Another mechanic's answer to a step (a script's) lets the journey look again.
             _ => return None,
         }

@@ -3,7 +3,8 @@
 
 use super::rules::{Attach, BonusClaim, BonusWhen, RemovalBlocks};
 
-use crate::engine::action::{Action, Decision, DecisionKind};
+use super::vocabulary::{PdAction, PdDecision, PdEvent};
+use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
@@ -67,10 +68,13 @@ fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     let points = g.rules.pd.fairy.turn_bonus;
     g.scores[g.active] += points;
-    events.push(Event::FairyPoint {
-        player: g.active,
-        points,
-    });
+    events.push(
+        PdEvent::FairyPoint {
+            player: g.active,
+            points,
+        }
+        .into(),
+    );
 }
 
 /// Whether the fairy may be moved this turn (FA2, V4, PR5).
@@ -102,10 +106,13 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
                 if current == Some(f.id) || (same_tile && !rules.reassign_same_tile) {
                     continue;
                 }
-                out.push(Action::Fairy {
-                    pos,
-                    spot: Some(spot),
-                });
+                out.push(
+                    PdAction::Fairy {
+                        pos,
+                        spot: Some(spot),
+                    }
+                    .into(),
+                );
             }
         }
         Attach::Tile => {
@@ -124,7 +131,7 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
                 tiles
                     .into_iter()
                     .filter(|p| Some(*p) != at)
-                    .map(|pos| Action::Fairy { pos, spot: None }),
+                    .map(|pos| Action::from(PdAction::Fairy { pos, spot: None })),
             );
         }
     }
@@ -137,7 +144,7 @@ pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action 
         Attach::Tile => None,
         Attach::Follower => spot.map(|s| g.seg_at(pos, s).map_or(s, |seg| g.seg_spot(seg).1)),
     };
-    Action::Fairy { pos, spot }
+    PdAction::Fairy { pos, spot }.into()
 }
 
 pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
@@ -169,7 +176,7 @@ pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), 
 
 /// Moves the fairy (already checked).
 pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
-    let Action::Fairy { spot, .. } = fairy_canonical(g, pos, spot) else {
+    let Some(PdAction::Fairy { spot, .. }) = PdAction::of(&fairy_canonical(g, pos, spot)) else {
         return;
     };
     let follower = spot
@@ -181,12 +188,15 @@ pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mu
         })
         .map(|f| f.id);
     g.fairy = Some(Fairy { pos, follower });
-    events.push(Event::FairyMoved {
-        player: g.active,
-        x: pos.x,
-        y: pos.y,
-        spot,
-    });
+    events.push(
+        PdEvent::FairyMoved {
+            player: g.active,
+            x: pos.x,
+            y: pos.y,
+            spot,
+        }
+        .into(),
+    );
 }
 
 /// FA8: the fairy's bonus when the feature of `seg` is scored.
@@ -305,13 +315,13 @@ impl Mechanic for FairyMechanic {
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
         Some(Decision {
             player: g.active,
-            kind: DecisionKind::ClaimFairyPoint,
+            kind: PdDecision::ClaimFairyPoint.into(),
         })
     }
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked.by == self.id {
-            out.push(Action::Claim);
+            out.push(PdAction::Claim.into());
         } else if asked == self.deploy {
             fairy_actions(g, out);
         }
@@ -326,16 +336,18 @@ impl Mechanic for FairyMechanic {
     }
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
-        match *action {
-            Action::Fairy { pos, spot } => Some(fairy_canonical(g, pos, spot)),
+        match PdAction::of(action) {
+            Some(PdAction::Fairy { pos, spot }) => Some(fairy_canonical(g, pos, spot)),
             _ => None,
         }
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        match *action {
-            Action::Claim if asked.by == self.id => Some(Ok(())),
-            Action::Fairy { pos, spot } if asked == self.deploy => Some(check_fairy(g, pos, spot)),
+        match PdAction::of(action) {
+            Some(PdAction::Claim) if asked.by == self.id => Some(Ok(())),
+            Some(PdAction::Fairy { pos, spot }) if asked == self.deploy => {
+                Some(check_fairy(g, pos, spot))
+            }
             _ => None,
         }
     }
@@ -347,12 +359,15 @@ impl Mechanic for FairyMechanic {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        match *action {
-            Action::Claim if asked.by == self.id => pay_fairy_turn_point(g, events),
-            Action::Pass if asked.by == self.id => {
-                events.push(Event::FairyPointForfeited { player: g.active })
+        let pass = *action == Action::Pass;
+        match PdAction::of(action) {
+            Some(PdAction::Claim) if asked.by == self.id => pay_fairy_turn_point(g, events),
+            None if pass && asked.by == self.id => {
+                events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
             }
-            Action::Fairy { pos, spot } if asked == self.deploy => move_fairy(g, pos, spot, events),
+            Some(PdAction::Fairy { pos, spot }) if asked == self.deploy => {
+                move_fairy(g, pos, spot, events)
+            }
             _ => return None,
         }
         Some(Then::Next)

@@ -6,4 +6,5 @@ pub mod fairy;
 pub mod portal;
 pub mod princess;
 pub mod rules;
+pub mod vocabulary;
 pub mod volcano;

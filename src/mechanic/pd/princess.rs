@@ -2,7 +2,8 @@
 //! its placer send one knight of that city home, after which his deployment is restricted.
 
 use super::rules::{Removal, RemovalBlocks};
-use crate::engine::action::{Action, Decision, DecisionKind};
+use super::vocabulary::{PdAction, PdDecision};
+use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
@@ -48,7 +49,7 @@ impl Princess {
 
     /// PR3: sends the knight at the checked spot home; PR5 restricts the rest of the turn.
     fn remove(&self, g: &mut Game, action: &Action, events: &mut Vec<Event>) {
-        let Action::Remove { pos, spot } = *action else {
+        let Some(PdAction::Remove { pos, spot }) = PdAction::of(action) else {
             return;
         };
         let Some(seg) = g.seg_at(pos, spot) else {
@@ -85,7 +86,7 @@ impl Mechanic for Princess {
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
         Some(Decision {
             player: g.active,
-            kind: DecisionKind::Princess,
+            kind: PdDecision::Princess.into(),
         })
     }
 
@@ -95,7 +96,7 @@ impl Mechanic for Princess {
         }
         for f in self.knights(g) {
             let (pos, spot) = g.figure_spot(&f);
-            out.push(Action::Remove { pos, spot });
+            out.push(PdAction::Remove { pos, spot }.into());
         }
     }
 
@@ -107,8 +108,24 @@ impl Mechanic for Princess {
         "the princess: remove a knight (`remove = [x, y, \"N\"]`) or `pass = true` if allowed"
     }
 
+    /// A knight's spot as the legal list writes it: the canonical spot of its feature.
+    fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
+        match PdAction::of(action) {
+            Some(PdAction::Remove { pos, spot }) => Some(
+                PdAction::Remove {
+                    pos,
+                    spot: g.canonical_spot(pos, spot),
+                }
+                .into(),
+            ),
+            _ => None,
+        }
+    }
+
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        let ours = asked.by == self.id && matches!(action, Action::Remove { .. } | Action::Pass);
+        let ours = asked.by == self.id
+            && (*action == Action::Pass
+                || matches!(PdAction::of(action), Some(PdAction::Remove { .. })));
         ours.then(|| g.check_listed(action, RuleId("PR3")))
     }
 

@@ -1,6 +1,7 @@
 //! The volcano (RULES.md §2.2, V1–V8): the dragon flies to every new volcano; nothing may be
 //! deployed on the volcano tile, nor on the tile where the dragon stands.
 
+use super::vocabulary::PdEvent;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
@@ -33,19 +34,22 @@ impl Mechanic for Volcano {
         };
         g.dragon = Some(pos);
         g.dragon_in_play = true;
-        events.push(Event::DragonMoved {
-            player: g.active,
-            x: pos.x,
-            y: pos.y,
-            step: 0,
-        });
+        events.push(
+            PdEvent::DragonMoved {
+                player: g.active,
+                x: pos.x,
+                y: pos.y,
+                step: 0,
+            }
+            .into(),
+        );
         if !g.set_aside.is_empty() {
             let tiles = std::mem::take(&mut g.set_aside);
             let count = tiles.len() as u32;
             for t in tiles {
                 g.insert_at_random(t);
             }
-            events.push(Event::TilesReshuffled { count });
+            events.push(PdEvent::TilesReshuffled { count }.into());
         }
         if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
             g.now.journey_due = true;

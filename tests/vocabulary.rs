@@ -1,0 +1,293 @@
+//! A mechanic with its own action, decision and event, declared outside the crate as a
+//! contributor would: the second worked example of docs/adding-a-mechanic.md. Its decision
+//! has its name, its action and event their words, record notation and JSON form, with no
+//! change to the engine's types.
+
+use castellan::bot::{Bot, RandomBot};
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, Setup};
+use castellan::engine::mechanic::Mechanics;
+use castellan::engine::words;
+use castellan::mechanic::base::Base;
+use castellan::mechanic::pd::vocabulary::{PdAction, PdEvent};
+use castellan::model::geometry::Spot;
+use castellan::ui::report;
+use std::sync::Arc;
+
+// vocabulary guide: begin
+use castellan::engine::action::{Action, Decision, DecisionKind};
+use castellan::engine::game::RuleError;
+use castellan::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use castellan::engine::refusal::RuleId;
+use castellan::engine::vocabulary::{
+    Field, MechanicAction, MechanicDecision, MechanicEvent, MechanicId, RecordKey, Vocabulary,
+    record_array, record_at, record_pos, seat,
+};
+use castellan::model::geometry::Pos;
+use std::fmt;
+
+/// House rule "beacons": after laying a tile, its placer may light a beacon on it.
+#[derive(Debug)]
+struct Beacons {
+    /// Its index in the game's list of mechanics.
+    id: u8,
+}
+
+/// The family's fixed id (the built-in families use 1 and 2).
+const BEACONS: MechanicId = MechanicId(30);
+/// Its one kind of action, decision and event.
+const LIGHT: u8 = 0;
+
+/// Light a beacon on the tile at `pos`.
+fn light(pos: Pos) -> Action {
+    Action::Mechanic(MechanicAction::new(&WORDS, LIGHT, pos, [0; 2]))
+}
+
+/// A beacon was lit.
+fn lit(player: usize, pos: Pos) -> Event {
+    let mut e = MechanicEvent::new(&WORDS, LIGHT);
+    e.player = player;
+    e.pos = pos;
+    Event::Mechanic(e)
+}
+
+impl Mechanic for Beacons {
+    fn name(&self) -> &'static str {
+        "beacons"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::STAGE | Hooks::ACTIONS
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::AfterPlace]
+    }
+
+    fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        g.placed_this_turn()?;
+        Some(Asked {
+            by: self.id,
+            kind: LIGHT,
+        })
+    }
+
+    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+        let kind = MechanicDecision::new(&WORDS, LIGHT, 0, Pos::new(0, 0), [0; 2]);
+        Some(Decision {
+            player: g.active(),
+            kind: DecisionKind::Mechanic(kind),
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if let (true, Some(placed)) = (asked.by == self.id, g.placed_this_turn()) {
+            out.push(light(g.board().placed(placed).pos));
+        }
+    }
+
+    fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
+        true
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        let ours = matches!(action, Action::Mechanic(m) if m.mechanic == BEACONS);
+        if !ours || asked.by != self.id {
+            return None;
+        }
+        let mut legal = Vec::new();
+        self.actions(g, asked, &mut legal);
+        Some(if legal.contains(action) {
+            Ok(())
+        } else {
+            Err(RuleError::IllegalAction {
+                rule: RuleId("house.beacons"),
+                reason: "a beacon goes on the tile just laid".into(),
+            })
+        })
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        match action {
+            Action::Mechanic(m) if asked.by == self.id && m.mechanic == BEACONS => {
+                events.push(lit(g.active(), m.pos));
+                Some(Then::Next)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The beacons' vocabulary.
+struct Words;
+
+static WORDS: Words = Words;
+
+impl Vocabulary for Words {
+    fn id(&self) -> MechanicId {
+        BEACONS
+    }
+
+    fn decision_name(&self, _decision: &MechanicDecision) -> &'static str {
+        "beacon"
+    }
+
+    fn action_words(&self, action: &MechanicAction) -> String {
+        format!("light a beacon at {}", action.pos)
+    }
+
+    fn record_keys(&self) -> &'static [RecordKey] {
+        &[RecordKey {
+            key: "beacon",
+            arity: &[2],
+        }]
+    }
+
+    fn record(&self, action: &MechanicAction) -> (&'static str, toml::Value) {
+        ("beacon", record_at(action.pos, None))
+    }
+
+    fn parse(&self, _key: &str, value: &toml::Value) -> Result<MechanicAction, String> {
+        let pos = record_pos(record_array(value)?)?;
+        Ok(MechanicAction::new(&WORDS, LIGHT, pos, [0; 2]))
+    }
+
+    fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>) {
+        let fields = vec![
+            ("player", Field::Int(event.player as i64)),
+            ("x", Field::Int(event.pos.x.into())),
+            ("y", Field::Int(event.pos.y.into())),
+        ];
+        ("beacon_lit", fields)
+    }
+
+    fn event_words(
+        &self,
+        event: &MechanicEvent,
+        names: &[String],
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        let who = seat(names, event.player);
+        write!(f, "{who} lights a beacon at {}", event.pos)
+    }
+}
+// vocabulary guide: end
+
+fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A game of the base ruleset with beacons.
+fn beacon_game(seed: u64) -> (Game, Vec<Event>) {
+    let base = Ruleset::load("base").expect("loads");
+    let mechanics: Vec<Box<dyn Mechanic>> =
+        vec![Box::new(Base::new(0)), Box::new(Beacons { id: 1 })];
+    let players = Setup::new(vec!["Ann".into(), "Bob".into()], seed);
+    Game::with_mechanics(base, players, Arc::new(Mechanics::new(mechanics))).expect("starts")
+}
+
+/// After every placement the placer is asked for a beacon, named as the vocabulary says; the
+/// one answer besides passing lights it on the new tile; its event reads, and has its JSON, as
+/// the vocabulary says; its record notation is the vocabulary's.
+#[test]
+fn a_mechanic_declares_its_own_action_decision_and_event() {
+    let (mut game, mut events) = beacon_game(3);
+    let mut bot = RandomBot::new(3);
+    let mut asked = 0;
+    let names = game.setup().players.clone();
+    while !game.is_over() && game.turn() < 12 {
+        let decision = game.decision();
+        if decision.kind.name() == "beacon" {
+            asked += 1;
+            let placed = game.placed_this_turn().expect("a tile this turn");
+            let pos = game.board().placed(placed).pos;
+            assert_eq!(game.legal(), vec![light(pos), Action::Pass]);
+            assert_eq!(
+                words::action(&light(pos)),
+                format!("light a beacon at {pos}")
+            );
+            let table = castellan::record::action_table(&light(pos));
+            assert_eq!(
+                table.to_string().trim(),
+                format!("beacon = [{}, {}]", pos.x, pos.y)
+            );
+            let new = game.apply(&light(pos)).expect("legal");
+            assert_eq!(new, vec![lit(decision.player, pos)]);
+            let json = report::event_json(&new[0], &names);
+            let who = &names[decision.player];
+            assert_eq!(
+                json,
+                serde_json::json!({"event": "beacon_lit", "player": who, "x": pos.x, "y": pos.y})
+            );
+            assert_eq!(
+                words::event(&new[0], &names).to_string(),
+                format!("{who} lights a beacon at {pos}")
+            );
+            events.extend(new);
+        } else {
+            let action = bot.choose(&game);
+            events.extend(game.apply(&action).expect("legal"));
+        }
+    }
+    assert!(asked >= 10, "asked {asked} times");
+    // A beacon elsewhere is refused with the house rule's id.
+    while game.decision().kind.name() != "beacon" {
+        let action = bot.choose(&game);
+        game.apply(&action).expect("legal");
+    }
+    let err = game
+        .apply(&light(Pos::new(99, 99)))
+        .expect_err("not listed");
+    assert_eq!(err.rule(), Some(RuleId("house.beacons")));
+}
+
+/// The built-in families' typed values convert to the engine's arms and back unchanged.
+#[test]
+fn typed_values_round_trip_through_the_arms() {
+    let pos = Pos::new(-3, 7);
+    let actions = [
+        PdAction::Fairy {
+            pos,
+            spot: Spot::parse("NL"),
+        },
+        PdAction::Fairy { pos, spot: None },
+        PdAction::Dragon { pos },
+        PdAction::Remove {
+            pos,
+            spot: Spot::parse("C").expect("a spot"),
+        },
+        PdAction::Claim,
+    ];
+    for a in actions {
+        assert_eq!(PdAction::of(&Action::from(a)), Some(a));
+    }
+    let event = PdEvent::FairyMoved {
+        player: 1,
+        x: 2,
+        y: -2,
+        spot: Spot::parse("W"),
+    };
+    assert_eq!(PdEvent::of(&Event::from(event.clone())), Some(event));
+    assert_eq!(PdAction::of(&light(pos)), None);
+}
+
+/// The guide quotes this example exactly as it is compiled here.
+#[test]
+fn the_guide_quotes_the_vocabulary_example() {
+    let test = std::fs::read_to_string(root().join("tests/vocabulary.rs")).expect("readable");
+    let begin = "// vocabulary guide: begin\n";
+    let start = test.find(begin).expect("marker") + begin.len();
+    let end = test.find("// vocabulary guide: end").expect("marker");
+    let guide = std::fs::read_to_string(root().join("docs/adding-a-mechanic.md")).expect("guide");
+    assert!(
+        guide.contains(&test[start..end]),
+        "the guide's vocabulary example differs"
+    );
+}
