@@ -35,8 +35,6 @@ struct Group {
     root: SegId,
     /// Strength by seat.
     strength: Vec<u32>,
-    /// Tiles the feature covers (sorted, no repeats, once walked).
-    tiles: Vec<PlacedId>,
     /// What the feature pays its majority.
     worth: f64,
     /// The chance that it is completed (its followers come back).
@@ -53,8 +51,9 @@ pub struct Estimator {
     prepared: usize,
     /// Groups in use.
     used: usize,
-    /// The parts of the feature being walked.
+    /// The parts of the feature being walked, and the tiles they lie on.
     parts: Vec<(PlacedId, u8)>,
+    tiles: Vec<PlacedId>,
     /// City segments a field borders, and the closed and open cities among them.
     cities: Vec<SegId>,
     done: Vec<SegId>,
@@ -64,9 +63,65 @@ pub struct Estimator {
     walks: u32,
     /// Each seat's value.
     value: Vec<f64>,
+    /// Walks remembered from the state given to [`Estimator::remember`].
+    memory: Memory,
+}
+
+/// Walks of a state's features, for the states that descend from it (see
+/// [`Estimator::remember`]). A feature is the same in a later state as long as no segment laid
+/// since has joined it, since features only grow by joining new segments.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    /// Segments of the remembered state (`None`: nothing remembered).
+    segments: Option<usize>,
+    /// For each remembered feature (by root): the tiles it covers, and where its bordering
+    /// cities start and end in `cities`.
+    walks: Vec<(SegId, u32, usize, usize)>,
+    cities: Vec<SegId>,
+    /// The features that segments laid since have joined, in the state being prepared.
+    touched: Vec<SegId>,
+}
+
+impl Memory {
+    /// The remembered walk of the feature `root` in `game`, if it still holds there.
+    fn recall(&self, game: &Game, root: SegId) -> Option<(u32, &[SegId])> {
+        let segments = self.segments?;
+        if game.features().len() < segments || self.touched.contains(&root) {
+            return None;
+        }
+        let (_, tiles, from, to) = self.walks.iter().find(|w| w.0 == root)?;
+        Some((*tiles, &self.cities[*from..*to]))
+    }
 }
 
 impl Estimator {
+    /// Remembers the walks of `game`'s features for the estimates that follow, as long as the
+    /// states estimated descend from `game` (by actions applied to copies of it); forgets them
+    /// for a game that is over. A bot calls this once per decision, before trying candidates.
+    pub fn remember(&mut self, game: &Game) {
+        self.memory = Memory::default();
+        if game.is_over() {
+            return;
+        }
+        self.prepare(game);
+        let mut memory = std::mem::take(&mut self.memory);
+        for i in 0..self.prepared {
+            let root = self.groups[i].root;
+            let kind = game.features().segment(root).kind;
+            if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
+                continue;
+            }
+            let tiles = self.walk_tiles(game, root);
+            let from = memory.cities.len();
+            memory.cities.extend_from_slice(&self.cities);
+            memory
+                .walks
+                .push((root, tiles, from, memory.cities.len()));
+        }
+        memory.segments = Some(game.features().len());
+        self.memory = memory;
+    }
+
     /// Walks the features holding `game`'s figures (for [`Estimator::values`] on this state).
     pub fn prepare(&mut self, game: &Game) {
         self.used = 0;
@@ -77,6 +132,12 @@ impl Estimator {
         let features = game.features();
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
+        }
+        self.memory.touched.clear();
+        if let Some(old) = self.memory.segments {
+            for s in old..features.len() {
+                self.memory.touched.push(features.root(s as SegId));
+            }
         }
         for f in game.figures() {
             let root = features.root(f.seg);
@@ -135,7 +196,6 @@ impl Estimator {
         g.root = game.features().root(seg);
         g.strength.clear();
         g.strength.resize(players, 0);
-        g.tiles.clear();
         self.worth(game, i, seg);
         i
     }
@@ -154,27 +214,17 @@ impl Estimator {
         let s = features.segment(seg);
         let kind = s.kind;
         let time = time_left(game);
+        let root = self.groups[i].root;
         self.cities.clear();
-        if !matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
-            self.walk(game, seg);
-            for (placed, feature) in &self.parts {
-                self.groups[i].tiles.push(*placed);
-                if kind == FeatureKind::Field {
-                    let base = board.placed(*placed).seg_base;
-                    let mut borders = board.oriented(&game.rules().tiles, *placed).features
-                        [*feature as usize]
-                        .borders;
-                    while borders != 0 {
-                        self.cities.push(base + borders.trailing_zeros());
-                        borders &= borders - 1;
-                    }
-                }
-            }
-        }
+        let tiles = if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
+            0.0
+        } else if let Some((tiles, cities)) = self.memory.recall(game, root) {
+            self.cities.extend_from_slice(cities);
+            f64::from(tiles)
+        } else {
+            f64::from(self.walk_tiles(game, seg))
+        };
         let g = &mut self.groups[i];
-        g.tiles.sort_unstable();
-        g.tiles.dedup();
-        let tiles = g.tiles.len() as f64;
         let totals = features.totals(g.root);
         (g.worth, g.chance) = match kind {
             FeatureKind::Road => {
@@ -279,6 +329,32 @@ impl Estimator {
         {
             self.value[f.owner] += 2.0 * time_left(game);
         }
+    }
+
+    /// Walks the feature of `seg`: returns how many tiles it covers and leaves in `cities` the
+    /// city segments that its field parts border.
+    fn walk_tiles(&mut self, game: &Game, seg: SegId) -> u32 {
+        let board = game.board();
+        let field = game.features().segment(seg).kind == FeatureKind::Field;
+        self.walk(game, seg);
+        self.cities.clear();
+        self.tiles.clear();
+        for (placed, feature) in &self.parts {
+            self.tiles.push(*placed);
+            if field {
+                let base = board.placed(*placed).seg_base;
+                let mut borders = board.oriented(&game.rules().tiles, *placed).features
+                    [*feature as usize]
+                    .borders;
+                while borders != 0 {
+                    self.cities.push(base + borders.trailing_zeros());
+                    borders &= borders - 1;
+                }
+            }
+        }
+        self.tiles.sort_unstable();
+        self.tiles.dedup();
+        self.tiles.len() as u32
     }
 
     /// Finds the parts (tile, feature index) of the feature of `seg` by walking across tile

@@ -259,6 +259,8 @@ impl GreedyBot {
     /// The legal action (of two or more) whose outcome evaluates best; ties broken at random.
     fn best_of(&mut self, game: &Game, legal: &[Action]) -> Action {
         let me = game.decision().player;
+        // Every state estimated below descends from this one: walks of its features are kept.
+        self.estimator.remember(game);
         let mut best = f64::NEG_INFINITY;
         self.ties.clear();
         for action in legal {
