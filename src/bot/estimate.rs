@@ -99,24 +99,28 @@ impl Estimator {
     /// states estimated descend from `game` (by actions applied to copies of it); forgets them
     /// for a game that is over. A bot calls this once per decision, before trying candidates.
     pub fn remember(&mut self, game: &Game) {
-        self.memory = Memory::default();
+        self.memory.segments = None;
+        self.memory.walks.clear();
+        self.memory.cities.clear();
         if game.is_over() {
             return;
         }
-        self.prepare(game);
+        if self.seen.len() < game.features().len() {
+            self.seen.resize(game.features().len(), 0);
+        }
         let mut memory = std::mem::take(&mut self.memory);
-        for i in 0..self.prepared {
-            let root = self.groups[i].root;
+        for f in game.figures() {
+            let root = game.features().root(f.seg);
             let kind = game.features().segment(root).kind;
-            if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
+            if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden)
+                || memory.walks.iter().any(|w| w.0 == root)
+            {
                 continue;
             }
             let tiles = self.walk_tiles(game, root);
             let from = memory.cities.len();
             memory.cities.extend_from_slice(&self.cities);
-            memory
-                .walks
-                .push((root, tiles, from, memory.cities.len()));
+            memory.walks.push((root, tiles, from, memory.cities.len()));
         }
         memory.segments = Some(game.features().len());
         self.memory = memory;

@@ -290,3 +290,42 @@ const LOOKAHEAD: u32 = 2;
 
 /// Values closer than this are a tie.
 const EPSILON: f64 = 1e-9;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::ruleset::Ruleset;
+    use crate::engine::budget::allocations;
+    use crate::engine::game::Setup;
+
+    /// Issue 11, item 5: once warm, a greedy decision tries its candidates on kept copies and
+    /// estimates without allocating: what is left is a few allocations per candidate (the
+    /// union-find of a copy is copied anew), where every copy and estimate allocated before.
+    #[test]
+    fn a_warm_greedy_decision_allocates_little() {
+        let rules = Ruleset::load("hig").expect("hig loads");
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(rules, Setup::new(players, 3)).expect("the game starts");
+        let mut bot = GreedyBot::new(3);
+        let mut events = Vec::new();
+        let (mut made, mut candidates) = (0, 0);
+        while !game.is_over() && game.turn() < 40 {
+            let legal = game.legal().len() as u64;
+            let before = allocations();
+            let action = bot.choose(&game);
+            // From turn 10 the bot is warm (its copies and lists have grown).
+            if game.turn() > 10 && legal > 1 {
+                made += allocations() - before;
+                candidates += legal;
+            }
+            events.clear();
+            game.apply_legal(&action, &mut events)
+                .expect("a legal action");
+        }
+        let per_candidate = made as f64 / candidates as f64;
+        assert!(
+            candidates > 300 && per_candidate <= 6.0,
+            "{per_candidate} allocations per candidate"
+        );
+    }
+}

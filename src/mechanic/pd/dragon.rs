@@ -264,3 +264,53 @@ impl Mechanic for Dragon {
         Some(Then::Again)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::data::ruleset::Ruleset;
+    use crate::engine::action::{Action, DecisionKind};
+    use crate::engine::budget::allocations;
+    use crate::engine::event::Event;
+    use crate::engine::game::{Game, Setup};
+    use std::sync::Arc;
+
+    /// D5–D7 without the heap (issue 11, item 5): listing the dragon's steps and taking one that
+    /// eats nothing and leaves the journey going allocates nothing.
+    #[test]
+    fn a_dragon_step_allocates_nothing() {
+        let rules = Ruleset::load("hig").expect("hig loads");
+        let mut checked = 0;
+        for seed in 0..30u64 {
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) =
+                Game::new(Arc::clone(&rules), Setup::new(players, seed)).expect("the game starts");
+            game.history.reserve(1000);
+            let (mut events, mut legal) = (Vec::with_capacity(256), Vec::with_capacity(256));
+            let mut pick = seed;
+            while !game.is_over() {
+                let dragon = matches!(game.decision().kind, DecisionKind::DragonStep { .. });
+                legal.clear();
+                events.clear();
+                pick = pick
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let before = allocations();
+                game.legal_actions(&mut legal);
+                let i = (pick >> 33) as usize % legal.len().max(1);
+                let action = legal.get(i).copied().unwrap_or(Action::Pass);
+                game.apply_legal(&action, &mut events)
+                    .expect("a legal action");
+                let made = allocations() - before;
+                let going = matches!(game.decision().kind, DecisionKind::DragonStep { .. });
+                let ate = events
+                    .iter()
+                    .any(|e| matches!(e, Event::FigureReturned { .. }));
+                if dragon && going && !ate {
+                    assert_eq!(made, 0, "seed {seed}: {action:?} allocated");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} dragon steps were looked at");
+    }
+}
