@@ -449,3 +449,34 @@ async fn the_page_and_the_tile_sets_are_served() {
             .any(|r| r["name"] == "hig")
     );
 }
+
+#[tokio::test]
+async fn the_log_speaks_to_you_in_the_second_person() {
+    let dir = data("second-person");
+    let app = app(&dir);
+    let game = create(
+        &app,
+        json!({"ruleset": "base", "players": ["You", "Bob"], "seed": 3}),
+    )
+    .await;
+    let (status, after) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/act", id(&game)),
+        Some(json!({"index": 0, "expect": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let log: Vec<&str> = after["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(log.iter().any(|l| l.starts_with("You place")), "{log:?}");
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("You places") || l.contains("You draws")),
+        "{log:?}"
+    );
+}

@@ -64,14 +64,17 @@ fn show_difference(d: &Estimate) -> String {
     }
 }
 
-/// The cells of one metric's row: each ruleset's value, then its difference from the first.
-fn cells(m: &Metric) -> Vec<String> {
+/// The cells of one metric's row: each ruleset's value, with its difference from the first in
+/// brackets (after the first ruleset).
+fn cells(m: &Metric) -> Vec<(String, Option<String>)> {
     m.values
         .iter()
         .zip(&m.differences)
-        .map(|(v, d)| match d {
-            Some(d) => format!("{}  ({})", show(v), show_difference(d)),
-            None => show(v),
+        .map(|(v, d)| {
+            (
+                show(v),
+                d.as_ref().map(|d| format!("({})", show_difference(d))),
+            )
         })
         .collect()
 }
@@ -92,10 +95,21 @@ pub fn table(s: &Summary) -> String {
         s.bots.join(","),
         s.rulesets.first().map_or("", String::as_str)
     );
+    // Columns: each ruleset's value, then after the first its difference; a ruleset's name
+    // heads its value column.
     let rows: Vec<(String, Vec<String>)> = s
         .metrics
         .iter()
-        .map(|m| (m.label.clone(), cells(m)))
+        .map(|m| {
+            let flat = cells(m)
+                .into_iter()
+                .enumerate()
+                .flat_map(|(k, (v, d))| {
+                    std::iter::once(v).chain((k > 0).then(|| d.unwrap_or_default()))
+                })
+                .collect();
+            (m.label.clone(), flat)
+        })
         .collect();
     let label_width = rows
         .iter()
@@ -103,29 +117,39 @@ pub fn table(s: &Summary) -> String {
         .max()
         .unwrap_or(0)
         .max(6);
-    let widths: Vec<usize> = (0..s.rulesets.len())
-        .map(|k| {
+    let columns = (s.rulesets.len() * 2).saturating_sub(1);
+    let is_value = |c: usize| c == 0 || c % 2 == 1;
+    let heading = |c: usize| is_value(c).then(|| s.rulesets[c.div_ceil(2)].as_str());
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
             rows.iter()
-                .map(|(_, c)| c.get(k).map_or(0, |x| x.chars().count()))
-                .chain(std::iter::once(s.rulesets[k].chars().count()))
+                .map(|(_, cells)| cells.get(c).map_or(0, |x| x.chars().count()))
+                .chain(heading(c).map(|h| h.chars().count()))
                 .max()
                 .unwrap_or(0)
         })
         .collect();
     let mut line = format!("{:label_width$}", "metric");
-    for (name, w) in s.rulesets.iter().zip(&widths) {
-        let _ = write!(line, "  {name:>w$}");
+    for (c, w) in widths.iter().enumerate() {
+        let _ = write!(line, "  {:>w$}", heading(c).unwrap_or(""));
     }
     let _ = writeln!(out, "{}", line.trim_end());
     for (label, cells) in &rows {
         let mut line = format!("{label:label_width$}");
-        for (c, w) in cells.iter().zip(&widths) {
-            let _ = write!(line, "  {c:>w$}");
+        for (c, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            if is_value(c) {
+                let _ = write!(line, "  {cell:>w$}");
+            } else {
+                let _ = write!(line, "  {cell:<w$}");
+            }
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
     out
 }
+
+/// The width of every plot, in pixels.
+const WIDTH: u32 = 900;
 
 /// A drawing error, as text.
 type Drawn<T> = Result<T, Box<dyn std::error::Error>>;
@@ -164,13 +188,17 @@ fn page(s: &Summary) -> Drawn<String> {
     out.push_str("</tr>\n");
     for m in &s.metrics {
         write!(out, "<tr><td>{}</td>", esc(&m.label))?;
-        for (c, d) in cells(m).iter().zip(&m.differences) {
+        for ((value, difference), d) in cells(m).iter().zip(&m.differences) {
             let class = if d.is_some_and(|d| d.excludes_zero()) {
                 " class=\"sig\""
             } else {
                 ""
             };
-            write!(out, "<td{class}>{}</td>", esc(c))?;
+            let cell = match difference {
+                Some(diff) => format!("{value} {diff}"),
+                None => value.clone(),
+            };
+            write!(out, "<td{class}>{}</td>", esc(&cell))?;
         }
         out.push_str("</tr>\n");
     }
@@ -217,7 +245,7 @@ fn distribution(s: &Summary) -> Drawn<String> {
     let top = counts.iter().flatten().copied().fold(0.0, f64::max) * 1.1 + 1e-9;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 360)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 360)).into_drawing_area();
         root.fill(&WHITE)?;
         let x_end = (lo + width * bins as u32) as f64;
         let mut chart = ChartBuilder::on(&root)
@@ -276,16 +304,28 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
     let label_area = (longest as u32 * 7 + 12).clamp(60, 360);
     let height = (metrics.len() as u32 * (10 + 14 * rulesets as u32) + 90).min(4000);
     let high = |e: &Estimate| e.mean + e.half_width.unwrap_or(0.0);
-    let top = metrics
+    // The legend sits at the right, beside the bars: the axis runs on past the longest bar by
+    // the legend's width.
+    let widest = metrics
         .iter()
         .flat_map(|m| m.values.iter().map(high))
         .fold(0.0, f64::max)
-        * 1.1
+        * 1.05
         + 1e-9;
+    let legend_px = s
+        .rulesets
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(4) as f64
+        * 7.0
+        + 80.0;
+    let plot_px = (WIDTH - label_area - 24) as f64;
+    let top = widest * plot_px / (plot_px - legend_px).max(plot_px / 3.0);
     let n = metrics.len() as f64;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .margin(12)

@@ -422,6 +422,30 @@ fn dragon_eats(game: &Game, step: &Action, pos: Pos, me: usize, names: &[String]
         .collect()
 }
 
+/// An event's words for a player named "You" (the default human of `play` and the web page): the verb agrees ("You draw",
+/// not "You draws") and "You's" is "your". Other names are left as they are.
+pub fn second_person(text: &str) -> String {
+    const VERBS: [(&str, &str); 6] = [
+        ("You draws", "You draw"),
+        ("You places", "You place"),
+        ("You puts", "You put"),
+        ("You scores", "You score"),
+        ("You moves", "You move"),
+        ("You does", "You do"),
+    ];
+    if !text.contains("You") {
+        return text.to_string();
+    }
+    let mut out = text.replace("You's", "your");
+    for (third, second) in VERBS {
+        out = out.replace(third, second);
+    }
+    match out.strip_prefix("your") {
+        Some(rest) => format!("Your{rest}"),
+        None => out,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

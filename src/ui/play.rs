@@ -518,7 +518,7 @@ impl Session {
             if matches!(event, Event::TurnStarted { .. }) {
                 writeln!(out)?;
             }
-            let text = second_person(&words::event(event, &self.names).to_string());
+            let text = describe::second_person(&words::event(event, &self.names).to_string());
             let paint = match event {
                 Event::TurnStarted { .. } | Event::GameEnded { .. } => Paint::Bold,
                 Event::Scored { .. } | Event::FairyPoint { .. } => Paint::Green,
@@ -704,30 +704,6 @@ pub(crate) fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
         % 1_000_000
-}
-
-/// An event's words for a player named "You" (the default human): the verb agrees ("You draw",
-/// not "You draws") and "You's" is "your". Other names are left as they are.
-fn second_person(text: &str) -> String {
-    const VERBS: [(&str, &str); 6] = [
-        ("You draws", "You draw"),
-        ("You places", "You place"),
-        ("You puts", "You put"),
-        ("You scores", "You score"),
-        ("You moves", "You move"),
-        ("You does", "You do"),
-    ];
-    if !text.contains("You") {
-        return text.to_string();
-    }
-    let mut out = text.replace("You's", "your");
-    for (third, second) in VERBS {
-        out = out.replace(third, second);
-    }
-    match out.strip_prefix("your") {
-        Some(rest) => format!("Your{rest}"),
-        None => out,
-    }
 }
 
 #[cfg(test)]

@@ -74,11 +74,12 @@ fn action_json(game: &Game, index: usize, action: &Action, words: &str) -> Value
     })
 }
 
-/// The events in words, as `castellan replay` prints them.
+/// The events in words, as `castellan replay` prints them, spoken to a player named "You" in
+/// the second person as the terminal game does.
 pub fn log(events: &[Event], names: &[String]) -> Vec<String> {
     events
         .iter()
-        .map(|event| words::event(event, names).to_string())
+        .map(|event| describe::second_person(&words::event(event, names).to_string()))
         .collect()
 }
 
