@@ -237,40 +237,9 @@ pub struct Game {
 /// one scratch copy allocates almost nothing).
 impl Clone for Game {
     fn clone(&self) -> Game {
-        Game {
-            rules: Arc::clone(&self.rules),
-            setup: Arc::clone(&self.setup),
-            mechanics: Arc::clone(&self.mechanics),
-            stage: self.stage,
-            pending: self.pending,
-            scores: self.scores.clone(),
-            supply: self.supply.clone(),
-            board: self.board.clone(),
-            features: self.features.clone(),
-            figures: self.figures.clone(),
-            next_figure: self.next_figure,
-            bag: self.bag.clone(),
-            set_aside: self.set_aside.clone(),
-            rng: self.rng.clone(),
-            draws: self.draws,
-            turn: self.turn,
-            active: self.active,
-            tile: self.tile,
-            now: self.now.clone(),
-            dragon: self.dragon,
-            fairy: self.fairy,
-            slots: self.slots.clone(),
-            history: self.history.clone(),
-            scratch: self.scratch.clone(),
-            dragon_in_play: self.dragon_in_play,
-            held: self.held.clone(),
-            script_state: self.script_state.clone(),
-            script_value: self.script_value.clone(),
-            asked: self.asked.clone(),
-            resume: self.resume,
-            offer: self.offer.clone(),
-            fault: self.fault.clone(),
-        }
+        let mut copy = self.placeholder();
+        copy.clone_from(self);
+        copy
     }
 
     fn clone_from(&mut self, source: &Game) {

@@ -75,13 +75,9 @@ pub struct Board {
 /// Copying a board: `clone_from` reuses the copy's memory.
 impl Clone for Board {
     fn clone(&self) -> Board {
-        Board {
-            radius: self.radius,
-            width: self.width,
-            cells: self.cells.clone(),
-            frontier: self.frontier.clone(),
-            placed: self.placed.clone(),
-        }
+        let mut copy = Board::empty();
+        copy.clone_from(self);
+        copy
     }
 
     fn clone_from(&mut self, source: &Board) {

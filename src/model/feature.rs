@@ -52,14 +52,9 @@ pub struct Features {
 /// Copying the features: `clone_from` reuses the copy's memory (but for the union-find's).
 impl Clone for Features {
     fn clone(&self) -> Features {
-        Features {
-            segments: self.segments.clone(),
-            graph: self.graph.clone(),
-            sets: self.sets.clone(),
-            totals: self.totals.clone(),
-            stamp: self.stamp.clone(),
-            epoch: self.epoch,
-        }
+        let mut copy = Features::default();
+        copy.clone_from(self);
+        copy
     }
 
     fn clone_from(&mut self, source: &Features) {
