@@ -1,16 +1,15 @@
 //! Players that choose actions: every bot sees only the decision API.
 
+pub mod estimate;
 pub mod mcts;
 pub mod simulate;
+
+pub use estimate::{Estimator, evaluate, values};
 
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::model::board::PlacedId;
-use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
-use crate::model::geometry::{Edge, Pos, facing_half};
-use crate::model::tile::{FeatureKind, NO_FEATURE};
+use crate::model::figure::Figure;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -96,10 +95,20 @@ pub fn is_bot_name(name: &str) -> bool {
 /// rather than by playing it out, and fairy moves and portal deployments are left out; the
 /// deploy decision itself plays out every legal action. Ties are broken by the bot's own seeded
 /// generator, so it is deterministic given its seed.
+///
+/// The bot keeps its working memory between decisions (copies of the game to try candidates
+/// on, one per level of the look-ahead, the legal lists and the estimate's), so that once warm
+/// a decision allocates next to nothing.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: ChaCha8Rng,
     events: Vec<Event>,
+    /// A scratch copy of the game for each level of the look-ahead (by `depth`).
+    copies: Vec<Option<Game>>,
+    /// A legal list for each level of the look-ahead (by `depth`).
+    lists: Vec<Vec<Action>>,
+    ties: Vec<Action>,
+    estimator: Estimator,
 }
 
 impl GreedyBot {
@@ -108,6 +117,61 @@ impl GreedyBot {
         GreedyBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             events: Vec::new(),
+            copies: Vec::new(),
+            lists: Vec::new(),
+            ties: Vec::new(),
+            estimator: Estimator::default(),
+        }
+    }
+
+    /// The scratch copy for level `depth`, made equal to `game` (reusing its memory).
+    fn copy_of(&mut self, depth: u32, game: &Game) -> Game {
+        match self.copies.get_mut(depth as usize).and_then(Option::take) {
+            Some(mut copy) => {
+                copy.clone_from(game);
+                copy
+            }
+            None => game.clone(),
+        }
+    }
+
+    /// Keeps `copy` as the scratch copy of level `depth`.
+    fn keep_copy(&mut self, depth: u32, copy: Game) {
+        let d = depth as usize;
+        if self.copies.len() <= d {
+            self.copies.resize_with(d + 1, || None);
+        }
+        self.copies[d] = Some(copy);
+    }
+
+    /// The legal answers in `game`, in the list of level `depth` (give it back with
+    /// [`GreedyBot::keep_list`]).
+    fn legal_at(&mut self, depth: u32, game: &Game) -> Vec<Action> {
+        let d = depth as usize;
+        if self.lists.len() <= d {
+            self.lists.resize_with(d + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.lists[d]);
+        list.clear();
+        game.legal_actions(&mut list);
+        list
+    }
+
+    fn keep_list(&mut self, depth: u32, list: Vec<Action>) {
+        self.lists[depth as usize] = list;
+    }
+
+    /// The value of `game` for `me` ([`evaluate`]).
+    fn evaluate(&mut self, game: &Game, me: usize) -> f64 {
+        self.estimator.prepare(game);
+        self.estimator.evaluate(game, me, None)
+    }
+
+    /// Prepares the estimate for `game` unless `prepared` says it is.
+    fn prepare_once(&mut self, game: &Game, prepared: &mut bool) {
+        if !*prepared {
+            self.estimator.prepare(game);
+            *prepared = true;
         }
     }
 
@@ -116,7 +180,7 @@ impl GreedyBot {
     fn reach(&mut self, game: &Game, me: usize, depth: u32) -> f64 {
         let decision = game.decision();
         if depth == 0 || game.is_over() || decision.player != me {
-            return evaluate(game, me);
+            return self.evaluate(game, me);
         }
         // Looking ahead, fairy moves and deployments through a portal onto other tiles are left
         // out (there can be hundreds); the decision itself still weighs them all.
@@ -124,9 +188,13 @@ impl GreedyBot {
             Action::Place { pos, .. } => Some(*pos),
             _ => None,
         });
+        // Deployments and passing are judged on this very state: its features are walked once
+        // (again after looking deeper, which prepares other states).
+        let mut prepared = false;
         let mut best = f64::NEG_INFINITY;
-        for action in game.legal() {
-            match action {
+        let legal = self.legal_at(depth, game);
+        for action in &legal {
+            match *action {
                 Action::Deploy { pos, .. } if Some(pos) != placed => continue,
                 Action::Fairy { .. } => continue,
                 // A deployment on the new tile is judged without playing it out: the follower
@@ -135,30 +203,35 @@ impl GreedyBot {
                     pos, spot, figure, ..
                 } => {
                     if let Some(seg) = game.seg_at(pos, spot) {
+                        self.prepare_once(game, &mut prepared);
                         let extra = Figure {
                             id: u32::MAX,
                             owner: me,
                             kind: figure,
                             seg,
                         };
-                        best = best.max(evaluate_with(game, me, Some(extra)));
+                        best = best.max(self.estimator.evaluate(game, me, Some(extra)));
                     }
                     continue;
                 }
                 Action::Pass if decision.kind == DecisionKind::Deploy => {
-                    best = best.max(evaluate(game, me));
+                    self.prepare_once(game, &mut prepared);
+                    best = best.max(self.estimator.evaluate(game, me, None));
                     continue;
                 }
                 _ => {}
             }
-            let mut next = game.clone();
+            let mut next = self.copy_of(depth, game);
             self.events.clear();
-            if next.apply_into(&action, &mut self.events).is_ok() {
+            if next.apply_legal(action, &mut self.events).is_ok() {
                 best = best.max(self.reach(&next, me, depth - 1));
+                prepared = false;
             }
+            self.keep_copy(depth, next);
         }
+        self.keep_list(depth, legal);
         if best == f64::NEG_INFINITY {
-            evaluate(game, me)
+            self.evaluate(game, me)
         } else {
             best
         }
@@ -171,33 +244,43 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, game: &Game) -> Action {
-        let legal = game.legal();
-        match legal.len() {
-            0 => return Action::Pass,
-            1 => return legal[0],
-            _ => {}
-        }
+        let legal = self.legal_at(LOOKAHEAD + 1, game);
+        let chosen = match legal.len() {
+            0 => Action::Pass,
+            1 => legal[0],
+            _ => self.best_of(game, &legal),
+        };
+        self.keep_list(LOOKAHEAD + 1, legal);
+        chosen
+    }
+}
+
+impl GreedyBot {
+    /// The legal action (of two or more) whose outcome evaluates best; ties broken at random.
+    fn best_of(&mut self, game: &Game, legal: &[Action]) -> Action {
         let me = game.decision().player;
+        // Every state estimated below descends from this one: walks of its features are kept.
+        self.estimator.remember(game);
         let mut best = f64::NEG_INFINITY;
-        let mut ties: Vec<Action> = Vec::new();
-        for action in &legal {
-            let mut next = game.clone();
+        self.ties.clear();
+        for action in legal {
+            let mut next = self.copy_of(LOOKAHEAD + 1, game);
             self.events.clear();
-            if next.apply_into(action, &mut self.events).is_err() {
-                continue;
+            if next.apply_legal(action, &mut self.events).is_ok() {
+                let value = self.reach(&next, me, LOOKAHEAD);
+                if value > best + EPSILON {
+                    best = value;
+                    self.ties.clear();
+                    self.ties.push(*action);
+                } else if value > best - EPSILON {
+                    self.ties.push(*action);
+                }
             }
-            let value = self.reach(&next, me, LOOKAHEAD);
-            if value > best + EPSILON {
-                best = value;
-                ties.clear();
-                ties.push(*action);
-            } else if value > best - EPSILON {
-                ties.push(*action);
-            }
+            self.keep_copy(LOOKAHEAD + 1, next);
         }
-        match ties.len() {
+        match self.ties.len() {
             0 => legal[0],
-            n => ties[self.rng.random_range(0..n)],
+            n => self.ties[self.rng.random_range(0..n)],
         }
     }
 }
@@ -208,258 +291,41 @@ const LOOKAHEAD: u32 = 2;
 /// Values closer than this are a tie.
 const EPSILON: f64 = 1e-9;
 
-/// How `me` stands in `game`: own value minus the best opponent's (see [`GreedyBot`]).
-pub fn evaluate(game: &Game, me: usize) -> f64 {
-    evaluate_with(game, me, None)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::ruleset::Ruleset;
+    use crate::engine::budget::allocations;
+    use crate::engine::game::Setup;
 
-/// Each seat's score plus what its figures on the board and in supply are likely still to
-/// bring (the estimate of [`GreedyBot`]); the plain scores once the game is over.
-pub fn values(game: &Game) -> Vec<f64> {
-    values_with(game, None)
-}
-
-/// Like [`values`], as if `extra` also stood on the board (taken from its owner's supply).
-fn values_with(game: &Game, extra: Option<Figure>) -> Vec<f64> {
-    let mut value: Vec<f64> = game.scores().iter().map(|s| *s as f64).collect();
-    if !game.is_over() {
-        estimate(game, extra, &mut value);
-    }
-    value
-}
-
-/// Like [`evaluate`], as if `extra` also stood on the board (taken from its owner's supply).
-fn evaluate_with(game: &Game, me: usize, extra: Option<Figure>) -> f64 {
-    let players = game.scores().len();
-    let value = values_with(game, extra);
-    let mine = value.get(me).copied().unwrap_or(0.0);
-    let best_other = (0..players)
-        .filter(|p| *p != me)
-        .map(|p| value[p])
-        .fold(f64::NEG_INFINITY, f64::max);
-    if best_other == f64::NEG_INFINITY {
-        mine
-    } else {
-        mine - best_other
-    }
-}
-
-/// One feature that holds figures, as the estimate sees it.
-struct Group {
-    root: SegId,
-    /// A segment of it to walk from.
-    seed: SegId,
-    kind: FeatureKind,
-    /// Strength by seat.
-    strength: Vec<u32>,
-    /// Tiles the feature covers (may repeat until sorted).
-    tiles: Vec<PlacedId>,
-    /// City segments a field borders.
-    cities: Vec<SegId>,
-    /// Where a cloister is.
-    at: Pos,
-}
-
-/// Adds to each seat's value what its figures on the board are likely to bring, and what its
-/// followers in supply are worth.
-fn estimate(game: &Game, extra: Option<Figure>, value: &mut [f64]) {
-    let rules = game.rules();
-    let features = game.features();
-    let board = game.board();
-    let left = game.tiles_left() as f64;
-    // A follower is worth more while there are tiles left to use it on.
-    let follower = 2.0 * (left / 30.0).min(1.0);
-    // Chances shrink as the bag empties.
-    let time = left / (left + 6.0);
-    for (p, v) in value.iter_mut().enumerate() {
-        *v += follower * game.supply(p, FigureKind::Follower) as f64;
-    }
-    if let Some(f) = extra
-        && let Some(v) = value.get_mut(f.owner)
-    {
-        *v -= follower;
-    }
-    let figures = game.figures();
-    if figures.is_empty() && extra.is_none() {
-        return;
-    }
-    let mut groups: Vec<Group> = Vec::new();
-    for f in figures.iter().chain(extra.iter()) {
-        let root = features.root(f.seg);
-        let i = match groups.iter().position(|g| g.root == root) {
-            Some(i) => i,
-            None => {
-                let s = features.segment(f.seg);
-                groups.push(Group {
-                    root,
-                    seed: f.seg,
-                    kind: s.kind,
-                    strength: vec![0; value.len()],
-                    tiles: Vec::new(),
-                    cities: Vec::new(),
-                    at: board.placed(s.placed).pos,
-                });
-                groups.len() - 1
+    /// Issue 11, item 5: once warm, a greedy decision tries its candidates on kept copies and
+    /// estimates without allocating: what is left is a few allocations per candidate (the
+    /// union-find of a copy is copied anew), where every copy and estimate allocated before.
+    #[test]
+    fn a_warm_greedy_decision_allocates_little() {
+        let rules = Ruleset::load("hig").expect("hig loads");
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(rules, Setup::new(players, 3)).expect("the game starts");
+        let mut bot = GreedyBot::new(3);
+        let mut events = Vec::new();
+        let (mut made, mut candidates) = (0, 0);
+        while !game.is_over() && game.turn() < 40 {
+            let legal = game.legal().len() as u64;
+            let before = allocations();
+            let action = bot.choose(&game);
+            // From turn 10 the bot is warm (its copies and lists have grown).
+            if game.turn() > 10 && legal > 1 {
+                made += allocations() - before;
+                candidates += legal;
             }
-        };
-        if let Some(s) = groups[i].strength.get_mut(f.owner) {
-            *s += game.rules().figures.strength(f.kind);
+            events.clear();
+            game.apply_legal(&action, &mut events)
+                .expect("a legal action");
         }
+        let per_candidate = made as f64 / candidates as f64;
+        assert!(
+            candidates > 300 && per_candidate <= 6.0,
+            "{per_candidate} allocations per candidate"
+        );
     }
-    let mut parts: Vec<(PlacedId, u8)> = Vec::new();
-    let mut seen: Vec<u16> = vec![0; features.len()];
-    for (i, g) in groups.iter_mut().enumerate() {
-        if matches!(g.kind, FeatureKind::Cloister | FeatureKind::Garden) {
-            continue;
-        }
-        walk(game, g.seed, i as u16 + 1, &mut seen, &mut parts);
-        for (placed, feature) in &parts {
-            g.tiles.push(*placed);
-            if g.kind == FeatureKind::Field {
-                let base = board.placed(*placed).seg_base;
-                let mut borders =
-                    board.oriented(&rules.tiles, *placed).features[*feature as usize].borders;
-                while borders != 0 {
-                    g.cities.push(base + borders.trailing_zeros());
-                    borders &= borders - 1;
-                }
-            }
-        }
-    }
-    let mut completes = vec![0.0; groups.len()];
-    for (i, g) in groups.iter_mut().enumerate() {
-        g.tiles.sort_unstable();
-        g.tiles.dedup();
-        let tiles = g.tiles.len() as f64;
-        let totals = features.totals(g.root);
-        let (worth, chance) = match g.kind {
-            FeatureKind::Road => {
-                let chance = completion(totals.open, time);
-                (tiles + chance, chance)
-            }
-            FeatureKind::City => {
-                let now = tiles + totals.pennants as f64;
-                let chance = completion(totals.open, time);
-                (now * (1.0 + chance), chance)
-            }
-            FeatureKind::Cloister | FeatureKind::Garden => {
-                let around = board.neighbours(g.at) as f64;
-                let chance = if around >= 8.0 {
-                    1.0
-                } else {
-                    time * (around / 8.0)
-                };
-                (1.0 + around + (8.0 - around) * 0.6 * time, chance)
-            }
-            FeatureKind::Field => {
-                let mut done: Vec<SegId> = Vec::new();
-                let mut open: Vec<SegId> = Vec::new();
-                for c in &g.cities {
-                    let root = features.root(*c);
-                    let list = if features.closed(root) {
-                        &mut done
-                    } else {
-                        &mut open
-                    };
-                    if !list.contains(&root) {
-                        list.push(root);
-                    }
-                }
-                (
-                    3.0 * done.len() as f64 + 1.5 * time * open.len() as f64,
-                    0.0,
-                )
-            }
-        };
-        completes[i] = chance;
-        let best = g.strength.iter().copied().max().unwrap_or(0);
-        if best > 0 {
-            for (p, s) in g.strength.iter().enumerate() {
-                if *s == best {
-                    value[p] += worth;
-                }
-            }
-        }
-    }
-    // A follower comes back to supply when its feature is completed.
-    for f in figures.iter().chain(extra.iter()) {
-        let root = features.root(f.seg);
-        if let Some(i) = groups.iter().position(|g| g.root == root) {
-            value[f.owner] += completes[i] * follower;
-        }
-    }
-    // The fairy: a point per turn and a bonus when its follower's feature scores.
-    if rules.mechanics.fairy
-        && let Some(fairy) = game.fairy()
-        && let Some(f) = fairy
-            .follower
-            .and_then(|id| figures.iter().find(|f| f.id == id))
-    {
-        value[f.owner] += 2.0 * time;
-    }
-}
-
-/// The parts (tile, feature index) of the feature of `seg`, found by walking across tile
-/// borders: edges for roads and cities, half-edges for fields. `seen` marks the segments
-/// visited with `mark` (a new mark for every walk).
-fn walk(game: &Game, seg: SegId, mark: u16, seen: &mut [u16], parts: &mut Vec<(PlacedId, u8)>) {
-    let board = game.board();
-    let rules = game.rules();
-    let s = game.features().segment(seg);
-    parts.clear();
-    parts.push((s.placed, s.feature));
-    if let Some(m) = seen.get_mut(seg as usize) {
-        *m = mark;
-    }
-    let mut i = 0;
-    while i < parts.len() {
-        let (placed, feature) = parts[i];
-        i += 1;
-        let pos = board.placed(placed).pos;
-        let def = &board.oriented(&rules.tiles, placed).features[feature as usize];
-        for e in Edge::ALL {
-            let edge = def.edges & (1 << e as u8) != 0;
-            let halves = (def.halves >> (2 * e as u8)) & 3;
-            if !edge && halves == 0 {
-                continue;
-            }
-            let Some(other) = board.at(pos.step(e)) else {
-                continue;
-            };
-            let theirs = board.oriented(&rules.tiles, other);
-            let base = board.placed(other).seg_base;
-            let mut next = |f: u8| {
-                if f == NO_FEATURE {
-                    return;
-                }
-                if let Some(m) = seen.get_mut((base + f as u32) as usize)
-                    && *m != mark
-                {
-                    *m = mark;
-                    parts.push((other, f));
-                }
-            };
-            if edge {
-                next(theirs.edge_feature[e.opposite() as usize]);
-            }
-            for side in 0..2 {
-                if halves & (1 << side) != 0 {
-                    next(theirs.half_feature[facing_half(2 * e as usize + side)]);
-                }
-            }
-        }
-    }
-}
-
-/// The chance that a road or city with `open` open edges is completed before the end.
-fn completion(open: u32, time: f64) -> f64 {
-    let base = match open {
-        0 => return 1.0,
-        1 => 0.75,
-        2 => 0.5,
-        3 => 0.3,
-        4 => 0.2,
-        _ => 0.1,
-    };
-    base * time
 }

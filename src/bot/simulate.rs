@@ -59,7 +59,7 @@ pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Ga
         let action = bot.choose(&game);
         events.clear();
         // A bot picks legal actions, so only a failing script can refuse one.
-        game.apply_into(&action, &mut events)
+        game.apply_legal(&action, &mut events)
             .map_err(|error| SimulateError::Action { seed, error })?;
     }
     Ok(game)
@@ -120,7 +120,8 @@ pub fn play_bots_watched(
         let seat = game.decision().player;
         let action = seats[seat].choose(&game);
         events.clear();
-        game.apply_into(&action, &mut events)
+        // The bots (all from `bot::by_name`) choose among the legal actions.
+        game.apply_legal(&action, &mut events)
             .map_err(|error| SimulateError::Action { seed, error })?;
         watch(&game, &events);
     }

@@ -38,6 +38,9 @@ thread_local! {
     static LIVE: Cell<isize> = const { Cell::new(0) };
     /// The running action's budget on this thread.
     static CURRENT: Cell<Option<Limit>> = const { Cell::new(None) };
+    /// Allocations and growths on this thread since it started (for tests that keep hot paths
+    /// free of them).
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The allocator that counts, around the system's.
@@ -77,6 +80,15 @@ static ALLOCATOR: Counting = Counting;
 fn count(bytes: isize) {
     // A thread being torn down has no counter any more: nothing to count there.
     let _ = LIVE.try_with(|live| live.set(live.get().wrapping_add(bytes)));
+    if bytes > 0 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get().wrapping_add(1)));
+    }
+}
+
+/// Allocations (and growths of an allocation) made on this thread so far.
+#[cfg(test)]
+pub(crate) fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
 }
 
 /// Where one action's budget ends.

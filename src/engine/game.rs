@@ -184,7 +184,7 @@ pub(crate) struct TurnState {
 }
 
 /// A game in progress.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Ruleset>,
     pub(crate) setup: Arc<Setup>,
@@ -231,6 +231,86 @@ pub struct Game {
     pub(crate) offer: Option<Vec<Action>>,
     /// The first script failure of the action being applied.
     pub(crate) fault: Option<crate::engine::fault::ScriptError>,
+}
+
+/// Copying a game: `clone_from` reuses the copy's memory (a bot that tries many candidates on
+/// one scratch copy allocates almost nothing).
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut copy = self.placeholder();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        // Every field is named, so a new field cannot be forgotten here.
+        let Game {
+            rules,
+            setup,
+            mechanics,
+            stage,
+            pending,
+            scores,
+            supply,
+            board,
+            features,
+            figures,
+            next_figure,
+            bag,
+            set_aside,
+            rng,
+            draws,
+            turn,
+            active,
+            tile,
+            now,
+            dragon,
+            fairy,
+            slots,
+            history,
+            scratch,
+            dragon_in_play,
+            held,
+            script_state,
+            script_value,
+            asked,
+            resume,
+            offer,
+            fault,
+        } = source;
+        self.rules.clone_from(rules);
+        self.setup.clone_from(setup);
+        self.mechanics.clone_from(mechanics);
+        self.stage = *stage;
+        self.pending = *pending;
+        self.scores.clone_from(scores);
+        self.supply.clone_from(supply);
+        self.board.clone_from(board);
+        self.features.clone_from(features);
+        self.figures.clone_from(figures);
+        self.next_figure = *next_figure;
+        self.bag.clone_from(bag);
+        self.set_aside.clone_from(set_aside);
+        self.rng.clone_from(rng);
+        self.draws = *draws;
+        self.turn = *turn;
+        self.active = *active;
+        self.tile = *tile;
+        self.now.clone_from(now);
+        self.dragon = *dragon;
+        self.fairy = *fairy;
+        self.slots.clone_from(slots);
+        self.history.clone_from(history);
+        self.scratch.clone_from(scratch);
+        self.dragon_in_play = *dragon_in_play;
+        self.held.clone_from(held);
+        self.script_state.clone_from(script_state);
+        self.script_value.clone_from(script_value);
+        self.asked.clone_from(asked);
+        self.resume = *resume;
+        self.offer.clone_from(offer);
+        self.fault.clone_from(fault);
+    }
 }
 
 impl Game {
@@ -575,6 +655,29 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check(action)?;
+        self.carry_out(action, events)
+    }
+
+    /// Like [`Game::apply_into`] for an action taken from [`Game::legal_actions`] of this very
+    /// state, as bots and searches take theirs: the rules are not checked a second time (debug
+    /// builds still check). Anything else must go through [`Game::apply`]: an unchecked action
+    /// that is not legal would lead the game where no rule goes. A failing script still undoes
+    /// the action and returns its error; a game that is over refuses every action.
+    pub fn apply_legal(
+        &mut self,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if self.pending == Pending::Over {
+            return Err(RuleError::GameOver);
+        }
+        debug_assert_eq!(self.check(action), Ok(()), "{action:?} is not legal here");
+        self.carry_out(action, events)
+    }
+
+    /// Carries out a checked action: the history, the answer and what follows up to the next
+    /// decision, undone if a script fails.
+    fn carry_out(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
         // Scripts get a fresh time and memory budget for each action.
         let _budget = self.scripted().then(crate::engine::budget::Budget::action);
         let (kept, len) = (self.history.len(), events.len());

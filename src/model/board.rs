@@ -63,13 +63,37 @@ struct Open {
 const FIRST_RADIUS: i32 = 12;
 
 /// Placed tiles on a square grid centred on the origin that grows as needed.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     radius: i32,
     width: usize,
     cells: Vec<Cell>,
     frontier: Vec<Open>,
     placed: Vec<Placed>,
+}
+
+/// Copying a board: `clone_from` reuses the copy's memory.
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut copy = Board::empty();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Board) {
+        let Board {
+            radius,
+            width,
+            cells,
+            frontier,
+            placed,
+        } = source;
+        self.radius = *radius;
+        self.width = *width;
+        self.cells.clone_from(cells);
+        self.frontier.clone_from(frontier);
+        self.placed.clone_from(placed);
+    }
 }
 
 impl Board {

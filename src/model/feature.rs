@@ -39,7 +39,7 @@ pub struct Totals {
 }
 
 /// All segments on the board and how they connect.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Features {
     segments: Vec<Segment>,
     graph: UnGraph<(), ()>,
@@ -47,6 +47,32 @@ pub struct Features {
     totals: Vec<Totals>,
     stamp: Vec<u32>,
     epoch: u32,
+}
+
+/// Copying the features: `clone_from` reuses the copy's memory (but for the union-find's).
+impl Clone for Features {
+    fn clone(&self) -> Features {
+        let mut copy = Features::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Features) {
+        let Features {
+            segments,
+            graph,
+            sets,
+            totals,
+            stamp,
+            epoch,
+        } = source;
+        self.segments.clone_from(segments);
+        self.graph.clone_from(graph);
+        self.sets.clone_from(sets);
+        self.totals.clone_from(totals);
+        self.stamp.clone_from(stamp);
+        self.epoch = *epoch;
+    }
 }
 
 impl Features {

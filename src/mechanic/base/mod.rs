@@ -112,12 +112,17 @@ impl Base {
         } else {
             placed..placed + 1
         };
+        let supply = g.supply[g.active];
         for t in tiles {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
+                // An occupied feature (B-F3) takes no figure: with the portal most are.
+                if g.features.totals(seg).followers > 0 {
+                    continue;
+                }
                 // Only the kinds the player has in supply (B-F4) are worth checking.
-                let in_supply = g.rules.figures.rows().iter().zip(g.supply[g.active]);
+                let in_supply = g.rules.figures.rows().iter().zip(supply);
                 for (row, _) in in_supply.filter(|(_, n)| *n > 0) {
                     if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
                         out.push(Action::Deploy {

@@ -44,18 +44,18 @@ pub fn mover(g: &Game, step: u32) -> usize {
 }
 
 /// Tiles the dragon may step onto now (D5): orthogonal neighbours that hold a tile, were not
-/// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c).
-pub fn steps(g: &Game) -> Vec<Pos> {
-    let (Some(at), Some(journey)) = (g.dragon, g.now.journey.as_ref()) else {
-        return Vec::new();
-    };
-    Edge::ALL
-        .iter()
-        .map(|e| at.step(*e))
-        .filter(|q| g.board.at(*q).is_some())
-        .filter(|q| !journey.visited.contains(q))
-        .filter(|q| !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, *q)))
-        .collect()
+/// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c). In edge
+/// order; nothing is allocated.
+pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
+    let from = g.dragon.zip(g.now.journey.as_ref());
+    Edge::ALL.into_iter().filter_map(move |e| {
+        let (at, journey) = from?;
+        let q = at.step(e);
+        let open = g.board.at(q).is_some()
+            && !journey.visited.contains(&q)
+            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q));
+        open.then_some(q)
+    })
 }
 
 /// The dragon eats every figure on the tile at `pos` that is on its menu (D7,
@@ -108,11 +108,11 @@ impl Dragon {
         };
         let rules = g.rules.pd.dragon;
         if g.now.journey.is_none() {
-            let visited = if rules.start_tile_visited {
-                vec![at]
-            } else {
-                Vec::new()
-            };
+            // Room for every tile of the journey: one allocation, none per step.
+            let mut visited = Vec::with_capacity(rules.steps as usize + 1);
+            if rules.start_tile_visited {
+                visited.push(at);
+            }
             g.now.journey = Some(Journey { steps: 0, visited });
             if rules.eat_on_start {
                 eat(g, at, events);
@@ -121,7 +121,7 @@ impl Dragon {
         let steps_taken = g.now.journey.as_ref().map_or(0, |j| j.steps);
         let reason = if steps_taken >= rules.steps {
             "steps_done"
-        } else if steps(g).is_empty() {
+        } else if steps(g).next().is_none() {
             "dead_end"
         } else {
             return Some(Asked {
@@ -226,7 +226,7 @@ impl Mechanic for Dragon {
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked.by == self.id {
-            out.extend(steps(g).into_iter().map(|pos| Action::Dragon { pos }));
+            out.extend(steps(g).map(|pos| Action::Dragon { pos }));
         }
     }
 
@@ -236,7 +236,7 @@ impl Mechanic for Dragon {
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         match *action {
-            Action::Dragon { pos } if asked.by == self.id => Some(if steps(g).contains(&pos) {
+            Action::Dragon { pos } if asked.by == self.id => Some(if steps(g).any(|q| q == pos) {
                 Ok(())
             } else {
                 g.check_listed(action, RuleId("D5"))
@@ -262,5 +262,55 @@ impl Mechanic for Dragon {
         }
         // The journey goes on within the same stage.
         Some(Then::Again)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::data::ruleset::Ruleset;
+    use crate::engine::action::{Action, DecisionKind};
+    use crate::engine::budget::allocations;
+    use crate::engine::event::Event;
+    use crate::engine::game::{Game, Setup};
+    use std::sync::Arc;
+
+    /// D5–D7 without the heap (issue 11, item 5): listing the dragon's steps and taking one that
+    /// eats nothing and leaves the journey going allocates nothing.
+    #[test]
+    fn a_dragon_step_allocates_nothing() {
+        let rules = Ruleset::load("hig").expect("hig loads");
+        let mut checked = 0;
+        for seed in 0..30u64 {
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) =
+                Game::new(Arc::clone(&rules), Setup::new(players, seed)).expect("the game starts");
+            game.history.reserve(1000);
+            let (mut events, mut legal) = (Vec::with_capacity(256), Vec::with_capacity(256));
+            let mut pick = seed;
+            while !game.is_over() {
+                let dragon = matches!(game.decision().kind, DecisionKind::DragonStep { .. });
+                legal.clear();
+                events.clear();
+                pick = pick
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let before = allocations();
+                game.legal_actions(&mut legal);
+                let i = (pick >> 33) as usize % legal.len().max(1);
+                let action = legal.get(i).copied().unwrap_or(Action::Pass);
+                game.apply_legal(&action, &mut events)
+                    .expect("a legal action");
+                let made = allocations() - before;
+                let going = matches!(game.decision().kind, DecisionKind::DragonStep { .. });
+                let ate = events
+                    .iter()
+                    .any(|e| matches!(e, Event::FigureReturned { .. }));
+                if dragon && going && !ate {
+                    assert_eq!(made, 0, "seed {seed}: {action:?} allocated");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} dragon steps were looked at");
     }
 }
