@@ -18,12 +18,14 @@
 //! reward by only about 1/30: with the textbook constant the bot spread its visits almost
 //! evenly over the candidates and played little better than at random among the good ones.
 //! Playouts ([`Playout`]) either play random actions to the end, or take the greedy bot's
-//! estimate of each seat's final value ([`crate::bot::values`]) after [`ESTIMATE_TURNS`] random
-//! turns (none: measured in `hig` against `greedy`, the estimate of the new position is as
-//! strong as one random turn first and cheaper, and both are far stronger per second than
-//! random playouts to the end).
+//! estimate of each seat's final value ([`crate::bot::values`], through a kept [`Estimator`])
+//! after [`ESTIMATE_TURNS`] random turns (none: measured in `hig` against `greedy`, the
+//! estimate of the new position is as strong as one random turn first and cheaper, and both
+//! are far stronger per second than random playouts to the end). Actions come from the legal
+//! list of the very state they are applied to, so they are applied unchecked
+//! ([`Game::apply_legal`]).
 
-use crate::bot::{Bot, values};
+use crate::bot::{Bot, Estimator};
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
@@ -105,6 +107,8 @@ pub struct MctsBot {
     events: Vec<Event>,
     /// The path of the current iteration: (node, child index, seat that chose).
     path: Vec<(u32, u32, usize)>,
+    /// The greedy bot's estimate, with its working memory kept between iterations.
+    estimator: Estimator,
 }
 
 impl MctsBot {
@@ -127,6 +131,7 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
+            estimator: Estimator::default(),
         }
     }
 
@@ -205,7 +210,7 @@ impl MctsBot {
             let action = self.nodes[node as usize].children[index as usize].action;
             self.path.push((node, index, decision.player));
             self.events.clear();
-            if game.apply_into(&action, &mut self.events).is_err() {
+            if game.apply_legal(&action, &mut self.events).is_err() {
                 // Only a failing script refuses a listed action: judge the position as it is.
                 break;
             }
@@ -281,11 +286,12 @@ impl MctsBot {
                 n => self.legal[self.rng.random_range(0..n)],
             };
             self.events.clear();
-            if game.apply_into(&action, &mut self.events).is_err() {
+            if game.apply_legal(&action, &mut self.events).is_err() {
                 break;
             }
         }
-        rewards(&values(game))
+        self.estimator.prepare(game);
+        rewards(self.estimator.values(game, None))
     }
 }
 
