@@ -46,6 +46,14 @@ fn bench_clone(c: &mut Criterion, name: &str) {
     c.bench_function(&format!("clone_midgame/{name}"), |b| {
         b.iter(|| black_box(game.clone()))
     });
+    // What bots do: copy onto a game kept from the previous candidate, reusing its memory.
+    let mut kept = game.clone();
+    c.bench_function(&format!("clone_from_midgame/{name}"), |b| {
+        b.iter(|| {
+            kept.clone_from(&game);
+            black_box(&kept);
+        })
+    });
 }
 
 /// Greedy against greedy in `hig`: whole games (issue 11's target: 150 games per second).
