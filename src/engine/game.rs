@@ -503,11 +503,12 @@ impl Game {
         self.bag.shuffle(&mut self.rng);
     }
 
-    /// An empty stand-in with no board, used while a script hook borrows the real game.
+    /// A stand-in with no board that allocates nothing (the rules, set-up and mechanics are
+    /// shared), used while a script hook borrows the real game and as the start of a copy.
     pub(crate) fn placeholder(&self) -> Game {
         Game {
             rules: Arc::clone(&self.rules),
-            setup: Arc::new(Setup::new(Vec::new(), 0)),
+            setup: Arc::clone(&self.setup),
             mechanics: Arc::clone(&self.mechanics),
             slots: Slots::default(),
             stage: 0,
@@ -520,7 +521,7 @@ impl Game {
             next_figure: 0,
             bag: Vec::new(),
             set_aside: Vec::new(),
-            rng: ChaCha8Rng::seed_from_u64(0),
+            rng: self.rng.clone(),
             draws: 0,
             turn: 0,
             active: 0,
