@@ -230,7 +230,7 @@ async fn a_person_places_and_deploys_by_clicking_the_board() {
         b.value("document.getElementById('log').textContent")
             .await
             .to_string()
-            .contains("You places"),
+            .contains("You place "),
         "the log says who placed what"
     );
     b.click("circle.target.spot").await;
