@@ -296,10 +296,22 @@ impl Record {
         let actions = raw
             .action
             .iter()
-            .map(|a| {
+            .enumerate()
+            .map(|(index, a)| {
                 action_of(a.get_ref())
                     .map(|act| (act, a.span()))
-                    .map_err(|m| Diagnostic::new(&path, &text, Some(a.span()), m))
+                    .map_err(|m| {
+                        // A mechanic's value is shown where it stands; anything else at its action.
+                        let at = a.get_ref().mechanic.keys().next().and_then(|key| {
+                            let at = [
+                                PathPart::Key("action"),
+                                PathPart::Index(index),
+                                PathPart::Key(key),
+                            ];
+                            span_at(&text, &at)
+                        });
+                        Diagnostic::new(&path, &text, at.or(Some(a.span())), m)
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Record {

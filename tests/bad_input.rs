@@ -238,6 +238,23 @@ fn an_unknown_spot_is_located_in_its_action() {
     assert_mentions(&d, &["`Q`", "NL"]);
 }
 
+/// A mechanic's action with a bad value is reported at the value, with the valid names
+/// (the Count's quarters, CO-1).
+#[test]
+fn an_unknown_quarter_is_located_at_its_value() {
+    let d = record_parse_error("record_bad_quarter.toml");
+    assert_eq!(d.line_col(), Some((11, 11)), "{}", d.render());
+    assert_mentions(&d, &["`attic`", "castle", "blacksmiths"]);
+}
+
+/// A coordinate beyond the board's range is refused at the value, saying so.
+#[test]
+fn a_dragon_off_the_board_is_located_at_its_value() {
+    let d = record_parse_error("record_far_dragon.toml");
+    assert_eq!(d.line_col(), Some((5, 10)), "{}", d.render());
+    assert_mentions(&d, &["99999999999", "off the board"]);
+}
+
 /// A tile id in `draw` that the ruleset lacks is reported at that entry.
 #[test]
 fn an_unknown_tile_in_draw_is_located() {

@@ -312,11 +312,18 @@ pub fn record_array(value: &toml::Value) -> Result<&[toml::Value], String> {
 /// The position of a record array starting with two whole numbers.
 pub fn record_pos(values: &[toml::Value]) -> Result<Pos, String> {
     let int = |i: usize| {
-        values
+        let n = values
             .get(i)
             .and_then(toml::Value::as_integer)
-            .and_then(|n| i32::try_from(n).ok())
-            .ok_or_else(|| "expected whole numbers x and y first".to_string())
+            .ok_or_else(|| "expected whole numbers x and y first".to_string())?;
+        i32::try_from(n).map_err(|_| {
+            format!(
+                "{} = {n} is off the board: coordinates lie between {} and {}",
+                ["x", "y"][i],
+                i32::MIN,
+                i32::MAX
+            )
+        })
     };
     Ok(Pos::new(int(0)?, int(1)?))
 }

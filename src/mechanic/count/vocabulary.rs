@@ -302,7 +302,9 @@ const KEYS: [RecordKey; 4] = [
 
 /// The quarter a record names.
 fn parse_quarter(value: Option<&toml::Value>) -> Result<Quarter, String> {
-    let name = value.and_then(toml::Value::as_str).unwrap_or("?");
+    let name = value
+        .and_then(toml::Value::as_str)
+        .ok_or_else(|| "expected a quarter's name: castle, cathedral, market or blacksmiths")?;
     Quarter::parse(name).ok_or_else(|| {
         format!("`{name}` is no quarter of the City: use castle, cathedral, market or blacksmiths")
     })
