@@ -304,7 +304,7 @@ const KEYS: [RecordKey; 4] = [
 fn parse_quarter(value: Option<&toml::Value>) -> Result<Quarter, String> {
     let name = value
         .and_then(toml::Value::as_str)
-        .ok_or_else(|| "expected a quarter's name: castle, cathedral, market or blacksmiths")?;
+        .ok_or("expected a quarter's name: castle, cathedral, market or blacksmiths")?;
     Quarter::parse(name).ok_or_else(|| {
         format!("`{name}` is no quarter of the City: use castle, cathedral, market or blacksmiths")
     })
