@@ -58,6 +58,17 @@ fn history(game: &Value) -> u64 {
     game["standing"]["history"].as_u64().expect("history")
 }
 
+/// Takes the first action offered at the start of a new game.
+async fn take_first_action(app: &Router, game: &Value) -> (StatusCode, Value) {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{}/act", id(game)),
+        Some(json!({"index": 0, "expect": 0})),
+    )
+    .await
+}
+
 /// Two people at one screen, base game, seed 3.
 fn people() -> Value {
     json!({"ruleset": "base", "players": ["Ann", "Bob"], "seed": 3})
@@ -82,13 +93,7 @@ async fn a_new_game_offers_placements_on_the_board_and_an_action_is_saved() {
     assert!(game["drawn"]["rotations"].as_array().expect("tile").len() == 4);
     assert!(game["board"].as_str().expect("svg").contains("<svg"));
 
-    let (status, after) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/act", id(&game)),
-        Some(json!({"index": 0, "expect": 0})),
-    )
-    .await;
+    let (status, after) = take_first_action(&app, &game).await;
     assert_eq!(status, StatusCode::OK, "{after}");
     assert_eq!(history(&after), 1);
     assert_eq!(after["decision"]["kind"], "deploy");
@@ -459,13 +464,7 @@ async fn the_log_speaks_to_you_in_the_second_person() {
         json!({"ruleset": "base", "players": ["You", "Bob"], "seed": 3}),
     )
     .await;
-    let (status, after) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/act", id(&game)),
-        Some(json!({"index": 0, "expect": 0})),
-    )
-    .await;
+    let (status, after) = take_first_action(&app, &game).await;
     assert_eq!(status, StatusCode::OK, "{after}");
     let log: Vec<&str> = after["log"]
         .as_array()
