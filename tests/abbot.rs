@@ -321,3 +321,21 @@ fn the_abbot_presets_hand_out_one_abbot_each() {
         );
     }
 }
+
+/// Pictures: the SVG draws the abbot with its cross (`data-kind="abbot"`); the terminal writes
+/// `a` beside its seat number; the garden is drawn (`class="garden"`).
+#[test]
+fn the_abbot_is_drawn_apart() {
+    use castellan::ui::render::{svg, text};
+    let Replay { game, .. } = run(&load("portal"));
+    let picture = svg::board(&game);
+    let abbot = picture
+        .lines()
+        .find(|l| l.contains(r#"data-kind="abbot""#))
+        .expect("the abbot is drawn");
+    assert!(abbot.contains(r#"class="abbot""#), "{abbot}");
+    assert!(picture.contains(r#"class="garden""#));
+    let board = text::board(&game, false);
+    assert!(board.contains("1a") || board.contains("a1"), "{board}");
+    assert!(text::legend(&game, false).contains("0 abbots in supply"));
+}

@@ -234,3 +234,30 @@ fn d7_every_menu_eats_the_big_follower() {
         assert_eq!(game.supply(RED, FigureKind::Follower), 7, "{fixture}");
     }
 }
+
+/// Pictures: the SVG draws the big follower larger than a follower (`data-kind="big"`,
+/// scaled); the terminal writes `b` beside its seat number and the legend lists it in supply.
+#[test]
+fn the_big_follower_is_drawn_bigger() {
+    use castellan::ui::render::{svg, text};
+    let game = before(load("princess-big-any"), 5);
+    let picture = svg::board(&game);
+    let big_figure = picture
+        .lines()
+        .find(|l| l.contains(r#"data-kind="big""#))
+        .expect("the big follower is drawn");
+    assert!(big_figure.contains("scale(1.4)"), "{big_figure}");
+    let follower = picture
+        .lines()
+        .find(|l| l.contains(r#"data-kind="follower""#))
+        .expect("the follower is drawn");
+    assert!(!follower.contains("scale("), "{follower}");
+    let board = text::board(&game, false);
+    assert!(board.contains("2b") || board.contains("b2"), "{board}");
+    let legend = text::legend(&game, false);
+    assert!(
+        legend.contains("7 followers, 0 big followers in supply"),
+        "{legend}"
+    );
+    assert!(legend.contains(text::FIGURE_SYMBOLS), "{legend}");
+}
