@@ -465,9 +465,10 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
                 legal.contains(&Action::Pass),
                 "passing must always be legal when deploying (B-F1)"
             );
-            // Every spot name on the tile just laid and on the start tile: accepted exactly
-            // when it names a feature that a listed deployment names (B-F2, B-F3, B-F4, and the
-            // portal's MP rules).
+            // Every spot name on the tile just laid and on the start tile: a follower there is
+            // accepted exactly when it names a feature that a listed deployment of a follower
+            // names (B-F2, B-F3, B-F4, the portal's MP rules; other figures stand elsewhere,
+            // the abbot in a garden).
             let placed = game.board().tiles().last().map_or(start, |t| t.pos);
             let rules = Arc::clone(game.rules());
             let mut tiles = vec![placed];
@@ -480,7 +481,11 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
                 let allowed: Vec<u8> = legal
                     .iter()
                     .filter_map(|a| match a {
-                        Action::Deploy { pos: p, spot, .. } if *p == pos => {
+                        Action::Deploy {
+                            pos: p,
+                            spot,
+                            figure,
+                        } if *p == pos && *figure == FigureKind::Follower => {
                             oriented.feature_at(*spot)
                         }
                         _ => None,

@@ -25,7 +25,6 @@ use crate::engine::game::{Game, Setup};
 use crate::engine::words;
 use crate::mechanic::count::vocabulary::CountDecision;
 use crate::mechanic::pd::vocabulary::{PdDecision, PdEvent};
-use crate::model::figure::FigureKind;
 use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
 use crate::ui::describe;
@@ -405,6 +404,9 @@ impl Session {
             line.push_str("  ");
         }
         writeln!(out, "     {}", line.trim_end())?;
+        if render::text::has_figure_letters(game) {
+            writeln!(out, "     {}", render::text::FIGURE_SYMBOLS)?;
+        }
         let decision = game.decision();
         if let DecisionKind::PlaceTile { tile } = decision.kind {
             let rules = game.rules();
@@ -444,12 +446,11 @@ impl Session {
         }
         let scores: Vec<String> = (0..self.names.len())
             .map(|p| {
-                let left = game.supply(p, FigureKind::Follower);
                 format!(
-                    "{} {} ({left} follower{} left)",
+                    "{} {} ({} left)",
                     self.names[p],
                     game.scores()[p],
-                    if left == 1 { "" } else { "s" }
+                    render::text::supply_words(game, p)
                 )
             })
             .collect();

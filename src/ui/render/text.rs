@@ -469,6 +469,25 @@ pub(crate) fn count(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// What `seat` has in supply, every kind of follower the players were given, in figure table
+/// order: "7 followers", "6 followers, 1 big follower".
+pub fn supply_words(game: &Game, seat: usize) -> String {
+    let rows = game.rules().figures.rows().iter();
+    let kinds = rows.filter(|r| r.per_player > 0 && r.follower.is_some());
+    let words: Vec<String> = kinds
+        .map(|r| count(game.supply(seat, r.kind).into(), &r.kind.noun()))
+        .collect();
+    words.join(", ")
+}
+
+/// Whether the players have figures that the board marks with a letter beside the seat number
+/// (big followers, abbots: [`FIGURE_SYMBOLS`]).
+pub fn has_figure_letters(game: &Game) -> bool {
+    let rows = game.rules().figures.rows();
+    rows.iter()
+        .any(|r| r.per_player > 0 && kind_letter(game, r.kind).is_some())
+}
+
 /// The players with their seat numbers as the board shows them, colours, scores and figures
 /// in supply, one line each, then a key to the characters.
 pub fn legend(game: &Game, colour: bool) -> String {
@@ -478,20 +497,11 @@ pub fn legend(game: &Game, colour: bool) -> String {
             char::from_digit(seat as u32 + 1, 36).unwrap_or('?'),
             Style::Player(seat),
         );
-        // Every kind of follower the players have (figure table order: followers first).
-        let supply: Vec<String> = game
-            .rules()
-            .figures
-            .rows()
-            .iter()
-            .filter(|r| r.per_player > 0 && r.follower.is_some())
-            .map(|r| count(game.supply(seat, r.kind).into(), &r.kind.noun()))
-            .collect();
         out.push_str(&line(&[mark], colour));
         out.push_str(&format!(
             " {name}: {}, {} in supply\n",
             count(game.scores()[seat], "point"),
-            supply.join(", ")
+            supply_words(game, seat)
         ));
     }
     out.push_str(SYMBOLS);
@@ -500,11 +510,7 @@ pub fn legend(game: &Game, colour: bool) -> String {
         out.push_str(EXPANSION_SYMBOLS);
         out.push('\n');
     }
-    let rows = game.rules().figures.rows();
-    if rows
-        .iter()
-        .any(|r| r.per_player > 0 && kind_letter(game, r.kind).is_some())
-    {
+    if has_figure_letters(game) {
         out.push_str(FIGURE_SYMBOLS);
         out.push('\n');
     }
