@@ -268,6 +268,8 @@ pub struct TileType {
     pub set: String,
     /// The four orientations, indexed by [`Rotation::quarters`].
     pub oriented: [Oriented; 4],
+    /// Which rotations fit each combination of neighbours ([`Fits::new`] from `oriented`).
+    pub fits: Fits,
 }
 
 impl TileType {
@@ -299,6 +301,74 @@ impl TileType {
     /// The data for one orientation.
     pub fn at(&self, r: Rotation) -> &Oriented {
         &self.oriented[r.quarters()]
+    }
+}
+
+/// What an open board position asks of the tile laid there: for each edge, the kind of the
+/// facing edge of the neighbour on that side, or nothing when that side is empty. Packed as a
+/// base-5 number (digit `i` for edge `i`: 0–3 an [`EdgeKind`], 4 no neighbour), it indexes a
+/// tile type's [`Fits`] table, so that the rotations that fit are one lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs(u16);
+
+/// `5^i` for the digit of edge `i` in [`Needs`].
+const NEEDS_PLACE: [u16; 4] = [1, 5, 25, 125];
+
+/// The number of different [`Needs`].
+const NEEDS_COUNT: usize = 625;
+
+impl Needs {
+    /// No neighbour on any side.
+    pub const NONE: Needs = Needs(NEEDS_COUNT as u16 - 1);
+
+    /// The digit of `edge`: the kind wanted there, or 4 for none.
+    fn digit(self, edge: usize) -> u16 {
+        self.0 / NEEDS_PLACE[edge] % 5
+    }
+
+    /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`.
+    pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
+        let e = edge as usize;
+        Needs(self.0 - self.digit(e) * NEEDS_PLACE[e] + kind as u16 * NEEDS_PLACE[e])
+    }
+}
+
+/// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for
+/// [`Rotation::quarters`] `r`): B-P2 for the tile type, worked out once when it is loaded.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Fits(Box<[u8]>);
+
+impl Fits {
+    /// The table for a tile type's four orientations.
+    pub fn new(oriented: &[Oriented; 4]) -> Fits {
+        let table = (0..NEEDS_COUNT as u16)
+            .map(|key| {
+                let needs = Needs(key);
+                let mut rotations = 0u8;
+                for (r, o) in oriented.iter().enumerate() {
+                    let meets = Edge::ALL.into_iter().all(|e| match needs.digit(e as usize) {
+                        4 => true,
+                        want => (o.edge_code >> (2 * e as u8)) & 3 == want as u8,
+                    });
+                    rotations |= u8::from(meets) << r;
+                }
+                rotations
+            })
+            .collect();
+        Fits(table)
+    }
+
+    /// The rotations that meet `needs` (bit `r` for [`Rotation::quarters`] `r`).
+    pub fn rotations(&self, needs: Needs) -> u8 {
+        self.0.get(needs.0 as usize).copied().unwrap_or(0)
+    }
+}
+
+/// The table is 625 bytes of bits: it is summed up rather than printed.
+impl std::fmt::Debug for Fits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fitting = self.0.iter().filter(|r| **r != 0).count();
+        write!(f, "Fits({fitting} of {} neighbourhoods)", self.0.len())
     }
 }
 
