@@ -341,16 +341,21 @@ pub struct Fits(Box<[u8]>);
 impl Fits {
     /// The table for a tile type's four orientations.
     pub fn new(oriented: &[Oriented; 4]) -> Fits {
+        let codes = oriented.each_ref().map(|o| o.edge_code);
         let table = (0..NEEDS_COUNT as u16)
             .map(|key| {
-                let needs = Needs(key);
+                // The needs as (mask, wanted) over the packed edge code.
+                let (mut mask, mut want) = (0u8, 0u8);
+                for e in 0..4 {
+                    let digit = Needs(key).digit(e) as u8;
+                    if digit != 4 {
+                        mask |= 3 << (2 * e);
+                        want |= digit << (2 * e);
+                    }
+                }
                 let mut rotations = 0u8;
-                for (r, o) in oriented.iter().enumerate() {
-                    let meets = Edge::ALL.into_iter().all(|e| match needs.digit(e as usize) {
-                        4 => true,
-                        want => (o.edge_code >> (2 * e as u8)) & 3 == want as u8,
-                    });
-                    rotations |= u8::from(meets) << r;
+                for (r, code) in codes.iter().enumerate() {
+                    rotations |= u8::from(code & mask == want) << r;
                 }
                 rotations
             })
@@ -414,5 +419,31 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         features: turned,
         edge_feature,
         half_feature,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B-P2 through the table: a tile fits where every placed neighbour's facing edge has the
+    /// same kind as its own edge there, and open sides ask nothing.
+    #[test]
+    fn fits_lists_the_rotations_whose_edges_match_the_neighbours() {
+        use EdgeKind::{City, Field, Inner, Road};
+        // City north, road east and west, field south (the base game's D).
+        let fits = Fits::new(&orientations(&[City, Road, Field, Road], &[]));
+        assert_eq!(fits.rotations(Needs::NONE), 0b1111);
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, City)), 0b0001);
+        // Turned a quarter, the west road faces north; turned three, the east road does.
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, Road)), 0b1010);
+        let road_north_field_east = Needs::NONE.with(Edge::N, Road).with(Edge::E, Field);
+        assert_eq!(fits.rotations(road_north_field_east), 0b1000);
+        // A later neighbour on the same side replaces the need, it does not add to it.
+        assert_eq!(
+            fits.rotations(road_north_field_east.with(Edge::N, City)),
+            0
+        );
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::S, Inner)), 0);
     }
 }
