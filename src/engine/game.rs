@@ -1036,7 +1036,9 @@ impl Game {
             }
         }
         for q in p.pos.ring() {
-            if let Some(n) = self.board.at(q)
+            // A cloister or garden is complete when its 8 neighbours are there.
+            if self.board.neighbours(q) == 8
+                && let Some(n) = self.board.at(q)
                 && let Some(c) = self.cloister_segment(n)
                 && self.is_complete(c)
             {

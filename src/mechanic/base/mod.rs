@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureRow};
+use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -112,8 +112,14 @@ impl Base {
         } else {
             placed..placed + 1
         };
+        // Only the kinds the player has in supply (B-F4) are worth checking.
         let supply = g.supply[g.active];
-        let rows = g.rules.figures.rows();
+        let mut kinds = [None; MAX_FIGURES];
+        let rows = g.rules.figures.rows().iter().zip(supply);
+        for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
+            *slot = Some(row);
+        }
+        let kinds = kinds.iter().map_while(|k| *k);
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
@@ -123,9 +129,8 @@ impl Base {
                 if g.features.totals(seg).followers > 0 {
                     continue;
                 }
-                // Only the kinds the player has in supply (B-F4) are worth checking; every
-                // check of `problem` but these two follows.
-                for (row, _) in rows.iter().zip(supply).filter(|(_, n)| *n > 0) {
+                // Every check of `problem` but these two follows.
+                for row in kinds.clone() {
                     if figure_problem(g, row, def.kind).is_none()
                         && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
                     {
