@@ -949,9 +949,7 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
-        let placed = self
-            .board
-            .put(tile, pos, rotation, seg_base, oriented);
+        let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
         for (i, f) in oriented.features.iter().enumerate() {
             let open = f.edges.count_ones() + f.halves.count_ones();
             self.features.add(

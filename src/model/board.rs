@@ -266,7 +266,8 @@ impl Board {
                 fits &= fits - 1;
                 if !found(Placement {
                     pos: open.pos,
-                    rotation: Rotation::ALL[r],
+                    // `fits` has four bits: no bounds check is needed.
+                    rotation: Rotation::ALL[r & 3],
                 }) {
                     return;
                 }

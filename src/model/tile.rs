@@ -440,10 +440,7 @@ mod tests {
         let road_north_field_east = Needs::NONE.with(Edge::N, Road).with(Edge::E, Field);
         assert_eq!(fits.rotations(road_north_field_east), 0b1000);
         // A later neighbour on the same side replaces the need, it does not add to it.
-        assert_eq!(
-            fits.rotations(road_north_field_east.with(Edge::N, City)),
-            0
-        );
+        assert_eq!(fits.rotations(road_north_field_east.with(Edge::N, City)), 0);
         assert_eq!(fits.rotations(Needs::NONE.with(Edge::S, Inner)), 0);
     }
 }

@@ -123,7 +123,8 @@ impl Base {
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
-            for (f, def) in g.board.oriented(&g.rules.tiles, t).features.iter().enumerate() {
+            let features = &g.board.oriented(&g.rules.tiles, t).features;
+            for (f, def) in features.iter().enumerate() {
                 let seg = p.seg_base + f as u32;
                 // An occupied feature (B-F3) takes no figure: with the portal most are.
                 if g.features.totals(seg).followers > 0 {
