@@ -29,7 +29,6 @@ use crate::bot::{Bot, Estimator};
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::model::figure::Figure;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -110,10 +109,6 @@ pub struct MctsBot {
     path: Vec<(u32, u32, usize)>,
     /// The greedy bot's estimate, with its working memory kept between iterations.
     estimator: Estimator,
-    /// Legal answers at a leaf whose decider still deploys (see [`MctsBot::judge`]).
-    options: Vec<Action>,
-    /// Values of the best answer found so far at such a leaf.
-    best: Vec<f64>,
 }
 
 impl MctsBot {
@@ -137,8 +132,6 @@ impl MctsBot {
             events: Vec::new(),
             path: Vec::new(),
             estimator: Estimator::default(),
-            options: Vec::new(),
-            best: Vec::new(),
         }
     }
 
@@ -297,74 +290,9 @@ impl MctsBot {
                 break;
             }
         }
-        self.judge(game)
-    }
-
-    /// Each seat's reward for the position `game`: the greedy bot's estimate, and when the
-    /// decider is still to deploy on the tile just laid, the estimate after its best deployment
-    /// there (or passing), judged as the greedy bot does, by adding the figure to the estimate.
-    /// Without that, a new placement was judged as if nothing would be deployed on it, and
-    /// its first visits undervalued the placements that open a good deployment.
-    fn judge(&mut self, game: &Game) -> Vec<f64> {
         self.estimator.prepare(game);
-        self.best.clear();
-        self.best
-            .extend_from_slice(self.estimator.values(game, None));
-        let decision = game.decision();
-        if decision.kind == DecisionKind::Deploy {
-            self.best_deployment(game, decision.player);
-        }
-        rewards(&self.best)
+        rewards(self.estimator.values(game, None))
     }
-
-    /// Replaces `self.best` (the values of the prepared `game` as it is) by the values after
-    /// `me`'s best deployment on the tile just laid, if one is better for `me`.
-    fn best_deployment(&mut self, game: &Game, me: usize) {
-        let placed = game.history().iter().rev().find_map(|a| match a {
-            Action::Place { pos, .. } => Some(*pos),
-            _ => None,
-        });
-        self.options.clear();
-        game.legal_actions(&mut self.options);
-        let mut top = margin(&self.best, me);
-        for action in &self.options {
-            let Action::Deploy { pos, spot, figure } = *action else {
-                continue;
-            };
-            let Some(seg) = game.seg_at(pos, spot).filter(|_| Some(pos) == placed) else {
-                continue;
-            };
-            let extra = Figure {
-                id: u32::MAX,
-                owner: me,
-                kind: figure,
-                seg,
-            };
-            let values = self.estimator.values(game, Some(extra));
-            let m = margin(values, me);
-            if m > top {
-                top = m;
-                self.best.clear();
-                self.best.extend_from_slice(values);
-            }
-        }
-    }
-}
-
-/// The best value among the seats other than `me` (`None` with one seat).
-fn best_other(values: &[f64], me: usize) -> Option<f64> {
-    values
-        .iter()
-        .enumerate()
-        .filter(|(q, _)| *q != me)
-        .map(|(_, v)| *v)
-        .reduce(f64::max)
-}
-
-/// `me`'s value minus the best other seat's (its value alone with one seat).
-fn margin(values: &[f64], me: usize) -> f64 {
-    let mine = values.get(me).copied().unwrap_or(0.0);
-    mine - best_other(values, me).unwrap_or(0.0)
 }
 
 /// The mean reward of a child (0 before its first visit).
@@ -380,9 +308,17 @@ fn mean(c: &Child) -> f64 {
 /// tangent of its margin over the best other seat, in units of [`MARGIN_SCALE`] points.
 pub fn rewards(values: &[f64]) -> Vec<f64> {
     (0..values.len())
-        .map(|p| match best_other(values, p) {
-            Some(other) => 0.5 + 0.5 * ((values[p] - other) / MARGIN_SCALE).tanh(),
-            None => 1.0,
+        .map(|p| {
+            let best_other = values
+                .iter()
+                .enumerate()
+                .filter(|(q, _)| *q != p)
+                .map(|(_, v)| *v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if best_other == f64::NEG_INFINITY {
+                return 1.0;
+            }
+            0.5 + 0.5 * ((values[p] - best_other) / MARGIN_SCALE).tanh()
         })
         .collect()
 }
@@ -408,80 +344,6 @@ impl Bot for MctsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::RandomBot;
-    use crate::data::ruleset::Ruleset;
-    use crate::engine::game::Setup;
-
-    /// A `hig` game after random play up to its `nth` deploy decision that offers a deployment
-    /// on the tile just laid.
-    fn at_deployment(nth: usize) -> Game {
-        let rules = Ruleset::load("hig").expect("hig loads");
-        let players = vec!["A".to_string(), "B".to_string()];
-        let (mut game, _) = Game::new(rules, Setup::new(players, 9)).expect("the game starts");
-        let mut bot = RandomBot::new(9);
-        let mut seen = 0;
-        loop {
-            let deploys = game
-                .legal()
-                .iter()
-                .any(|a| matches!(a, Action::Deploy { .. }));
-            if game.decision().kind == DecisionKind::Deploy && deploys {
-                seen += 1;
-                if seen > nth {
-                    return game;
-                }
-            }
-            let action = bot.choose(&game);
-            game.apply(&action).expect("random plays legally");
-        }
-    }
-
-    /// A position where the decider is still to deploy is judged after its best deployment on
-    /// the new tile (or passing): the reward is that of the best of those options for the
-    /// decider, each judged by adding the figure to the greedy estimate.
-    #[test]
-    fn a_pending_deployment_is_judged_at_its_best() {
-        let mut improved = 0;
-        for nth in 0..12 {
-            let game = at_deployment(nth);
-            let me = game.decision().player;
-            let placed = game.history().iter().rev().find_map(|a| match a {
-                Action::Place { pos, .. } => Some(*pos),
-                _ => None,
-            });
-            let mut estimator = Estimator::default();
-            estimator.prepare(&game);
-            let passing = rewards(estimator.values(&game, None));
-            let mut best = passing.clone();
-            for action in game.legal() {
-                let Action::Deploy { pos, spot, figure } = action else {
-                    continue;
-                };
-                let Some(seg) = game.seg_at(pos, spot).filter(|_| Some(pos) == placed) else {
-                    continue;
-                };
-                let extra = Figure {
-                    id: u32::MAX,
-                    owner: me,
-                    kind: figure,
-                    seg,
-                };
-                let r = rewards(estimator.values(&game, Some(extra)));
-                if r[me] > best[me] {
-                    best = r;
-                }
-            }
-            let mut bot = MctsBot::new(Budget::Iterations(1), Playout::Estimate, 1);
-            let judged = bot.judge(&game);
-            assert_eq!(judged, best, "deploy decision {nth}");
-            assert!(judged[me] >= passing[me]);
-            if judged[me] > passing[me] {
-                improved += 1;
-            }
-        }
-        // Most early deployments are worth more than passing.
-        assert!(improved >= 6, "{improved} of 12 improved");
-    }
 
     #[test]
     fn specs_are_read() {
