@@ -45,7 +45,8 @@ struct Group {
 /// of [`evaluate`] and [`values`], to the last bit.
 #[derive(Clone, Debug, Default)]
 pub struct Estimator {
-    /// The groups in use come first: `prepared` of the game's figures, then the extra one's.
+    /// The groups in use come first: `prepared` of the game's figures, then those of the extra
+    /// figures asked about on features without figures.
     groups: Vec<Group>,
     /// Groups of the game's own figures.
     prepared: usize,
@@ -145,6 +146,7 @@ impl Estimator {
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
         }
+        self.link_new(game);
         for f in game.figures() {
             let root = features.root(f.seg);
             let i = match self.group_of(root) {
@@ -288,8 +290,8 @@ impl Estimator {
         if figures.is_empty() && extra.is_none() {
             return;
         }
-        // The extra figure joins its feature's group, or makes a new one after the others.
-        self.used = self.prepared;
+        // The extra figure joins its feature's group, or one of its own after the others (kept
+        // for the next extra figure on the same feature).
         let extra_group = extra.map(|f| {
             let i = match self.group_of(game.features().root(f.seg)) {
                 Some(i) => i,
@@ -297,7 +299,9 @@ impl Estimator {
             };
             (i, f)
         });
-        for (i, g) in self.groups[..self.used].iter().enumerate() {
+        let own_group = extra_group.map(|(i, _)| i).filter(|i| *i >= self.prepared);
+        for i in (0..self.prepared).chain(own_group) {
+            let g = &self.groups[i];
             let with_extra = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f);
             let bonus = |p: usize| {
                 with_extra
@@ -339,23 +343,24 @@ impl Estimator {
     /// the remembered state, else walked.
     fn tiles_of(&mut self, game: &Game, seg: SegId) -> u32 {
         match self.memory.base {
-            Some((segments, tiles))
+            Some(base @ (segments, tiles))
                 if game.features().len() >= segments && game.board().tiles().len() >= tiles =>
             {
-                self.composed(game, seg, segments)
+                self.composed(game, seg, base)
             }
             _ => self.walk_tiles(game, seg, usize::MAX),
         }
     }
 
-    /// [`Estimator::tiles_of`] from the remembered walks: the feature of `seg` is the segments
-    /// laid since the remembered state (the first `segments`) that are linked to it across
-    /// borders, plus the remembered features linked to those.
-    fn composed(&mut self, game: &Game, seg: SegId, segments: usize) -> u32 {
-        let features = game.features();
-        let fresh = features.len() - segments;
+    /// Lists the links across borders of the segments laid since the remembered state, if
+    /// `game` descends from it (for [`Estimator::composed`] on this state).
+    fn link_new(&mut self, game: &Game) {
         let c = &mut self.compose;
         c.links.clear();
+        let Some((segments, _)) = self.memory.base else {
+            return;
+        };
+        let features = game.features();
         for s in segments..features.len() {
             let s = s as SegId;
             let part = features.segment(s);
@@ -364,13 +369,36 @@ impl Estimator {
                     .push((s, game.board().placed(other).seg_base + f as u32));
             });
         }
-        c.new_in.clear();
-        c.new_in.resize(fresh, false);
-        c.walks_in.clear();
+    }
+
+    /// [`Estimator::tiles_of`] from the remembered walks (the segments laid since must have
+    /// been linked by [`Estimator::link_new`]): the feature of `seg` is the segments
+    /// laid since the remembered state (the first `segments`) that are linked to it across
+    /// borders, plus the remembered features linked to those.
+    fn composed(&mut self, game: &Game, seg: SegId, base: (usize, usize)) -> u32 {
+        let (segments, tiles) = base;
+        self.compose.new_in.clear();
+        self.compose
+            .new_in
+            .resize(game.features().len() - segments, false);
+        self.compose.walks_in.clear();
         if seg as usize >= segments {
-            c.new_in[seg as usize - segments] = true;
+            self.compose.new_in[seg as usize - segments] = true;
         } else {
-            let w = self.remembered_walk(game, seg);
+            let w = self.remembered_walk(game, seg, tiles);
+            if !self
+                .compose
+                .links
+                .iter()
+                .any(|(_, b)| (*b as usize) < segments && self.memory.walk_of[*b as usize] == w)
+            {
+                // No segment laid since has joined it: the remembered walk as it is.
+                let walk = self.memory.walks[w as usize];
+                self.cities.clear();
+                self.cities
+                    .extend_from_slice(&self.memory.cities[walk.cities.0..walk.cities.1]);
+                return (walk.tiles.1 - walk.tiles.0) as u32;
+            }
             self.compose.walks_in.push(w);
         }
         // Spread along the links until nothing changes (a handful of segments).
@@ -395,7 +423,7 @@ impl Estimator {
                 } else if b as usize >= segments {
                     self.compose.new_in[b as usize - segments] = true;
                 } else {
-                    let w = self.remembered_walk(game, b);
+                    let w = self.remembered_walk(game, b, tiles);
                     self.compose.walks_in.push(w);
                 }
             }
@@ -443,15 +471,13 @@ impl Estimator {
     }
 
     /// The index of the remembered walk of the feature that `seg` (a segment of the remembered
-    /// state) belonged to there, walking it (on the remembered state's tiles) if not done yet.
-    fn remembered_walk(&mut self, game: &Game, seg: SegId) -> u32 {
+    /// state) belonged to there, walking it (on the remembered state's first `tiles` tiles) if
+    /// not done yet.
+    fn remembered_walk(&mut self, game: &Game, seg: SegId, tiles: usize) -> u32 {
         let w = self.memory.walk_of[seg as usize];
         if w != UNWALKED {
             return w;
         }
-        let Some((_, tiles)) = self.memory.base else {
-            return UNWALKED;
-        };
         self.walk_tiles(game, seg, tiles);
         let memory = &mut self.memory;
         let w = memory.walks.len() as u32;
@@ -632,7 +658,7 @@ mod tests {
                 for turns in [1, 2] {
                     let mut later = game.clone();
                     play(&mut later, &mut bot, turns);
-                    memo.seen.resize(later.features().len(), 0);
+                    memo.prepare(&later);
                     fresh.seen.resize(later.features().len(), 0);
                     for seg in 0..later.features().len() as SegId {
                         let tiles = memo.tiles_of(&later, seg);
