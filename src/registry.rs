@@ -6,13 +6,14 @@
 //! with its quarters' rounds, in place of the base game), then the base game, inns and
 //! cathedrals (they change what the base game pays), the volcano, the
 //! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
-//! portal, and the ruleset's scripts last (their hooks see what the built-in rules did).
+//! portal, the abbot's recall, and the ruleset's scripts last (their hooks see what the built-in rules did).
 
 use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
 use crate::engine::vocabulary::Vocabulary;
+use crate::mechanic::abbot::Abbot;
 use crate::mechanic::base::Base;
 use crate::mechanic::count::CountOfCarcassonne;
 use crate::mechanic::ic::InnsCathedrals;
@@ -26,10 +27,11 @@ use std::sync::Arc;
 
 /// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
 /// names, words, record keys and JSON form (`engine::vocabulary`).
-pub fn vocabularies() -> [&'static dyn Vocabulary; 2] {
+pub fn vocabularies() -> [&'static dyn Vocabulary; 3] {
     [
         crate::mechanic::pd::vocabulary::words(),
         crate::mechanic::count::vocabulary::words(),
+        crate::mechanic::abbot::vocabulary::words(),
     ]
 }
 
@@ -64,6 +66,12 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     }
     if on.portal {
         list.push(Box::new(Portal));
+    }
+    if on.abbot {
+        list.push(Box::new(Abbot::new(Asked {
+            by: base,
+            kind: crate::mechanic::base::DEPLOY,
+        })));
     }
     if let Some(scripts) = rules.compiled_scripts() {
         list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));

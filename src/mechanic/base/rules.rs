@@ -88,8 +88,11 @@ pub struct Mechanics {
     /// §3.3 #46). Needs the City's tiles (`tiles/count.toml`) as the start block.
     pub count: bool,
     /// Inns & Cathedrals: inns and cathedrals change what their road or city is worth (§1.6,
-    /// I&C). The big follower and the sixth player are not in the game yet.
+    /// I&C). The big follower is a figure table row (`figures.big`).
     pub inns_cathedrals: bool,
+    /// The Abbot (new base game): instead of deploying, a player may take his abbot back and
+    /// score its cloister or garden at once (§1.10; [ext:B8]).
+    pub abbot: bool,
 }
 
 impl Default for Mechanics {
@@ -103,6 +106,7 @@ impl Default for Mechanics {
             portal: false,
             count: false,
             inns_cathedrals: false,
+            abbot: false,
         }
     }
 }
