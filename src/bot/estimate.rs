@@ -146,6 +146,7 @@ impl Estimator {
         self.used = 0;
         self.prepared = 0;
         self.figure_groups.clear();
+        self.link_new(game);
         if game.is_over() {
             return;
         }
@@ -153,7 +154,6 @@ impl Estimator {
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
         }
-        self.link_new(game);
         for f in game.figures() {
             let root = features.root(f.seg);
             let i = match self.group_of(root) {
