@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -112,22 +112,32 @@ impl Base {
         } else {
             placed..placed + 1
         };
+        // Only the kinds the player has in supply (B-F4) are worth checking.
         let supply = g.supply[g.active];
+        let mut kinds = [None; MAX_FIGURES];
+        let rows = g.rules.figures.rows().iter().zip(supply);
+        for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
+            *slot = Some(row);
+        }
+        let kinds = kinds.iter().map_while(|k| *k);
         for t in tiles {
             let p = g.board.placed(t);
-            for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
+            let own_tile = t == placed;
+            let features = &g.board.oriented(&g.rules.tiles, t).features;
+            for (f, def) in features.iter().enumerate() {
                 let seg = p.seg_base + f as u32;
                 // An occupied feature (B-F3) takes no figure: with the portal most are.
                 if g.features.totals(seg).followers > 0 {
                     continue;
                 }
-                // Only the kinds the player has in supply (B-F4) are worth checking.
-                let in_supply = g.rules.figures.rows().iter().zip(supply);
-                for (row, _) in in_supply.filter(|(_, n)| *n > 0) {
-                    if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
+                // Every check of `problem` but these two follows.
+                for row in kinds.clone() {
+                    if figure_problem(g, row, def.kind).is_none()
+                        && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
+                    {
                         out.push(Action::Deploy {
                             pos: p.pos,
-                            spot: g.seg_spot(seg).1,
+                            spot: def.spot(),
                             figure: row.kind,
                         });
                     }
@@ -188,7 +198,7 @@ pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusa
 }
 
 /// [`deploy_problem`] with the mechanics that may object (`vetoes`) and whether the whole board
-/// is open (`anywhere`) worked out once for a turn's list.
+/// is open (`anywhere`) worked out by the caller.
 fn problem(
     g: &Game,
     seg: SegId,
@@ -207,22 +217,40 @@ fn problem(
         return Some(Refusal::new("B-F4", "no follower left in supply"));
     }
     let s = *g.features.segment(seg);
-    if !row.stands_on.on(s.kind) {
+    if let Some(why) = figure_problem(g, row, s.kind) {
+        return Some(why);
+    }
+    if g.features.totals(seg).followers > 0 {
+        return Some(Refusal::new("B-F3", "the feature already has a follower"));
+    }
+    tile_problem(g, seg, figure, s.placed == placed, vetoes, anywhere)
+}
+
+/// Why the figure of `row` may not stand on a feature of `kind` at all: its figure table, or
+/// farmers switched off.
+fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusal> {
+    if !row.stands_on.on(kind) {
         return Some(Refusal::new(
             "figures.stands_on",
             "this figure may not stand on that feature (its figure table)",
         ));
     }
-    let own_tile = s.placed == placed;
-    if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
-        return Some(Refusal::new(
-            "mechanics.farmers",
-            "farmers are switched off in this ruleset",
-        ));
-    }
-    if g.features.totals(seg).followers > 0 {
-        return Some(Refusal::new("B-F3", "the feature already has a follower"));
-    }
+    (kind == FeatureKind::Field && !g.rules.mechanics.farmers).then_some(Refusal::new(
+        "mechanics.farmers",
+        "farmers are switched off in this ruleset",
+    ))
+}
+
+/// Why `figure` may not go on the unoccupied segment `seg` (on the tile laid this turn if
+/// `own_tile`): the mechanics' vetoes, then the tile just laid (B-F2) unless the board is open.
+fn tile_problem(
+    g: &Game,
+    seg: SegId,
+    figure: FigureKind,
+    own_tile: bool,
+    vetoes: u32,
+    anywhere: bool,
+) -> Option<Refusal> {
     if let Some(why) = g
         .mechanics
         .among(vetoes)
