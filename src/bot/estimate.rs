@@ -45,7 +45,8 @@ struct Group {
 /// of [`evaluate`] and [`values`], to the last bit.
 #[derive(Clone, Debug, Default)]
 pub struct Estimator {
-    /// The groups in use come first: `prepared` of the game's figures, then the extra one's.
+    /// The groups in use come first: `prepared` of the game's figures, then those of the extra
+    /// figures asked about on features without figures.
     groups: Vec<Group>,
     /// Groups of the game's own figures.
     prepared: usize,
@@ -63,85 +64,95 @@ pub struct Estimator {
     walks: u32,
     /// Each seat's value.
     value: Vec<f64>,
-    /// Walks remembered from the state given to [`Estimator::remember`].
+    /// The group of each of the prepared state's figures, in the order of its figure list.
+    figure_groups: Vec<usize>,
+    /// Walks of the features of the state given to [`Estimator::remember`].
     memory: Memory,
+    /// Working memory for putting a feature together from remembered walks.
+    compose: Compose,
 }
 
-/// Walks of a state's features, for the states that descend from it (see
-/// [`Estimator::remember`]). A feature is the same in a later state as long as no segment laid
-/// since has joined it, since features only grow by joining new segments.
+/// Walks of a remembered state's features, made when first needed, for the states that
+/// descend from it (see [`Estimator::remember`]). Features only grow, by joining segments laid
+/// later, so a feature of a later state is some segments laid since plus whole features of the
+/// remembered state: its walk is put together from theirs ([`Estimator::composed`]).
 #[derive(Clone, Debug, Default)]
 struct Memory {
-    /// Segments of the remembered state (`None`: nothing remembered).
-    segments: Option<usize>,
-    /// For each remembered feature (by root): the tiles it covers, and where its bordering
-    /// cities start and end in `cities`.
-    walks: Vec<(SegId, u32, usize, usize)>,
+    /// Segments and tiles of the remembered state (`None`: nothing remembered).
+    base: Option<(usize, usize)>,
+    /// For each segment of the remembered state: the index of its feature's walk in `walks`,
+    /// or [`UNWALKED`].
+    walk_of: Vec<u32>,
+    /// For each segment of the remembered state: its feature's root there.
+    roots: Vec<SegId>,
+    /// Each walk: where its distinct tiles lie in `tiles`, and its bordering cities in `cities`
+    /// (one segment per city of the remembered state).
+    walks: Vec<Walk>,
+    tiles: Vec<PlacedId>,
     cities: Vec<SegId>,
-    /// The features that segments laid since have joined, in the state being prepared.
-    touched: Vec<SegId>,
 }
 
-impl Memory {
-    /// The remembered walk of the feature `root` in `game`, if it still holds there.
-    fn recall(&self, game: &Game, root: SegId) -> Option<(u32, &[SegId])> {
-        let segments = self.segments?;
-        if game.features().len() < segments || self.touched.contains(&root) {
-            return None;
-        }
-        let (_, tiles, from, to) = self.walks.iter().find(|w| w.0 == root)?;
-        Some((*tiles, &self.cities[*from..*to]))
-    }
+/// A remembered walk, as ranges of [`Memory`]'s lists.
+#[derive(Clone, Copy, Debug)]
+struct Walk {
+    tiles: (usize, usize),
+    cities: (usize, usize),
+}
+
+/// A segment of the remembered state whose feature has not been walked yet.
+const UNWALKED: u32 = u32::MAX;
+
+/// The working memory of [`Estimator::composed`].
+#[derive(Clone, Debug, Default)]
+struct Compose {
+    /// Each segment laid since the remembered state, with a neighbouring segment across a
+    /// border (both directions between two new segments).
+    links: Vec<(SegId, SegId)>,
+    /// Which segments laid since belong to the feature (by segment minus the first new one).
+    new_in: Vec<bool>,
+    /// The remembered walks that belong to the feature.
+    walks_in: Vec<u32>,
+    /// Tiles counted, by the number of the count that counted them last.
+    counted: Vec<u32>,
+    counts: u32,
 }
 
 impl Estimator {
-    /// Remembers the walks of `game`'s features for the estimates that follow, as long as the
-    /// states estimated descend from `game` (by actions applied to copies of it); forgets them
-    /// for a game that is over. A bot calls this once per decision, before trying candidates.
+    /// Remembers `game` so that the estimates that follow walk each of its features at most
+    /// once, as long as the states estimated descend from `game` (by actions applied to copies
+    /// of it); forgets it for a game that is over. A bot calls this once per decision, before
+    /// trying candidates.
     pub fn remember(&mut self, game: &Game) {
-        self.memory.segments = None;
-        self.memory.walks.clear();
-        self.memory.cities.clear();
+        let memory = &mut self.memory;
+        memory.base = None;
+        memory.walks.clear();
+        memory.tiles.clear();
+        memory.cities.clear();
         if game.is_over() {
             return;
         }
-        if self.seen.len() < game.features().len() {
-            self.seen.resize(game.features().len(), 0);
-        }
-        let mut memory = std::mem::take(&mut self.memory);
-        for f in game.figures() {
-            let root = game.features().root(f.seg);
-            let kind = game.features().segment(root).kind;
-            if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden)
-                || memory.walks.iter().any(|w| w.0 == root)
-            {
-                continue;
-            }
-            let tiles = self.walk_tiles(game, root);
-            let from = memory.cities.len();
-            memory.cities.extend_from_slice(&self.cities);
-            memory.walks.push((root, tiles, from, memory.cities.len()));
-        }
-        memory.segments = Some(game.features().len());
-        self.memory = memory;
+        let segments = game.features().len();
+        memory.walk_of.clear();
+        memory.walk_of.resize(segments, UNWALKED);
+        memory.roots.clear();
+        memory
+            .roots
+            .extend((0..segments as SegId).map(|s| game.features().root(s)));
+        memory.base = Some((segments, game.board().tiles().len()));
     }
 
     /// Walks the features holding `game`'s figures (for [`Estimator::values`] on this state).
     pub fn prepare(&mut self, game: &Game) {
         self.used = 0;
         self.prepared = 0;
+        self.figure_groups.clear();
+        self.link_new(game);
         if game.is_over() {
             return;
         }
         let features = game.features();
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
-        }
-        self.memory.touched.clear();
-        if let Some(old) = self.memory.segments {
-            for s in old..features.len() {
-                self.memory.touched.push(features.root(s as SegId));
-            }
         }
         for f in game.figures() {
             let root = features.root(f.seg);
@@ -150,6 +161,7 @@ impl Estimator {
                 None => self.new_group(game, f.seg),
             };
             self.add_strength(game, i, f);
+            self.figure_groups.push(i);
         }
         self.prepared = self.used;
     }
@@ -218,15 +230,11 @@ impl Estimator {
         let s = features.segment(seg);
         let kind = s.kind;
         let time = time_left(game);
-        let root = self.groups[i].root;
         self.cities.clear();
         let tiles = if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
             0.0
-        } else if let Some((tiles, cities)) = self.memory.recall(game, root) {
-            self.cities.extend_from_slice(cities);
-            f64::from(tiles)
         } else {
-            f64::from(self.walk_tiles(game, seg))
+            f64::from(self.tiles_of(game, seg))
         };
         let g = &mut self.groups[i];
         let totals = features.totals(g.root);
@@ -296,8 +304,8 @@ impl Estimator {
         if figures.is_empty() && extra.is_none() {
             return;
         }
-        // The extra figure joins its feature's group, or makes a new one after the others.
-        self.used = self.prepared;
+        // The extra figure joins its feature's group, or one of its own after the others (kept
+        // for the next extra figure on the same feature).
         let extra_group = extra.map(|f| {
             let i = match self.group_of(game.features().root(f.seg)) {
                 Some(i) => i,
@@ -305,7 +313,9 @@ impl Estimator {
             };
             (i, f)
         });
-        for (i, g) in self.groups[..self.used].iter().enumerate() {
+        let own_group = extra_group.map(|(i, _)| i).filter(|i| *i >= self.prepared);
+        for i in (0..self.prepared).chain(own_group) {
+            let g = &self.groups[i];
             let with_extra = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f);
             let bonus = |p: usize| {
                 with_extra
@@ -325,11 +335,11 @@ impl Estimator {
             }
         }
         // A follower comes back to supply when its feature is completed.
-        for f in figures.iter().chain(extra.iter()) {
-            let root = game.features().root(f.seg);
-            if let Some(i) = self.group_of(root) {
-                self.value[f.owner] += self.groups[i].chance * follower;
-            }
+        for (f, i) in figures.iter().zip(&self.figure_groups) {
+            self.value[f.owner] += self.groups[*i].chance * follower;
+        }
+        if let Some((i, f)) = extra_group {
+            self.value[f.owner] += self.groups[i].chance * follower;
         }
         // The fairy: a point per turn and a bonus when its follower's feature scores.
         if game.rules().mechanics.fairy
@@ -342,25 +352,186 @@ impl Estimator {
         }
     }
 
-    /// Walks the feature of `seg`: returns how many tiles it covers and leaves in `cities` the
-    /// city segments that its field parts border.
-    fn walk_tiles(&mut self, game: &Game, seg: SegId) -> u32 {
+    /// How many tiles the feature of `seg` covers; leaves in `cities` the city segments that
+    /// its field parts border (at least one segment of each city they border). Put together from remembered walks when `game` descends from
+    /// the remembered state, else walked.
+    fn tiles_of(&mut self, game: &Game, seg: SegId) -> u32 {
+        match self.memory.base {
+            Some(base @ (segments, tiles))
+                if game.features().len() >= segments && game.board().tiles().len() >= tiles =>
+            {
+                self.composed(game, seg, base)
+            }
+            _ => self.walk_tiles(game, seg, usize::MAX),
+        }
+    }
+
+    /// Lists the links across borders of the segments laid since the remembered state, if
+    /// `game` descends from it (for [`Estimator::composed`] on this state).
+    fn link_new(&mut self, game: &Game) {
+        let c = &mut self.compose;
+        c.links.clear();
+        let Some((segments, _)) = self.memory.base else {
+            return;
+        };
+        let features = game.features();
+        for s in segments..features.len() {
+            let s = s as SegId;
+            let part = features.segment(s);
+            across(game, part.placed, part.feature, usize::MAX, |other, f| {
+                c.links
+                    .push((s, game.board().placed(other).seg_base + f as u32));
+            });
+        }
+    }
+
+    /// [`Estimator::tiles_of`] from the remembered walks (the segments laid since must have
+    /// been linked by [`Estimator::link_new`]): the feature of `seg` is the segments
+    /// laid since the remembered state (the first `segments`) that are linked to it across
+    /// borders, plus the remembered features linked to those.
+    fn composed(&mut self, game: &Game, seg: SegId, base: (usize, usize)) -> u32 {
+        let (segments, tiles) = base;
+        self.compose.new_in.clear();
+        self.compose
+            .new_in
+            .resize(game.features().len() - segments, false);
+        self.compose.walks_in.clear();
+        if seg as usize >= segments {
+            self.compose.new_in[seg as usize - segments] = true;
+        } else {
+            let w = self.remembered_walk(game, seg, tiles);
+            if !self
+                .compose
+                .links
+                .iter()
+                .any(|(_, b)| (*b as usize) < segments && self.memory.walk_of[*b as usize] == w)
+            {
+                // No segment laid since has joined it: the remembered walk as it is.
+                let walk = self.memory.walks[w as usize];
+                self.cities.clear();
+                self.cities
+                    .extend_from_slice(&self.memory.cities[walk.cities.0..walk.cities.1]);
+                return (walk.tiles.1 - walk.tiles.0) as u32;
+            }
+            self.compose.walks_in.push(w);
+        }
+        // Spread along the links until nothing changes (a handful of segments).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for l in 0..self.compose.links.len() {
+                let (a, b) = self.compose.links[l];
+                let a_in = self.compose.new_in[a as usize - segments];
+                let b_in = if b as usize >= segments {
+                    self.compose.new_in[b as usize - segments]
+                } else {
+                    let w = self.memory.walk_of[b as usize];
+                    w != UNWALKED && self.compose.walks_in.contains(&w)
+                };
+                if a_in == b_in {
+                    continue;
+                }
+                changed = true;
+                if !a_in {
+                    self.compose.new_in[a as usize - segments] = true;
+                } else if b as usize >= segments {
+                    self.compose.new_in[b as usize - segments] = true;
+                } else {
+                    let w = self.remembered_walk(game, b, tiles);
+                    self.compose.walks_in.push(w);
+                }
+            }
+        }
+        self.count_composed(game, segments)
+    }
+
+    /// Counts the distinct tiles of the feature found by [`Estimator::composed`] and gathers
+    /// its bordering cities into `cities`.
+    fn count_composed(&mut self, game: &Game, segments: usize) -> u32 {
         let board = game.board();
+        let (c, memory) = (&mut self.compose, &self.memory);
+        c.counts = c.counts.wrapping_add(1);
+        if c.counts == 0 {
+            c.counted.iter_mut().for_each(|m| *m = 0);
+            c.counts = 1;
+        }
+        if c.counted.len() < board.tiles().len() {
+            c.counted.resize(board.tiles().len(), 0);
+        }
+        let mut count = 0;
+        let mut mark = |t: PlacedId| {
+            if c.counted[t as usize] != c.counts {
+                c.counted[t as usize] = c.counts;
+                count += 1;
+            }
+        };
+        self.cities.clear();
+        for w in &c.walks_in {
+            let walk = memory.walks[*w as usize];
+            memory.tiles[walk.tiles.0..walk.tiles.1]
+                .iter()
+                .for_each(|t| mark(*t));
+            self.cities
+                .extend_from_slice(&memory.cities[walk.cities.0..walk.cities.1]);
+        }
+        for (i, _) in c.new_in.iter().enumerate().filter(|(_, inside)| **inside) {
+            let part = game.features().segment((segments + i) as SegId);
+            mark(part.placed);
+            if part.kind == FeatureKind::Field {
+                push_borders(game, part.placed, part.feature, &mut self.cities);
+            }
+        }
+        count
+    }
+
+    /// The index of the remembered walk of the feature that `seg` (a segment of the remembered
+    /// state) belonged to there, walking it (on the remembered state's first `tiles` tiles) if
+    /// not done yet.
+    fn remembered_walk(&mut self, game: &Game, seg: SegId, tiles: usize) -> u32 {
+        let w = self.memory.walk_of[seg as usize];
+        if w != UNWALKED {
+            return w;
+        }
+        self.walk_tiles(game, seg, tiles);
+        let memory = &mut self.memory;
+        let w = memory.walks.len() as u32;
+        let board = game.board();
+        for (placed, feature) in &self.parts {
+            let part = board.placed(*placed).seg_base + *feature as u32;
+            if let Some(slot) = memory.walk_of.get_mut(part as usize) {
+                *slot = w;
+            }
+        }
+        let from = (memory.tiles.len(), memory.cities.len());
+        memory.tiles.extend_from_slice(&self.tiles);
+        for c in &self.cities {
+            let root = memory.roots.get(*c as usize);
+            if !memory.cities[from.1..]
+                .iter()
+                .any(|d| memory.roots.get(*d as usize) == root)
+            {
+                memory.cities.push(*c);
+            }
+        }
+        memory.walks.push(Walk {
+            tiles: (from.0, memory.tiles.len()),
+            cities: (from.1, memory.cities.len()),
+        });
+        w
+    }
+
+    /// Walks the feature of `seg` over the first `limit` tiles laid: returns how many tiles it
+    /// covers (leaving them, sorted, in `tiles`) and leaves in `cities` the city segments that
+    /// its field parts border.
+    fn walk_tiles(&mut self, game: &Game, seg: SegId, limit: usize) -> u32 {
         let field = game.features().segment(seg).kind == FeatureKind::Field;
-        self.walk(game, seg);
+        self.walk(game, seg, limit);
         self.cities.clear();
         self.tiles.clear();
         for (placed, feature) in &self.parts {
             self.tiles.push(*placed);
             if field {
-                let base = board.placed(*placed).seg_base;
-                let mut borders = board.oriented(&game.rules().tiles, *placed).features
-                    [*feature as usize]
-                    .borders;
-                while borders != 0 {
-                    self.cities.push(base + borders.trailing_zeros());
-                    borders &= borders - 1;
-                }
+                push_borders(game, *placed, *feature, &mut self.cities);
             }
         }
         self.tiles.sort_unstable();
@@ -369,15 +540,15 @@ impl Estimator {
     }
 
     /// Finds the parts (tile, feature index) of the feature of `seg` by walking across tile
-    /// borders: edges for roads and cities, half-edges for fields.
-    fn walk(&mut self, game: &Game, seg: SegId) {
-        let board = game.board();
-        let rules = game.rules();
+    /// borders (edges for roads and cities, half-edges for fields) among the first `limit`
+    /// tiles laid.
+    fn walk(&mut self, game: &Game, seg: SegId, limit: usize) {
         self.walks = self.walks.wrapping_add(1);
         if self.walks == 0 {
             self.seen.iter_mut().for_each(|m| *m = 0);
             self.walks = 1;
         }
+        let board = game.board();
         let (mark, seen, parts) = (self.walks, &mut self.seen, &mut self.parts);
         let s = game.features().segment(seg);
         parts.clear();
@@ -389,40 +560,68 @@ impl Estimator {
         while i < parts.len() {
             let (placed, feature) = parts[i];
             i += 1;
-            let pos: Pos = board.placed(placed).pos;
-            let def = &board.oriented(&rules.tiles, placed).features[feature as usize];
-            for e in Edge::ALL {
-                let edge = def.edges & (1 << e as u8) != 0;
-                let halves = (def.halves >> (2 * e as u8)) & 3;
-                if !edge && halves == 0 {
-                    continue;
-                }
-                let Some(other) = board.at(pos.step(e)) else {
-                    continue;
-                };
-                let theirs = board.oriented(&rules.tiles, other);
+            across(game, placed, feature, limit, |other, f| {
                 let base = board.placed(other).seg_base;
-                let mut next = |f: u8| {
-                    if f == NO_FEATURE {
-                        return;
-                    }
-                    if let Some(m) = seen.get_mut((base + f as u32) as usize)
-                        && *m != mark
-                    {
-                        *m = mark;
-                        parts.push((other, f));
-                    }
-                };
-                if edge {
-                    next(theirs.edge_feature[e.opposite() as usize]);
+                if let Some(m) = seen.get_mut((base + f as u32) as usize)
+                    && *m != mark
+                {
+                    *m = mark;
+                    parts.push((other, f));
                 }
-                for side in 0..2 {
-                    if halves & (1 << side) != 0 {
-                        next(theirs.half_feature[facing_half(2 * e as usize + side)]);
-                    }
-                }
+            });
+        }
+    }
+}
+
+/// Calls `visit` with each part (tile, feature index) that the part `feature` of tile `placed`
+/// touches across its borders (edges for roads and cities, half-edges for fields), among the
+/// first `limit` tiles laid.
+fn across(
+    game: &Game,
+    placed: PlacedId,
+    feature: u8,
+    limit: usize,
+    mut visit: impl FnMut(PlacedId, u8),
+) {
+    let board = game.board();
+    let rules = game.rules();
+    let pos: Pos = board.placed(placed).pos;
+    let def = &board.oriented(&rules.tiles, placed).features[feature as usize];
+    for e in Edge::ALL {
+        let edge = def.edges & (1 << e as u8) != 0;
+        let halves = (def.halves >> (2 * e as u8)) & 3;
+        if !edge && halves == 0 {
+            continue;
+        }
+        let Some(other) = board.at(pos.step(e)).filter(|o| (*o as usize) < limit) else {
+            continue;
+        };
+        let theirs = board.oriented(&rules.tiles, other);
+        let mut next = |f: u8| {
+            if f != NO_FEATURE {
+                visit(other, f);
+            }
+        };
+        if edge {
+            next(theirs.edge_feature[e.opposite() as usize]);
+        }
+        for side in 0..2 {
+            if halves & (1 << side) != 0 {
+                next(theirs.half_feature[facing_half(2 * e as usize + side)]);
             }
         }
+    }
+}
+
+/// Appends the city segments that the field part `feature` of tile `placed` borders.
+fn push_borders(game: &Game, placed: PlacedId, feature: u8, cities: &mut Vec<SegId>) {
+    let board = game.board();
+    let base = board.placed(placed).seg_base;
+    let mut borders =
+        board.oriented(&game.rules().tiles, placed).features[feature as usize].borders;
+    while borders != 0 {
+        cities.push(base + borders.trailing_zeros());
+        borders &= borders - 1;
     }
 }
 
@@ -443,4 +642,65 @@ fn completion(open: u32, time: f64) -> f64 {
         _ => 0.1,
     };
     base * time
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Bot, RandomBot};
+    use crate::data::ruleset::Ruleset;
+    use crate::engine::game::Setup;
+
+    /// Plays `turns` turns of `game` at random.
+    fn play(game: &mut Game, bot: &mut RandomBot, turns: u32) {
+        let end = game.turn() + turns;
+        let mut events = Vec::new();
+        while !game.is_over() && game.turn() < end {
+            let action = bot.choose(game);
+            events.clear();
+            game.apply_legal(&action, &mut events)
+                .expect("a legal action");
+        }
+    }
+
+    /// The cities (by root) that `segments` belong to in `game`.
+    fn cities_of(game: &Game, segments: &[SegId]) -> Vec<SegId> {
+        let mut roots: Vec<SegId> = segments.iter().map(|s| game.features().root(*s)).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        roots
+    }
+
+    /// The composed walks (issue 11, item 5: greedy speed) equal fresh walks of every feature
+    /// of states one and two turns after the remembered one, in rulesets with portals, the
+    /// City of Carcassonne and big boxes: same tile count, same bordering cities.
+    #[test]
+    fn composed_walks_equal_fresh_walks() {
+        for name in ["hig", "count", "base", "rgg-bigbox1"] {
+            let rules = Ruleset::load(name).expect("the ruleset loads");
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) = Game::new(rules, Setup::new(players, 7)).expect("a game");
+            let mut bot = RandomBot::new(7);
+            let (mut memo, mut fresh) = (Estimator::default(), Estimator::default());
+            let mut compared = 0;
+            while !game.is_over() {
+                memo.remember(&game);
+                for turns in [1, 2] {
+                    let mut later = game.clone();
+                    play(&mut later, &mut bot, turns);
+                    memo.prepare(&later);
+                    fresh.seen.resize(later.features().len(), 0);
+                    for seg in 0..later.features().len() as SegId {
+                        let tiles = memo.tiles_of(&later, seg);
+                        let cities = cities_of(&later, &memo.cities);
+                        assert_eq!(tiles, fresh.walk_tiles(&later, seg, usize::MAX), "{name}");
+                        assert_eq!(cities, cities_of(&later, &fresh.cities), "{name}");
+                        compared += 1;
+                    }
+                }
+                play(&mut game, &mut bot, 3);
+            }
+            assert!(compared > 1000, "{name}: {compared}");
+        }
+    }
 }

@@ -300,8 +300,9 @@ mod tests {
     use crate::engine::game::Setup;
 
     /// Issue 11, item 5: once warm, a greedy decision tries its candidates on kept copies and
-    /// estimates without allocating: what is left is a few allocations per candidate (the
-    /// union-find of a copy is copied anew), where every copy and estimate allocated before.
+    /// estimates without allocating: at most a few allocations per candidate are left, where
+    /// every copy and estimate allocated before (the union-find, copied anew with each copy
+    /// until it had its own `clone_from`, was most of what was left).
     #[test]
     fn a_warm_greedy_decision_allocates_little() {
         let rules = Ruleset::load("hig").expect("hig loads");

@@ -2,13 +2,13 @@
 //! across tile borders form a feature.
 //!
 //! The segments are the nodes of a petgraph graph (an edge per border joint) so that a feature
-//! can be walked, and an incremental union-find keeps per-feature totals (open edges, pennants,
-//! inns, cathedrals, goods, followers) at its root, so completion and occupancy are O(1) to read.
+//! can be walked, and an incremental union-find (`Sets`, cheap to copy) keeps per-feature
+//! totals (open edges, pennants, inns, cathedrals, goods, followers) at its root, so
+//! completion and occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
 use crate::model::tile::{FeatureKind, Marks};
 use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::unionfind::UnionFind;
 
 /// Id of a segment (one feature part of one placed tile).
 pub type SegId = u32;
@@ -43,13 +43,13 @@ pub struct Totals {
 pub struct Features {
     segments: Vec<Segment>,
     graph: UnGraph<(), ()>,
-    sets: UnionFind<SegId>,
+    sets: Sets,
     totals: Vec<Totals>,
     stamp: Vec<u32>,
     epoch: u32,
 }
 
-/// Copying the features: `clone_from` reuses the copy's memory (but for the union-find's).
+/// Copying the features: `clone_from` reuses the copy's memory.
 impl Clone for Features {
     fn clone(&self) -> Features {
         let mut copy = Features::default();
@@ -81,7 +81,7 @@ impl Features {
         Features {
             segments: Vec::with_capacity(segments),
             graph: UnGraph::with_capacity(segments, segments * 2),
-            sets: UnionFind::with_capacity(segments),
+            sets: Sets::with_capacity(segments),
             totals: Vec::with_capacity(segments),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
@@ -130,7 +130,7 @@ impl Features {
 
     /// Whether two segments belong to the same feature.
     pub fn same(&self, a: SegId, b: SegId) -> bool {
-        self.sets.equiv(a, b)
+        self.sets.find(a) == self.sets.find(b)
     }
 
     /// Whether a road or city is closed, or a field enclosed (cloisters are judged by their
@@ -188,6 +188,87 @@ impl Features {
                 }
             }
             i += 1;
+        }
+    }
+}
+
+/// Which segments form one feature: a union-find over segment ids (union by rank, paths
+/// halved when searched with `find_mut`). Its `clone_from` reuses the copy's memory, so copying
+/// a game for a bot's look-ahead allocates nothing once warm.
+#[derive(Debug, Default)]
+struct Sets {
+    parent: Vec<SegId>,
+    rank: Vec<u8>,
+}
+
+impl Clone for Sets {
+    fn clone(&self) -> Sets {
+        Sets {
+            parent: self.parent.clone(),
+            rank: self.rank.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Sets) {
+        self.parent.clone_from(&source.parent);
+        self.rank.clone_from(&source.rank);
+    }
+}
+
+impl Sets {
+    fn with_capacity(n: usize) -> Sets {
+        Sets {
+            parent: Vec::with_capacity(n),
+            rank: Vec::with_capacity(n),
+        }
+    }
+
+    /// A new set of its own.
+    fn new_set(&mut self) -> SegId {
+        let id = self.parent.len() as SegId;
+        self.parent.push(id);
+        self.rank.push(0);
+        id
+    }
+
+    /// The representative of `x`'s set.
+    fn find(&self, mut x: SegId) -> SegId {
+        loop {
+            let up = self.parent[x as usize];
+            if up == x {
+                return x;
+            }
+            x = up;
+        }
+    }
+
+    /// The representative of `x`'s set, pointing each segment on the way at its grandparent.
+    fn find_mut(&mut self, mut x: SegId) -> SegId {
+        let mut up = self.parent[x as usize];
+        while up != x {
+            let grand = self.parent[up as usize];
+            self.parent[x as usize] = grand;
+            x = up;
+            up = grand;
+        }
+        x
+    }
+
+    /// Merges the sets of `x` and `y`: the lower-ranked root goes under the other, `x`'s root
+    /// stays on top when ranks are equal.
+    fn union(&mut self, x: SegId, y: SegId) {
+        let (rx, ry) = (self.find_mut(x), self.find_mut(y));
+        if rx == ry {
+            return;
+        }
+        let (ix, iy) = (rx as usize, ry as usize);
+        match self.rank[ix].cmp(&self.rank[iy]) {
+            std::cmp::Ordering::Less => self.parent[ix] = ry,
+            std::cmp::Ordering::Greater => self.parent[iy] = rx,
+            std::cmp::Ordering::Equal => {
+                self.parent[iy] = rx;
+                self.rank[ix] += 1;
+            }
         }
     }
 }
