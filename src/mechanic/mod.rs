@@ -6,3 +6,4 @@ pub mod base;
 pub mod count;
 pub mod ic;
 pub mod pd;
+pub mod tb;

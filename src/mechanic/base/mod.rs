@@ -51,6 +51,7 @@ impl Base {
         }
         g.turn += 1;
         g.now = Default::default();
+        g.now.again = again;
         events.push(Event::TurnStarted {
             turn: g.turn,
             player: g.active,
@@ -113,12 +114,20 @@ impl Base {
             placed..placed + 1
         };
         let supply = g.supply[g.active];
+        let joins = g
+            .rules
+            .figures
+            .rows()
+            .iter()
+            .zip(supply)
+            .any(|(r, n)| n > 0 && r.joins_own);
         for t in tiles {
             let p = g.board.placed(t);
             for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
                 let seg = p.seg_base + f as u32;
-                // An occupied feature (B-F3) takes no figure: with the portal most are.
-                if g.features.totals(seg).followers > 0 {
+                // An occupied feature (B-F3) takes no figure but one that joins its owner's
+                // follower (a builder, a pig): with the portal most are occupied.
+                if g.features.totals(seg).followers > 0 && !joins {
                     continue;
                 }
                 // Only the kinds the player has in supply (B-F4) are worth checking.
@@ -220,7 +229,14 @@ fn problem(
             "farmers are switched off in this ruleset",
         ));
     }
-    if g.features.totals(seg).followers > 0 {
+    if row.joins_own {
+        if !has_own_follower(g, g.active, seg) {
+            return Some(Refusal::new(
+                "figures.joins_own",
+                "this figure goes only into a feature that holds one of your followers",
+            ));
+        }
+    } else if g.features.totals(seg).followers > 0 {
         return Some(Refusal::new("B-F3", "the feature already has a follower"));
     }
     if let Some(why) = g
@@ -231,6 +247,18 @@ fn problem(
         return Some(why);
     }
     (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
+}
+
+/// Whether `player` has a follower (a figure tagged `follower`) in the feature of `seg`.
+pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
+    g.figures.iter().any(|f| {
+        f.owner == player
+            && g.features.same(f.seg, seg)
+            && g.rules
+                .figures
+                .row(f.kind)
+                .is_some_and(|r| r.has_tag("follower"))
+    })
 }
 
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at

@@ -90,6 +90,9 @@ pub struct Mechanics {
     /// Inns & Cathedrals: inns and cathedrals change what their road or city is worth (§1.6,
     /// I&C). The big follower and the sixth player are not in the game yet.
     pub inns_cathedrals: bool,
+    /// Traders & Builders: the builder's double turn, the pig and the goods tokens (§1.10).
+    /// The figures come from the figure table (`[figures.builder]`, `[figures.pig]`).
+    pub traders_builders: bool,
 }
 
 impl Default for Mechanics {
@@ -103,6 +106,7 @@ impl Default for Mechanics {
             portal: false,
             count: false,
             inns_cathedrals: false,
+            traders_builders: false,
         }
     }
 }
