@@ -243,3 +243,167 @@ fn builder_and_pig_are_strength_zero_non_followers() {
         assert!(!row.has_tag("follower"));
     }
 }
+
+#[test]
+fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
+    // RULES.md PR7 [002 §Rules for using… PRINCESS][004]; PR2: only the knight is offered.
+    let r = replay("pr7-princess", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Princess)]
+    );
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Princess)]
+    );
+    assert!(r.game.figures().is_empty());
+    assert_eq!(r.game.supply(0, kind("builder")), 1);
+    assert_eq!(r.game.scores(), &[0, 0]);
+}
+
+#[test]
+fn d8_the_dragon_eating_the_last_knight_sends_the_builder_home() {
+    // RULES.md D8, `pd.dragon.return_builder_pig = true` (002, 004).
+    let r = replay("d8-dragon", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert!(standing(&r, 0, "builder").is_empty());
+}
+
+#[test]
+fn d8_without_return_builder_pig_the_builder_stays() {
+    // RULES.md §3.1 #13 `pd.dragon.return_builder_pig = false`.
+    let r = replay("d8-dragon", Some("tb-pd-no-return.toml"));
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert!(returns(&r.events, "builder").is_empty());
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("E"))]
+    );
+}
+
+#[test]
+fn d7_flesh_and_blood_and_big_box_menus_eat_the_builder() {
+    // RULES.md D7: "flesh_and_blood" (002 §1b, 004 2015 FAQ) and "followers_builder_pig" (RGG
+    // Big Box, [ext:P2]) eat builders; the knight elsewhere stays.
+    for rules in [None, Some("tb-pd-menu-bigbox.toml")] {
+        let r = replay("d7-menu", rules);
+        assert_eq!(
+            returns(&r.events, "builder"),
+            vec![(0, ReturnReason::Eaten)]
+        );
+        assert_eq!(
+            standing(&r, 0, "follower"),
+            vec![(Pos::new(0, -1), spot("E"))]
+        );
+    }
+}
+
+#[test]
+fn d7_the_followers_menu_leaves_the_builder() {
+    // RULES.md D7 "followers" (000/001): the builder is not on the menu.
+    let r = replay("d7-menu", Some("tb-pd-menu-followers.toml"));
+    assert!(returns(&r.events, "builder").is_empty());
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("E"))]
+    );
+}
+
+#[test]
+fn v3_no_builder_on_a_volcano_under_hig() {
+    // RULES.md V3, A8: `pd.volcano.allow_builder_pig = false` (004 fn 8).
+    match record("v3-volcano", None).replay() {
+        Err(castellan::record::RecordError::Illegal { index, error, .. }) => {
+            assert_eq!(index, 6);
+            assert_eq!(error.rule().map(|r| r.0), Some("V3"));
+        }
+        other => panic!("the builder must be refused: {:?}", other.is_ok()),
+    }
+}
+
+#[test]
+fn v3_a_builder_may_go_on_a_volcano_when_allowed() {
+    // RULES.md V3, A8: `pd.volcano.allow_builder_pig = true` (000/001, before Big Box 2/3); it
+    // shares the dragon's tile.
+    // The volcano's cap closes the 3-tile city, so the builder goes home with it (B-M3).
+    let r = replay("v3-volcano", Some("tb-pd-volcano-builders.toml"));
+    let deployed = r.events.iter().any(|e| {
+        matches!(e, Event::FigureDeployed { player: 0, figure, x: 1, y: -1, .. }
+            if *figure == kind("builder"))
+    });
+    assert!(deployed);
+    assert_eq!(r.game.dragon(), Some(Pos::new(1, -1)));
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Scored)]
+    );
+    assert_eq!(r.game.scores(), &[6, 0]);
+}
+
+#[test]
+fn mp5_the_portal_never_carries_a_builder() {
+    // RULES.md MP5 [002 §Rules for using… MAGIC PORTAL]: followers may use the portal, the
+    // builder may not.
+    let r = replay("mp5-portal", None);
+    let mut game = r.game.clone();
+    let legal = game.legal();
+    let through = |figure| Action::Deploy {
+        pos: Pos::new(0, 0),
+        spot: spot("E"),
+        figure,
+    };
+    assert!(legal.contains(&through(FigureKind::Follower)));
+    assert!(!legal.iter().any(|a| matches!(a,
+        Action::Deploy { pos, figure, .. } if *figure == kind("builder") && *pos != Pos::new(-1, 0))));
+    let into_city = Action::Deploy {
+        pos: Pos::new(0, -1),
+        spot: spot("S"),
+        figure: kind("builder"),
+    };
+    let err = game
+        .apply(&into_city)
+        .expect_err("no builder through the portal");
+    assert_eq!(err.rule().map(|r| r.0), Some("pd.portal.figures"));
+    assert_eq!(game.legal(), legal);
+    assert_eq!(game.figures(), r.game.figures());
+}
+
+/// The fairy's turn points of a replay.
+fn fairy_points(r: &Replay) -> usize {
+    r.events
+        .iter()
+        .filter(|e| {
+            matches!(
+                castellan::mechanic::pd::vocabulary::PdEvent::of(e),
+                Some(castellan::mechanic::pd::vocabulary::PdEvent::FairyPoint { .. })
+            )
+        })
+        .count()
+}
+
+#[test]
+fn fa7_the_fairy_point_once_per_double_turn() {
+    // RULES.md FA7, A13, `pd.fairy.turn_bonus_once_per_turn = true` (002, 004 fn 6).
+    let r = replay("fa7-fairy-double-turn", None);
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 0, 0]);
+    assert_eq!(fairy_points(&r), 1);
+    assert_eq!(r.game.scores(), &[12, 0]);
+}
+
+#[test]
+fn fa7_the_fairy_point_in_both_halves_when_allowed() {
+    // `pd.fairy.turn_bonus_once_per_turn = false`: the second half pays it again.
+    let r = replay("fa7-fairy-double-turn", Some("tb-pd-fairy-twice.toml"));
+    assert_eq!(fairy_points(&r), 2);
+    assert_eq!(r.game.scores(), &[13, 0]);
+}
