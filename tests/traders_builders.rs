@@ -407,3 +407,14 @@ fn fa7_the_fairy_point_in_both_halves_when_allowed() {
     assert_eq!(fairy_points(&r), 2);
     assert_eq!(r.game.scores(), &[13, 0]);
 }
+
+#[test]
+fn ct7_each_tile_of_a_double_turn_earns_a_follower_in_the_city() {
+    // RULES.md CT-7 and CO-1 (T&B line): both tiles of Blue's double turn score only for Red,
+    // so Blue puts two followers into the City of Carcassonne.
+    let r = replay("ct7-count-double-turn", None);
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 1]);
+    let city = castellan::mechanic::count::state(&r.game).expect("the Count is in play");
+    assert_eq!((city.followers(0), city.followers(1)), (0, 2));
+    assert_eq!(r.game.scores(), &[6, 3]);
+}
