@@ -371,11 +371,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     // Cells taken by pieces, per tile.
     let mut taken: Vec<Vec<(usize, usize)>> = vec![Vec::new(); placed.len()];
     let mut figure_cells = Vec::new();
+    // Builders and pigs share their feature with a follower: they go beside it afterwards.
+    let mut beside = Vec::new();
     for f in game.figures() {
         let (id, feature) = figure_feature(game, f);
         let p = &placed[id as usize];
         let cell = tiles[id as usize].spots[feature as usize];
         if !shown(p.pos) {
+            continue;
+        }
+        if let Some(ch) = special_mark(game, f) {
+            beside.push((p.pos, cell, ch, f.owner));
             continue;
         }
         let (ox, oy) = origin(p.pos.x, p.pos.y);
@@ -396,6 +402,9 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
             taken[id as usize].push((c, r));
         }
     };
+    for (pos, cell, ch, owner) in beside {
+        piece(pos, Some(cell), ch, Style::Player(owner));
+    }
     if let Some(pos) = game.dragon() {
         piece(pos, None, '&', Style::Dragon);
     }
@@ -436,6 +445,19 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     out
 }
 
+/// The character of a builder (`b`) or a pig (`p`) in its owner's colour (Traders & Builders);
+/// `None` for a follower, shown as its owner's seat number.
+fn special_mark(game: &Game, f: &crate::model::figure::Figure) -> Option<char> {
+    let row = game.rules().figures.row(f.kind)?;
+    if row.has_tag("builder") {
+        Some('b')
+    } else if row.has_tag("pig") {
+        Some('p')
+    } else {
+        None
+    }
+}
+
 /// "1 point", "2 points".
 pub(crate) fn count(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -452,8 +474,28 @@ pub fn legend(game: &Game, colour: bool) -> String {
         );
         let supply = game.supply(seat, crate::model::figure::FigureKind::Follower);
         out.push_str(&line(&[mark], colour));
+        // Other figures a ruleset hands out (builder, pig) and goods held, when there are any.
+        let mut others = String::new();
+        for row in game.rules().figures.rows().iter().skip(1) {
+            if row.per_player > 0 {
+                let n = game.supply(seat, row.kind);
+                others.push_str(&format!(", {}", count(n.into(), row.kind.name())));
+            }
+        }
+        let goods = crate::mechanic::tb::goods(game);
+        let held = goods.get(seat).map(|held| {
+            crate::model::tile::Good::ALL
+                .iter()
+                .filter(|g| held[**g as usize] > 0)
+                .map(|g| format!("{} {}", held[*g as usize], g.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        let held = held
+            .filter(|h| !h.is_empty())
+            .map_or(String::new(), |h| format!("; goods: {h}"));
         out.push_str(&format!(
-            " {name}: {}, {} in supply\n",
+            " {name}: {}, {}{others} in supply{held}\n",
             count(game.scores()[seat], "point"),
             count(supply.into(), "follower")
         ));
@@ -473,4 +515,5 @@ pub const SYMBOLS: &str = "# city  = | road  . field  C cloister  * pennant  P p
 
 /// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
 /// shown when the game has such tiles).
-pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";
+pub const EXPANSION_SYMBOLS: &str =
+    "G garden  i inn  A cathedral  w wine  g grain  c cloth  b builder  p pig";
