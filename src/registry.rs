@@ -6,14 +6,15 @@
 //! with its quarters' rounds, in place of the base game), then the base game, inns and
 //! cathedrals (they change what the base game pays), the volcano, the
 //! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
-//! portal, Traders & Builders (its builders and pigs follow the P&D figures' moves), and the
-//! ruleset's scripts last (their hooks see what the built-in rules did).
+//! portal, the abbot's recall, Traders & Builders (its builders and pigs follow the P&D figures'
+//! moves), and the ruleset's scripts last (their hooks see what the built-in rules did).
 
 use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
 use crate::engine::vocabulary::Vocabulary;
+use crate::mechanic::abbot::Abbot;
 use crate::mechanic::base::Base;
 use crate::mechanic::count::CountOfCarcassonne;
 use crate::mechanic::ic::InnsCathedrals;
@@ -28,10 +29,11 @@ use std::sync::Arc;
 
 /// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
 /// names, words, record keys and JSON form (`engine::vocabulary`).
-pub fn vocabularies() -> [&'static dyn Vocabulary; 3] {
+pub fn vocabularies() -> [&'static dyn Vocabulary; 4] {
     [
         crate::mechanic::pd::vocabulary::words(),
         crate::mechanic::count::vocabulary::words(),
+        crate::mechanic::abbot::vocabulary::words(),
         crate::mechanic::tb::vocabulary::words(),
     ]
 }
@@ -67,6 +69,12 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     }
     if on.portal {
         list.push(Box::new(Portal));
+    }
+    if on.abbot {
+        list.push(Box::new(Abbot::new(Asked {
+            by: base,
+            kind: crate::mechanic::base::DEPLOY,
+        })));
     }
     // Traders & Builders after the P&D figures: its stages send builders and pigs home after
     // the princess's and the dragon's at the same point of the turn (PR7, D8).

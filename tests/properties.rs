@@ -42,6 +42,10 @@ const RULESETS: &[&str] = &[
     "house-pilgrims",
     "count",
     "devir-count",
+    "hig-ic",
+    "zman-ic",
+    "hig-abbot",
+    "zman-abbot",
     "hig-tb",
     "zman-tb",
 ];
@@ -150,11 +154,11 @@ impl Spec {
 }
 
 fn specs() -> impl Strategy<Value = Spec> {
-    (0..all_rules().len(), 2usize..=5, any::<u64>(), any::<u64>()).prop_map(
+    (0..all_rules().len(), 2usize..=6, any::<u64>(), any::<u64>()).prop_map(
         |(ruleset, players, seed, bot)| {
-            // 2 to 5 players, within what the ruleset allows.
+            // 2 to 6 players (6 with Inns & Cathedrals, B-C3), within what the ruleset allows.
             let (min, max) = all_rules()[ruleset].rules.players;
-            let (lo, hi) = (min.max(2), max.min(5).max(min.max(2)));
+            let (lo, hi) = (min.max(2), max.min(6).max(min.max(2)));
             Spec {
                 ruleset,
                 players: lo + (players - 2) % (hi - lo + 1),
@@ -512,34 +516,39 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
 proptest! {
     #![proptest_config(config(300))]
 
-    /// RULES.md B-C2, B-F4, B-M3, CO-1: a player's followers are always on the board, in
-    /// supply, in the City of Carcassonne or held by a script, and together there are exactly
-    /// `base.followers_per_player` of them.
+    /// RULES.md B-C2, B-F4, B-M3, CO-1, §1.10: each of a player's figures (followers, big
+    /// followers, abbots: every row of the figure table) is always on the board, in supply, or
+    /// (followers) in the City of Carcassonne or held by a script, and together there are
+    /// exactly the row's `per_player` of each kind.
     #[test]
     fn followers_are_conserved(spec in specs()) {
-        let per_player = spec.rules().rules.base.followers_per_player as usize;
+        let rows = spec.rules().rules.figures.rows().to_vec();
         play(&spec, |game, _| {
             for p in 0..spec.players {
-                // Every other kind (builder, pig, …): on the board or in supply.
-                for row in game.rules().figures.rows().iter().skip(1) {
-                    let on_board = game.figures().iter().filter(|f| f.owner == p && f.kind == row.kind).count();
-                    let supply = game.supply(p, row.kind) as usize;
-                    prop_assert_eq!(on_board + supply, row.per_player as usize, "player {}'s {}", p, row.kind.name());
+                for row in &rows {
+                    let kind = row.kind;
+                    let on_board =
+                        game.figures().iter().filter(|f| f.owner == p && f.kind == kind).count();
+                    let supply = game.supply(p, kind) as usize;
+                    let (city, held) = if kind == FigureKind::Follower {
+                        let city = castellan::mechanic::count::state(game)
+                            .map_or(0, |c| c.followers(p));
+                        (city as usize, game.held(p) as usize)
+                    } else {
+                        (0, 0)
+                    };
+                    prop_assert_eq!(
+                        on_board + supply + city + held,
+                        row.per_player as usize,
+                        "player {} {}: {} on the board + {} in supply + {} in the City + {} held",
+                        p,
+                        kind.name(),
+                        on_board,
+                        supply,
+                        city,
+                        held
+                    );
                 }
-                let on_board = game.figures().iter().filter(|f| f.owner == p && f.kind == FigureKind::Follower).count();
-                let supply = game.supply(p, FigureKind::Follower) as usize;
-                let city = castellan::mechanic::count::state(game).map_or(0, |c| c.followers(p)) as usize;
-                let held = game.held(p) as usize;
-                prop_assert_eq!(
-                    on_board + supply + city + held,
-                    per_player,
-                    "player {}: {} on the board + {} in supply + {} in the City + {} held",
-                    p,
-                    on_board,
-                    supply,
-                    city,
-                    held
-                );
             }
             prop_assert!(game.figures().iter().all(|f| f.owner < spec.players));
             Ok(())

@@ -10,7 +10,7 @@
 use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos, facing_half};
 use crate::model::tile::{FeatureKind, NO_FEATURE};
 
@@ -277,8 +277,15 @@ impl Estimator {
         let left = game.tiles_left() as f64;
         // A follower is worth more while there are tiles left to use it on.
         let follower = 2.0 * (left / 30.0).min(1.0);
+        // Every kind of follower the players were given (a big follower, an abbot) counts.
+        let kinds = game.rules().figures.rows().iter();
+        let kinds = kinds.filter(|r| r.per_player > 0 && r.follower.is_some());
         for (p, v) in self.value.iter_mut().enumerate() {
-            *v += follower * game.supply(p, FigureKind::Follower) as f64;
+            let supply: u32 = kinds
+                .clone()
+                .map(|r| u32::from(game.supply(p, r.kind)))
+                .sum();
+            *v += follower * f64::from(supply);
         }
         if let Some(f) = extra
             && let Some(v) = self.value.get_mut(f.owner)

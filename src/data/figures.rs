@@ -153,6 +153,7 @@ pub fn table(
             per_player,
             strength,
             stands_on,
+            follower: file.follower,
             princess: file.princess.unwrap_or(listed(&pd.princess.knight_kinds)),
             portal: file.portal.unwrap_or(listed(&pd.portal.figures)),
             fairy: file.fairy.unwrap_or(file.follower.is_some()),

@@ -171,6 +171,8 @@ pub(crate) struct TurnState {
     pub placed: Option<PlacedId>,
     /// A knight was removed by the princess (PR5).
     pub princess_removed: bool,
+    /// An abbot's early recall is being scored (the fairy's FA10 reads it).
+    pub recall: bool,
     /// A dragon journey is due this turn (D2).
     pub journey_due: bool,
     /// The journey under way.

@@ -93,9 +93,9 @@ impl fmt::Display for Described<'_> {
                 spot,
             } => write!(
                 f,
-                "{} puts a {} on the {} at ({x},{y}) {spot}",
+                "{} puts {} on the {} at ({x},{y}) {spot}",
                 who(player),
-                figure.name(),
+                figure.words(),
                 feature.name()
             ),
             Event::FeatureCompleted {
@@ -135,7 +135,7 @@ impl fmt::Display for Described<'_> {
                     f,
                     "{}'s {} at ({x},{y}) returns to supply",
                     who(player),
-                    figure.name()
+                    figure.noun()
                 )
             }
             Event::ScriptScored {

@@ -2,6 +2,7 @@
 //! TOML, with the current Hans im Glück rules as defaults) and the functions the game's turn
 //! pipeline calls at the phases it hooks.
 
+pub mod abbot;
 pub mod base;
 pub mod count;
 pub mod ic;

@@ -33,6 +33,25 @@ impl FigureKind {
         names.get(self.0 as usize).copied().unwrap_or("?")
     }
 
+    /// The figure in words: "follower", "big follower", "abbot".
+    pub fn noun(self) -> String {
+        match self.name() {
+            "big" => "big follower".to_string(),
+            name => name.replace('_', " "),
+        }
+    }
+
+    /// The figure in words with its article: "a follower", "a big follower", "an abbot".
+    pub fn words(self) -> String {
+        let noun = self.noun();
+        let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {noun}")
+    }
+
     /// The kind of a name some ruleset's figure table gave (none if no ruleset of this process
     /// has a figure of that name).
     pub fn parse(name: &str) -> Option<FigureKind> {
@@ -104,6 +123,8 @@ pub struct FigureRow {
     pub strength: u32,
     /// The features it may be deployed on.
     pub stands_on: Stands,
+    /// The follower kind the edition rule lists call it (none: not a follower).
+    pub follower: Option<FollowerKind>,
     /// Whether the princess removes it as a knight (PR2, `pd.princess.knight_kinds`).
     pub princess: bool,
     /// Whether it may use the magic portal (MP2, `pd.portal.figures`).
@@ -123,6 +144,11 @@ impl FigureRow {
     /// Whether the row carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.iter().any(|t| t == tag)
+    }
+
+    /// Whether the edition lists call it a follower of `kind`.
+    pub fn is(&self, kind: FollowerKind) -> bool {
+        self.follower == Some(kind)
     }
 }
 
@@ -157,6 +183,12 @@ impl FigureTable {
     /// The row of `kind`.
     pub fn row(&self, kind: FigureKind) -> Option<&FigureRow> {
         self.find(kind).map(|(_, r)| r)
+    }
+
+    /// Whether figures of `kind` are followers of the edition kind `follower` (the big
+    /// follower, the abbot).
+    pub fn is(&self, kind: FigureKind, follower: FollowerKind) -> bool {
+        self.row(kind).is_some_and(|r| r.is(follower))
     }
 
     /// The strength of `kind` in a majority (0 for a kind the table lacks).

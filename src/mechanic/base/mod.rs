@@ -316,6 +316,8 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
         (FeatureKind::Road, true) => "§1.6 completed road",
         (FeatureKind::City, true) => "§1.6 completed city",
         (FeatureKind::Cloister, true) => "§1.6 completed cloister",
+        (FeatureKind::Garden, true) => "§1.6 completed garden",
+        (FeatureKind::Garden, false) => "§1.8 incomplete garden",
         (FeatureKind::Road, false) => "§1.8 incomplete road",
         (FeatureKind::City, false) => "§1.8 incomplete city",
         _ => "§1.8 incomplete cloister",

@@ -88,8 +88,11 @@ pub struct Mechanics {
     /// §3.3 #46). Needs the City's tiles (`tiles/count.toml`) as the start block.
     pub count: bool,
     /// Inns & Cathedrals: inns and cathedrals change what their road or city is worth (§1.6,
-    /// I&C). The big follower and the sixth player are not in the game yet.
+    /// I&C). The big follower is a figure table row (`figures.big`).
     pub inns_cathedrals: bool,
+    /// The Abbot (new base game): instead of deploying, a player may take his abbot back and
+    /// score its cloister or garden at once (§1.10; [ext:B8]).
+    pub abbot: bool,
     /// Traders & Builders: the builder's double turn, the pig and the goods tokens (§1.10).
     /// The figures come from the figure table (`[figures.builder]`, `[figures.pig]`).
     pub traders_builders: bool,
@@ -106,6 +109,7 @@ impl Default for Mechanics {
             portal: false,
             count: false,
             inns_cathedrals: false,
+            abbot: false,
             traders_builders: false,
         }
     }

@@ -5,7 +5,8 @@
 //! (RULES.md T-B3). The markers come from the tile files (`inn`, `cathedral`) and are summed per
 //! feature by the board, so the rule reads them in O(1).
 //!
-//! The big follower and the sixth player of the box wait for the figure table.
+//! The big follower is a figure table row (`figures.big` in `src/data/figures.toml`), given to
+//! the players by the I&C presets; the sixth player is the presets' `players` range.
 
 use crate::engine::game::{Game, Size};
 use crate::engine::mechanic::{Hooks, Mechanic};

@@ -203,7 +203,8 @@ pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mu
     );
 }
 
-/// FA8: the fairy's bonus when the feature of `seg` is scored.
+/// FA8: the fairy's bonus when the feature of `seg` is scored (FA10: not for an abbot
+/// recalled early unless `pd.fairy.abbot_recall_bonus`).
 pub(crate) fn fairy_scoring_bonus(
     g: &mut Game,
     seg: SegId,
@@ -216,6 +217,7 @@ pub(crate) fn fairy_scoring_bonus(
     };
     if !fairy_on(g)
         || rules.scoring_bonus == 0
+        || (g.now.recall && !rules.abbot_recall_bonus)
         || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
     {
         return;

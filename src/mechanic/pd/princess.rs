@@ -1,7 +1,7 @@
 //! The princess (RULES.md §2.6, PR1–PR8): a princess tile that continues an occupied city lets
 //! its placer send one knight of that city home, after which his deployment is restricted.
 
-use super::rules::{Removal, RemovalBlocks};
+use super::rules::{BigFollower, Removal, RemovalBlocks};
 use super::vocabulary::{PdAction, PdDecision};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
@@ -9,7 +9,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Figure, FigureKind, FollowerKind};
 use crate::model::tile::FeatureKind;
 
 /// The princess.
@@ -25,8 +25,19 @@ impl Princess {
     }
 
     /// The knights (by `pd.princess.knight_kinds`) in the city of the princess on the tile
-    /// laid this turn (PR3).
+    /// laid this turn that she may send home (PR3; a big follower only when it is the city's
+    /// one knight under `pd.princess.big_follower = "only_if_alone"`, A16).
     fn knights(&self, g: &Game) -> Vec<Figure> {
+        let mut knights = self.city_knights(g);
+        let table = &g.rules.figures;
+        if g.rules.pd.princess.big_follower == BigFollower::OnlyIfAlone && knights.len() > 1 {
+            knights.retain(|f| !table.is(f.kind, FollowerKind::Big));
+        }
+        knights
+    }
+
+    /// Every knight in the city of the princess on the tile laid this turn.
+    fn city_knights(&self, g: &Game) -> Vec<Figure> {
         let Some(placed) = g.now.placed else {
             return Vec::new();
         };

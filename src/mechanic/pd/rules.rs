@@ -27,7 +27,7 @@ pub enum RemovalBlocks {
     AllFiguresAndFairy,
 }
 
-/// `pd.princess.big_follower` (§3.1 #3); takes effect when big followers exist.
+/// `pd.princess.big_follower` (§3.1 #3, A16): when the princess may take a big follower.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BigFollower {

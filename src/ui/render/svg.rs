@@ -8,13 +8,15 @@
 //! their road (`class="inn"`), cathedrals as grey churches (`class="cathedral"`), goods as
 //! tokens (`class="good wine"`, `grain`, `cloth`), and the printed symbols (volcano, dragon,
 //! magic portal). Above the tiles come the figures, each a
-//! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x` and `data-y`,
+//! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x`, `data-y` and
+//! `data-kind` (a big follower is drawn larger, an abbot with a white cross on its chest),
 //! then the dragon (`<g class="dragon">`) and the fairy (`<g class="fairy">`). Coordinates run
 //! along the top and left; a legend below gives every player's colour, name and score.
 
 use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
 use crate::engine::game::Game;
+use crate::model::figure::{FigureKind, FollowerKind};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::{Good, Symbol, TileType};
 use std::fmt::Write;
@@ -38,6 +40,22 @@ const PLAYERS: [&str; 6] = [
 /// The colour of seat `seat`.
 pub fn player_colour(seat: usize) -> &'static str {
     PLAYERS[seat % PLAYERS.len()]
+}
+
+/// How a figure of `kind` differs from the plain meeple: a scale (the big follower is larger)
+/// and a mark drawn over it (the abbot's white cross).
+fn figure_look(game: &Game, kind: FigureKind) -> (&'static str, &'static str) {
+    let table = &game.rules().figures;
+    if table.is(kind, FollowerKind::Big) {
+        (" scale(1.4)", "")
+    } else if table.is(kind, FollowerKind::Abbot) {
+        (
+            "",
+            r##"<path class="abbot" d="M0,-4 V6 M-3.5,-0.5 H3.5" stroke="#ffffff" stroke-width="2.2"/>"##,
+        )
+    } else {
+        ("", "")
+    }
 }
 
 /// Escapes text for XML (and HTML) content and attribute values.
@@ -497,9 +515,10 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             MEEPLE => (MEEPLE, (fx, fy)),
             other => (other, (fx + 12.0, fy + 10.0)),
         };
+        let (scale, badge) = figure_look(game, f.kind);
         let _ = writeln!(
             s,
-            r##"<g class="figure" data-player="{}" data-spot="{}" data-x="{}" data-y="{}" data-kind="{}" transform="translate({},{}){}"><path d="{shape}" fill="{}" stroke="#1a1a1a" stroke-width="1.5"/></g>"##,
+            r##"<g class="figure" data-player="{}" data-spot="{}" data-x="{}" data-y="{}" data-kind="{}" transform="translate({},{}){}{scale}"><path d="{shape}" fill="{}" stroke="#1a1a1a" stroke-width="1.5"/>{badge}</g>"##,
             f.owner,
             spot_name,
             p.pos.x,

@@ -15,6 +15,7 @@
 //! | `A` | a cathedral |
 //! | `w` `g` `c` | wine, grain and cloth goods |
 //! | `1`–`9` | a follower of that seat (1 = first player) |
+//! | `b` `a` | beside a seat number: that figure is a big follower, an abbot |
 //! | `&` | the dragon |
 //! | `F` | the fairy |
 //!
@@ -242,6 +243,20 @@ impl TextTile {
     }
 }
 
+/// The letter drawn beside a figure that is not a plain follower: `b` for a big follower, `a`
+/// for an abbot.
+fn kind_letter(game: &Game, kind: crate::model::figure::FigureKind) -> Option<char> {
+    use crate::model::figure::FollowerKind;
+    let table = &game.rules().figures;
+    if table.is(kind, FollowerKind::Big) {
+        Some('b')
+    } else if table.is(kind, FollowerKind::Abbot) {
+        Some('a')
+    } else {
+        None
+    }
+}
+
 /// Whether a tile type shows a garden, an inn, a cathedral or goods (keys the legend's second
 /// line).
 fn has_expansion_marks(t: &crate::model::tile::TileType) -> bool {
@@ -417,6 +432,19 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
         });
         piece(fairy.pos, near, 'F', Style::Fairy);
     }
+    // A big follower or an abbot: its kind's letter beside its seat number.
+    for f in game.figures() {
+        let Some(letter) = kind_letter(game, f.kind) else {
+            continue;
+        };
+        let near = figure_cells
+            .iter()
+            .find(|(id, _, _)| *id == f.id)
+            .map(|(_, _, cell)| *cell);
+        if near.is_some() {
+            piece(game.figure_spot(f).0, near, letter, Style::Player(f.owner));
+        }
+    }
     let margin = [y0, y1]
         .iter()
         .map(|y| y.to_string().len())
@@ -472,7 +500,15 @@ pub fn legend(game: &Game, colour: bool) -> String {
             char::from_digit(seat as u32 + 1, 36).unwrap_or('?'),
             Style::Player(seat),
         );
-        let supply = game.supply(seat, crate::model::figure::FigureKind::Follower);
+        // Every kind of follower the players have (figure table order: followers first).
+        let supply: Vec<String> = game
+            .rules()
+            .figures
+            .rows()
+            .iter()
+            .filter(|r| r.per_player > 0 && r.follower.is_some())
+            .map(|r| count(game.supply(seat, r.kind).into(), &r.kind.noun()))
+            .collect();
         out.push_str(&line(&[mark], colour));
         // Other figures a ruleset hands out (builder, pig) and goods held, when there are any.
         let mut others = String::new();
@@ -497,7 +533,7 @@ pub fn legend(game: &Game, colour: bool) -> String {
         out.push_str(&format!(
             " {name}: {}, {}{others} in supply{held}\n",
             count(game.scores()[seat], "point"),
-            count(supply.into(), "follower")
+            supply.join(", ")
         ));
     }
     out.push_str(SYMBOLS);
@@ -506,12 +542,24 @@ pub fn legend(game: &Game, colour: bool) -> String {
         out.push_str(EXPANSION_SYMBOLS);
         out.push('\n');
     }
+    let rows = game.rules().figures.rows();
+    if rows
+        .iter()
+        .any(|r| r.per_player > 0 && kind_letter(game, r.kind).is_some())
+    {
+        out.push_str(FIGURE_SYMBOLS);
+        out.push('\n');
+    }
     out
 }
 
 /// What the board's symbols mean (one line).
 pub const SYMBOLS: &str = "# city  = | road  . field  C cloister  * pennant  P princess  \
                            V volcano  D dragon symbol  @ portal  & dragon  F fairy";
+
+/// What the letters beside a seat number mean (one line, shown when the game has big
+/// followers or abbots).
+pub const FIGURE_SYMBOLS: &str = "1b a big follower of seat 1  1a an abbot of seat 1";
 
 /// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
 /// shown when the game has such tiles).

@@ -1,0 +1,149 @@
+//! The Abbot of the new base game (RULES.md §1.10; [ext:B8]): a follower for cloisters and
+//! gardens only (its figure table row, `src/data/figures.toml`), which its owner may take back
+//! instead of deploying: the cloister or garden is scored at once as at the end of the game, and
+//! the abbot goes home. The recall answers the base game's deployment, as the fairy's move does,
+//! so it is the turn's one deploy action (RULES.md §2.1): a fairy move rules it out, and so does
+//! the princess's removal under `pd.princess.removal_blocks = "all_figures_and_fairy"` (PR5).
+//! The fairy's +3 for an early recall follows `pd.fairy.abbot_recall_bonus` (FA10), read by the
+//! fairy while [`Game`]'s turn state says a recall is being scored.
+
+pub mod vocabulary;
+
+use crate::engine::action::Action;
+use crate::engine::event::{Event, ReturnReason};
+use crate::engine::game::{Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Then};
+use crate::engine::refusal::RuleId;
+use crate::mechanic::base::score_feature;
+use crate::mechanic::pd::rules::RemovalBlocks;
+use crate::model::figure::{Figure, FollowerKind};
+use vocabulary::{AbbotAction, AbbotEvent};
+
+/// The Abbot's recall (`[mechanics] abbot`).
+#[derive(Debug)]
+pub struct Abbot {
+    /// The deployment decision, which the recall answers instead of a deployment.
+    deploy: Asked,
+}
+
+impl Abbot {
+    /// The recall, offered in `deploy` (the base game's deployment).
+    pub fn new(deploy: Asked) -> Abbot {
+        Abbot { deploy }
+    }
+}
+
+/// Whether the active player may recall an abbot this turn: a tile was laid and no princess
+/// removal forbids every deploy action (PR5, `pd.princess.removal_blocks`).
+fn may_recall(g: &Game) -> bool {
+    g.now.placed.is_some()
+        && !(g.now.princess_removed
+            && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
+}
+
+/// The active player's abbots on the board.
+fn own_abbots(g: &Game) -> impl Iterator<Item = &Figure> + '_ {
+    let table = &g.rules.figures;
+    g.figures
+        .iter()
+        .filter(move |f| f.owner == g.active && table.is(f.kind, FollowerKind::Abbot))
+}
+
+/// Every legal recall: one per abbot of the active player.
+fn recalls(g: &Game, out: &mut Vec<Action>) {
+    if !may_recall(g) {
+        return;
+    }
+    for f in own_abbots(g) {
+        let pos = g.figure_spot(f).0;
+        out.push(AbbotAction::Recall { pos }.into());
+    }
+}
+
+/// Why the recall at `pos` is refused, if it is.
+fn check_recall(g: &Game, action: &Action) -> Result<(), RuleError> {
+    let mut legal = Vec::new();
+    recalls(g, &mut legal);
+    if legal.contains(action) {
+        return Ok(());
+    }
+    let at = AbbotAction::of(action).map(|AbbotAction::Recall { pos }| pos);
+    let (rule, why) = if !may_recall(g) {
+        (
+            RuleId("PR5"),
+            "the princess removed a knight this turn, so no figure may be deployed or recalled",
+        )
+    } else {
+        (
+            RuleId("mechanics.abbot"),
+            "no abbot of yours stands on a cloister or garden there",
+        )
+    };
+    Err(RuleError::IllegalAction {
+        rule,
+        reason: format!(
+            "cannot recall the abbot from {}: {why}",
+            at.map_or("?".to_string(), |p| p.to_string())
+        ),
+    })
+}
+
+/// Takes the active player's abbot at `pos` back, scoring its cloister or garden first as at
+/// the end of the game (checked by the caller).
+fn recall(g: &mut Game, action: &Action, events: &mut Vec<Event>) {
+    let Some(AbbotAction::Recall { pos }) = AbbotAction::of(action) else {
+        return;
+    };
+    let Some((id, seg)) = own_abbots(g)
+        .find(|f| g.figure_spot(f).0 == pos)
+        .map(|f| (f.id, f.seg))
+    else {
+        return;
+    };
+    events.push(
+        AbbotEvent::Recalled {
+            player: g.active,
+            x: pos.x,
+            y: pos.y,
+        }
+        .into(),
+    );
+    g.now.recall = true;
+    score_feature(g, seg, false, events);
+    g.now.recall = false;
+    g.return_figures(|_, f| f.id == id, ReturnReason::Scored, events);
+}
+
+impl Mechanic for Abbot {
+    fn name(&self) -> &'static str {
+        "abbot"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ACTIONS | Hooks::ADDS
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked == self.deploy {
+            recalls(g, out);
+        }
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        (asked == self.deploy && AbbotAction::of(action).is_some()).then(|| check_recall(g, action))
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked != self.deploy || AbbotAction::of(action).is_none() {
+            return None;
+        }
+        recall(g, action, events);
+        Some(Then::Next)
+    }
+}
