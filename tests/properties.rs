@@ -480,10 +480,16 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
             for pos in tiles {
                 let id = game.board().at(pos).expect("a tile is there");
                 let oriented = game.board().oriented(&rules.tiles, id);
+                // The follower's own deployments: other figures (an abbot on a garden, a
+                // builder beside a follower) may stand where a follower may not.
                 let allowed: Vec<u8> = legal
                     .iter()
                     .filter_map(|a| match a {
-                        Action::Deploy { pos: p, spot, .. } if *p == pos => {
+                        Action::Deploy {
+                            pos: p,
+                            spot,
+                            figure,
+                        } if *p == pos && *figure == FigureKind::Follower => {
                             oriented.feature_at(*spot)
                         }
                         _ => None,

@@ -418,3 +418,32 @@ fn ct7_each_tile_of_a_double_turn_earns_a_follower_in_the_city() {
     assert_eq!((city.followers(0), city.followers(1)), (0, 2));
     assert_eq!(r.game.scores(), &[6, 3]);
 }
+
+#[test]
+fn pr5_all_figures_and_fairy_bars_the_builder() {
+    // RULES.md PR5 `removal_blocks = "all_figures_and_fairy"` (002, 004): no builder either.
+    match record("pr5-builder-after-removal", None).replay() {
+        Err(castellan::record::RecordError::Illegal { index, error, .. }) => {
+            assert_eq!(index, 11);
+            assert_eq!(error.rule().map(|r| r.0), Some("PR5"));
+        }
+        other => panic!("the builder must be refused: {:?}", other.is_ok()),
+    }
+}
+
+#[test]
+fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
+    // RULES.md PR5 `removal_blocks = "follower_on_tile"` (000/001): a builder is no follower.
+    let r = replay(
+        "pr5-builder-after-removal",
+        Some("tb-pd-princess-tile-only.toml"),
+    );
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(1, ReturnReason::Princess)]
+    );
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("N"))]
+    );
+}

@@ -527,7 +527,11 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             num(fx),
             num(fy),
             // Farmers lie down (a pig stands).
-            if field && shape == MEEPLE { " rotate(90)" } else { "" },
+            if field && shape == MEEPLE {
+                " rotate(90)"
+            } else {
+                ""
+            },
             player_colour(f.owner)
         );
         at.push((f.id, p.pos, spot));

@@ -16,6 +16,7 @@
 //! | `w` `g` `c` | wine, grain and cloth goods |
 //! | `1`–`9` | a follower of that seat (1 = first player) |
 //! | `b` `a` | beside a seat number: that figure is a big follower, an abbot |
+//! | `B` `p` | a builder, a pig (in its owner's colour, near the follower it joins) |
 //! | `&` | the dragon |
 //! | `F` | the fairy |
 //!
@@ -473,12 +474,12 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     out
 }
 
-/// The character of a builder (`b`) or a pig (`p`) in its owner's colour (Traders & Builders);
+/// The character of a builder (`B`) or a pig (`p`) in its owner's colour (Traders & Builders);
 /// `None` for a follower, shown as its owner's seat number.
 fn special_mark(game: &Game, f: &crate::model::figure::Figure) -> Option<char> {
     let row = game.rules().figures.row(f.kind)?;
     if row.has_tag("builder") {
-        Some('b')
+        Some('B')
     } else if row.has_tag("pig") {
         Some('p')
     } else {
@@ -542,6 +543,17 @@ pub fn legend(game: &Game, colour: bool) -> String {
         out.push_str(EXPANSION_SYMBOLS);
         out.push('\n');
     }
+    let special = |r: &crate::model::figure::FigureRow| r.has_tag("builder") || r.has_tag("pig");
+    if game
+        .rules()
+        .figures
+        .rows()
+        .iter()
+        .any(|r| r.per_player > 0 && special(r))
+    {
+        out.push_str(BUILDER_PIG_SYMBOLS);
+        out.push('\n');
+    }
     let rows = game.rules().figures.rows();
     if rows
         .iter()
@@ -563,5 +575,8 @@ pub const FIGURE_SYMBOLS: &str = "1b a big follower of seat 1  1a an abbot of se
 
 /// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
 /// shown when the game has such tiles).
-pub const EXPANSION_SYMBOLS: &str =
-    "G garden  i inn  A cathedral  w wine  g grain  c cloth  b builder  p pig";
+pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";
+
+/// What the Traders & Builders figures look like on the board (shown when players have them).
+pub const BUILDER_PIG_SYMBOLS: &str =
+    "B builder  p pig (in the owner's colour, beside the follower)";
