@@ -256,8 +256,8 @@ impl Mechanic for TradersBuilders {
             if best == 0 {
                 continue;
             }
-            for player in 0..held.len() {
-                if held[player][good as usize] == best {
+            for (player, h) in held.iter().enumerate() {
+                if h[good as usize] == best {
                     let rule = "T&B goods majority";
                     let at = Pos::new(0, 0);
                     g.award(player, GOODS_MAJORITY, FeatureKind::City, rule, at, events);
