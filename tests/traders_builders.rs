@@ -447,3 +447,16 @@ fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
         vec![(Pos::new(1, -1), spot("N"))]
     );
 }
+
+#[test]
+fn d8_the_dragon_eating_the_last_farmer_sends_the_pig_home() {
+    // RULES.md D8 (002, 004) and §1.10 "T&B pig".
+    let r = replay("d8-pig", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert_eq!(returns(&r.events, "pig"), vec![(0, ReturnReason::Eaten)]);
+    assert!(r.game.figures().is_empty());
+    assert_eq!(r.game.supply(0, kind("pig")), 1);
+}
