@@ -8,7 +8,7 @@
 use crate::data::diagnostic::Diagnostic;
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    EdgeKind, FeatureDef, FeatureKind, Good, Marks, NO_FEATURE, Symbol, TileSet, TileType,
+    EdgeKind, FeatureDef, FeatureKind, Fits, Good, Marks, NO_FEATURE, Symbol, TileSet, TileType,
     orientations,
 };
 use serde::Deserialize;
@@ -340,6 +340,7 @@ impl Ctx<'_> {
             symbol: raw.symbol,
             tags,
             set: set.to_string(),
+            fits: Fits::new(&oriented),
             oriented,
         })
     }

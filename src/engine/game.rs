@@ -960,9 +960,7 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
-        let placed = self
-            .board
-            .put(tile, pos, rotation, seg_base, oriented.edge_code);
+        let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
         for (i, f) in oriented.features.iter().enumerate() {
             let open = f.edges.count_ones() + f.halves.count_ones();
             self.features.add(
@@ -1047,7 +1045,9 @@ impl Game {
             }
         }
         for q in p.pos.ring() {
-            if let Some(n) = self.board.at(q)
+            // A cloister or garden is complete when its 8 neighbours are there.
+            if self.board.neighbours(q) == 8
+                && let Some(n) = self.board.at(q)
                 && let Some(c) = self.cloister_segment(n)
                 && self.is_complete(c)
             {

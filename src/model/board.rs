@@ -3,7 +3,7 @@
 
 use crate::model::geometry::{Edge, Pos, Rotation};
 use crate::model::tile::TileId;
-use crate::model::tile::{Oriented, TileType};
+use crate::model::tile::{Needs, Oriented, TileType};
 
 /// Index of a placed tile, in placement order.
 pub type PlacedId = u16;
@@ -49,14 +49,13 @@ const EMPTY: Cell = Cell {
     around: 0,
 };
 
-/// An open position and what its placed neighbours require, as (mask, wanted) over the packed
-/// edge code: kept up to date as tiles are laid and stored contiguously, so finding every
-/// legal placement is a linear scan with one AND and one compare per rotation.
+/// An open position and what its placed neighbours require: kept up to date as tiles are laid
+/// and stored contiguously, so finding every legal placement is a linear scan with one table
+/// lookup (the tile type's [`crate::model::tile::Fits`]) per position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Open {
     pos: Pos,
-    mask: u8,
-    want: u8,
+    needs: Needs,
 }
 
 /// Radius of a new board; it doubles whenever a tile comes near the border.
@@ -182,14 +181,14 @@ impl Board {
     }
 
     /// Puts a tile on the board (legality is the caller's business) and returns its id.
-    /// `edge_code` is the tile's packed edge kinds in this rotation.
+    /// `oriented` is the tile in this rotation.
     pub fn put(
         &mut self,
         tile: TileId,
         pos: Pos,
         rotation: Rotation,
         seg_base: u32,
-        edge_code: u8,
+        oriented: &Oriented,
     ) -> PlacedId {
         self.reach(pos);
         let id = self.placed.len() as PlacedId;
@@ -213,15 +212,11 @@ impl Board {
                 self.cells[i].slot = self.frontier.len() as u16;
                 self.frontier.push(Open {
                     pos: n,
-                    mask: 0,
-                    want: 0,
+                    needs: Needs::NONE,
                 });
             }
-            let side = 2 * e.opposite() as u8;
-            let kind = (edge_code >> (2 * e as u8)) & 3;
             let open = &mut self.frontier[self.cells[i].slot as usize];
-            open.mask |= 3 << side;
-            open.want |= kind << side;
+            open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
         }
         for q in pos.ring() {
             if let Some(i) = self.index(q) {
@@ -252,7 +247,7 @@ impl Board {
         let Some(open) = self.frontier.get(self.cells[i].slot as usize) else {
             return false;
         };
-        tiles[tile as usize].at(r).edge_code & open.mask == open.want
+        tiles[tile as usize].fits.rotations(open.needs) & (1 << r.quarters()) != 0
     }
 
     /// Calls `found` for every legal placement of `tile` (frontier order, then rotation) until
@@ -263,20 +258,16 @@ impl Board {
         tile: TileId,
         mut found: impl FnMut(Placement) -> bool,
     ) {
-        let t = &tiles[tile as usize];
-        let codes: [u8; 4] = Rotation::ALL.map(|r| t.at(r).edge_code);
+        let table = &tiles[tile as usize].fits;
         for open in &self.frontier {
-            // All four rotations at once, without a branch per rotation.
-            let mut fits = 0u8;
-            for (i, code) in codes.iter().enumerate() {
-                fits |= u8::from(code & open.mask == open.want) << i;
-            }
+            let mut fits = table.rotations(open.needs);
             while fits != 0 {
                 let r = fits.trailing_zeros() as usize;
                 fits &= fits - 1;
                 if !found(Placement {
                     pos: open.pos,
-                    rotation: Rotation::ALL[r],
+                    // `fits` has four bits: no bounds check is needed.
+                    rotation: Rotation::ALL[r & 3],
                 }) {
                     return;
                 }
@@ -309,12 +300,14 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tile::EdgeKind;
 
     #[test]
     fn the_board_grows_and_keeps_its_tiles() {
         let mut b = Board::new(4);
-        b.put(0, Pos::new(0, 0), Rotation::default(), 0, 0);
-        b.put(1, Pos::new(40, -3), Rotation::default(), 1, 0);
+        let [field, ..] = crate::model::tile::orientations(&[EdgeKind::Field; 4], &[]);
+        b.put(0, Pos::new(0, 0), Rotation::default(), 0, &field);
+        b.put(1, Pos::new(40, -3), Rotation::default(), 1, &field);
         assert_eq!(b.at(Pos::new(0, 0)), Some(0));
         assert_eq!(b.at(Pos::new(40, -3)), Some(1));
         assert!(b.is_open(Pos::new(0, 1)));

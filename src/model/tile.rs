@@ -268,6 +268,8 @@ pub struct TileType {
     pub set: String,
     /// The four orientations, indexed by [`Rotation::quarters`].
     pub oriented: [Oriented; 4],
+    /// Which rotations fit each combination of neighbours ([`Fits::new`] from `oriented`).
+    pub fits: Fits,
 }
 
 impl TileType {
@@ -299,6 +301,79 @@ impl TileType {
     /// The data for one orientation.
     pub fn at(&self, r: Rotation) -> &Oriented {
         &self.oriented[r.quarters()]
+    }
+}
+
+/// What an open board position asks of the tile laid there: for each edge, the kind of the
+/// facing edge of the neighbour on that side, or nothing when that side is empty. Packed as a
+/// base-5 number (digit `i` for edge `i`: 0–3 an [`EdgeKind`], 4 no neighbour), it indexes a
+/// tile type's [`Fits`] table, so that the rotations that fit are one lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs(u16);
+
+/// `5^i` for the digit of edge `i` in [`Needs`].
+const NEEDS_PLACE: [u16; 4] = [1, 5, 25, 125];
+
+/// The number of different [`Needs`].
+const NEEDS_COUNT: usize = 625;
+
+impl Needs {
+    /// No neighbour on any side.
+    pub const NONE: Needs = Needs(NEEDS_COUNT as u16 - 1);
+
+    /// The digit of `edge`: the kind wanted there, or 4 for none.
+    fn digit(self, edge: usize) -> u16 {
+        self.0 / NEEDS_PLACE[edge] % 5
+    }
+
+    /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`.
+    pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
+        let e = edge as usize;
+        Needs(self.0 - self.digit(e) * NEEDS_PLACE[e] + kind as u16 * NEEDS_PLACE[e])
+    }
+}
+
+/// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for
+/// [`Rotation::quarters`] `r`): B-P2 for the tile type, worked out once when it is loaded.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Fits(Box<[u8]>);
+
+impl Fits {
+    /// The table for a tile type's four orientations.
+    pub fn new(oriented: &[Oriented; 4]) -> Fits {
+        let codes = oriented.each_ref().map(|o| o.edge_code);
+        let table = (0..NEEDS_COUNT as u16)
+            .map(|key| {
+                // The needs as (mask, wanted) over the packed edge code.
+                let (mut mask, mut want) = (0u8, 0u8);
+                for e in 0..4 {
+                    let digit = Needs(key).digit(e) as u8;
+                    if digit != 4 {
+                        mask |= 3 << (2 * e);
+                        want |= digit << (2 * e);
+                    }
+                }
+                let mut rotations = 0u8;
+                for (r, code) in codes.iter().enumerate() {
+                    rotations |= u8::from(code & mask == want) << r;
+                }
+                rotations
+            })
+            .collect();
+        Fits(table)
+    }
+
+    /// The rotations that meet `needs` (bit `r` for [`Rotation::quarters`] `r`).
+    pub fn rotations(&self, needs: Needs) -> u8 {
+        self.0.get(needs.0 as usize).copied().unwrap_or(0)
+    }
+}
+
+/// The table is 625 bytes of bits: it is summed up rather than printed.
+impl std::fmt::Debug for Fits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fitting = self.0.iter().filter(|r| **r != 0).count();
+        write!(f, "Fits({fitting} of {} neighbourhoods)", self.0.len())
     }
 }
 
@@ -344,5 +419,28 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         features: turned,
         edge_feature,
         half_feature,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B-P2 through the table: a tile fits where every placed neighbour's facing edge has the
+    /// same kind as its own edge there, and open sides ask nothing.
+    #[test]
+    fn fits_lists_the_rotations_whose_edges_match_the_neighbours() {
+        use EdgeKind::{City, Field, Inner, Road};
+        // City north, road east and west, field south (the base game's D).
+        let fits = Fits::new(&orientations(&[City, Road, Field, Road], &[]));
+        assert_eq!(fits.rotations(Needs::NONE), 0b1111);
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, City)), 0b0001);
+        // Turned a quarter, the west road faces north; turned three, the east road does.
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, Road)), 0b1010);
+        let road_north_field_east = Needs::NONE.with(Edge::N, Road).with(Edge::E, Field);
+        assert_eq!(fits.rotations(road_north_field_east), 0b1000);
+        // A later neighbour on the same side replaces the need, it does not add to it.
+        assert_eq!(fits.rotations(road_north_field_east.with(Edge::N, City)), 0);
+        assert_eq!(fits.rotations(Needs::NONE.with(Edge::S, Inner)), 0);
     }
 }

@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -113,6 +113,7 @@ impl Base {
         } else {
             placed..placed + 1
         };
+        // Only the kinds the player has in supply (B-F4) are worth checking.
         let supply = g.supply[g.active];
         let joins = g
             .rules
@@ -121,22 +122,35 @@ impl Base {
             .iter()
             .zip(supply)
             .any(|(r, n)| n > 0 && r.joins_own);
+        let mut kinds = [None; MAX_FIGURES];
+        let rows = g.rules.figures.rows().iter().zip(supply);
+        for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
+            *slot = Some(row);
+        }
+        let kinds = kinds.iter().map_while(|k| *k);
         for t in tiles {
             let p = g.board.placed(t);
-            for f in 0..g.board.oriented(&g.rules.tiles, t).features.len() {
+            let own_tile = t == placed;
+            let features = &g.board.oriented(&g.rules.tiles, t).features;
+            for (f, def) in features.iter().enumerate() {
                 let seg = p.seg_base + f as u32;
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
-                if g.features.totals(seg).followers > 0 && !joins {
+                let occupied = g.features.totals(seg).followers > 0;
+                if occupied && !joins {
                     continue;
                 }
-                // Only the kinds the player has in supply (B-F4) are worth checking.
-                let in_supply = g.rules.figures.rows().iter().zip(supply);
-                for (row, _) in in_supply.filter(|(_, n)| *n > 0) {
-                    if problem(g, seg, row.kind, vetoes, anywhere).is_none() {
+                // Every check of `problem` but these two follows.
+                for row in kinds.clone() {
+                    let free =
+                        !(occupied || row.joins_own) || occupancy_problem(g, row, seg).is_none();
+                    if free
+                        && figure_problem(g, row, def.kind).is_none()
+                        && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
+                    {
                         out.push(Action::Deploy {
                             pos: p.pos,
-                            spot: g.seg_spot(seg).1,
+                            spot: def.spot(),
                             figure: row.kind,
                         });
                     }
@@ -197,7 +211,7 @@ pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusa
 }
 
 /// [`deploy_problem`] with the mechanics that may object (`vetoes`) and whether the whole board
-/// is open (`anywhere`) worked out once for a turn's list.
+/// is open (`anywhere`) worked out by the caller.
 fn problem(
     g: &Game,
     seg: SegId,
@@ -216,29 +230,53 @@ fn problem(
         return Some(Refusal::new("B-F4", "no follower left in supply"));
     }
     let s = *g.features.segment(seg);
-    if !row.stands_on.on(s.kind) {
+    if let Some(why) = figure_problem(g, row, s.kind) {
+        return Some(why);
+    }
+    if let Some(why) = occupancy_problem(g, row, seg) {
+        return Some(why);
+    }
+    tile_problem(g, seg, figure, s.placed == placed, vetoes, anywhere)
+}
+
+/// Why the figure of `row` may not join the feature of `seg` as it stands: an occupied feature
+/// (B-F3), or for a figure that joins its owner's follower (a builder, a pig) no such follower.
+fn occupancy_problem(g: &Game, row: &FigureRow, seg: SegId) -> Option<Refusal> {
+    if row.joins_own {
+        return (!has_own_follower(g, g.active, seg)).then_some(Refusal::new(
+            "figures.joins_own",
+            "this figure goes only into a feature that holds one of your followers",
+        ));
+    }
+    (g.features.totals(seg).followers > 0)
+        .then_some(Refusal::new("B-F3", "the feature already has a follower"))
+}
+
+/// Why the figure of `row` may not stand on a feature of `kind` at all: its figure table, or
+/// farmers switched off.
+fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusal> {
+    if !row.stands_on.on(kind) {
         return Some(Refusal::new(
             "figures.stands_on",
             "this figure may not stand on that feature (its figure table)",
         ));
     }
-    let own_tile = s.placed == placed;
-    if s.kind == FeatureKind::Field && !g.rules.mechanics.farmers {
-        return Some(Refusal::new(
-            "mechanics.farmers",
-            "farmers are switched off in this ruleset",
-        ));
-    }
-    if row.joins_own {
-        if !has_own_follower(g, g.active, seg) {
-            return Some(Refusal::new(
-                "figures.joins_own",
-                "this figure goes only into a feature that holds one of your followers",
-            ));
-        }
-    } else if g.features.totals(seg).followers > 0 {
-        return Some(Refusal::new("B-F3", "the feature already has a follower"));
-    }
+    (kind == FeatureKind::Field && !g.rules.mechanics.farmers).then_some(Refusal::new(
+        "mechanics.farmers",
+        "farmers are switched off in this ruleset",
+    ))
+}
+
+/// Why `figure` may not go on the segment `seg` (on the tile laid this turn if
+/// `own_tile`): the mechanics' vetoes, then the tile just laid (B-F2) unless the board is open.
+fn tile_problem(
+    g: &Game,
+    seg: SegId,
+    figure: FigureKind,
+    own_tile: bool,
+    vetoes: u32,
+    anywhere: bool,
+) -> Option<Refusal> {
     if let Some(why) = g
         .mechanics
         .among(vetoes)

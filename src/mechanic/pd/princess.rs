@@ -49,6 +49,10 @@ impl Princess {
             .filter(|(_, f)| f.princess && f.kind == FeatureKind::City)
             .map(|(i, _)| base + i as u32)
             .collect();
+        if princess.is_empty() {
+            // Most tiles show no princess: no figure needs looking at.
+            return Vec::new();
+        }
         let table = &g.rules.figures;
         g.figures
             .iter()
