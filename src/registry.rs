@@ -6,7 +6,8 @@
 //! with its quarters' rounds, in place of the base game), then the base game, inns and
 //! cathedrals (they change what the base game pays), the volcano, the
 //! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
-//! portal, the abbot's recall, and the ruleset's scripts last (their hooks see what the built-in rules did).
+//! portal, the abbot's recall, Traders & Builders (its builders and pigs follow the P&D figures'
+//! moves), and the ruleset's scripts last (their hooks see what the built-in rules did).
 
 use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
@@ -22,16 +23,18 @@ use crate::mechanic::pd::fairy::FairyMechanic;
 use crate::mechanic::pd::portal::Portal;
 use crate::mechanic::pd::princess::Princess;
 use crate::mechanic::pd::volcano::Volcano;
+use crate::mechanic::tb::TradersBuilders;
 use crate::script::mechanic::ScriptMechanic;
 use std::sync::Arc;
 
 /// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
 /// names, words, record keys and JSON form (`engine::vocabulary`).
-pub fn vocabularies() -> [&'static dyn Vocabulary; 3] {
+pub fn vocabularies() -> [&'static dyn Vocabulary; 4] {
     [
         crate::mechanic::pd::vocabulary::words(),
         crate::mechanic::count::vocabulary::words(),
         crate::mechanic::abbot::vocabulary::words(),
+        crate::mechanic::tb::vocabulary::words(),
     ]
 }
 
@@ -72,6 +75,11 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
             by: base,
             kind: crate::mechanic::base::DEPLOY,
         })));
+    }
+    // Traders & Builders after the P&D figures: its stages send builders and pigs home after
+    // the princess's and the dragon's at the same point of the turn (PR7, D8).
+    if on.traders_builders {
+        list.push(Box::new(TradersBuilders::new(next(&list))));
     }
     if let Some(scripts) = rules.compiled_scripts() {
         list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));

@@ -13,6 +13,7 @@ use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Fairy, Game, RuleError, Setup};
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
+use castellan::mechanic::tb::vocabulary::TbEvent;
 use castellan::model::figure::{Figure, FigureKind};
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::model::tile::TileId;
@@ -45,6 +46,8 @@ const RULESETS: &[&str] = &[
     "zman-ic",
     "hig-abbot",
     "zman-abbot",
+    "hig-tb",
+    "zman-tb",
 ];
 
 /// House-rule variants written for these tests: (file name, TOML). They are written to a
@@ -478,6 +481,8 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
             for pos in tiles {
                 let id = game.board().at(pos).expect("a tile is there");
                 let oriented = game.board().oriented(&rules.tiles, id);
+                // The follower's own deployments: other figures (an abbot on a garden, a
+                // builder beside a follower) may stand where a follower may not.
                 let allowed: Vec<u8> = legal
                     .iter()
                     .filter_map(|a| match a {
@@ -555,6 +560,41 @@ proptest! {
             prop_assert!(game.figures().iter().all(|f| f.owner < spec.players));
             Ok(())
         })?;
+    }
+
+    /// Traders & Builders ([ext:X2], RULES.md §1.10): goods are conserved: at the end the
+    /// players hold exactly the goods printed in the completed cities on the board (every
+    /// completed city was scored and its goods taken once), and the `goods_taken` events add
+    /// up to what they hold.
+    #[test]
+    fn goods_are_conserved(spec in specs()) {
+        let (game, log) = play(&spec, |_, _| Ok(()))?;
+        let held = castellan::mechanic::tb::goods(&game);
+        if !game.rules().mechanics.traders_builders {
+            prop_assert!(held.is_empty());
+            return Ok(());
+        }
+        let mut printed = [0u32; 3];
+        for p in game.board().tiles() {
+            let features = game.rules().tile(p.tile).features();
+            for (i, f) in features.iter().enumerate() {
+                let seg = p.seg_base + i as u32;
+                if f.kind == castellan::model::tile::FeatureKind::City && game.is_complete(seg) {
+                    for (total, n) in printed.iter_mut().zip(f.marks.goods) {
+                        *total += u32::from(n);
+                    }
+                }
+            }
+        }
+        let mut logged = vec![[0u32; 3]; spec.players];
+        for e in &log {
+            if let Some(TbEvent::GoodsTaken { player, good, count }) = TbEvent::of(e) {
+                logged[player][good as usize] += count;
+            }
+        }
+        prop_assert_eq!(&logged, &held);
+        let total = held.iter().fold([0u32; 3], |t, h| [t[0] + h[0], t[1] + h[1], t[2] + h[2]]);
+        prop_assert_eq!(total, printed);
     }
 
     /// RULES.md §1.6–§1.9, B-M2, FA7–FA8: points are only ever added, so no score falls; the

@@ -38,6 +38,8 @@ pub struct FigureFile {
     fairy: Option<bool>,
     /// Free tags (the dragon's menu reads them).
     tags: Option<Vec<String>>,
+    /// Deployed only beside one of its owner's followers (the builder, the pig).
+    joins_own: Option<bool>,
 }
 
 impl FigureFile {
@@ -52,6 +54,7 @@ impl FigureFile {
             portal: self.portal.or(under.portal),
             fairy: self.fairy.or(under.fairy),
             tags: self.tags.clone().or_else(|| under.tags.clone()),
+            joins_own: self.joins_own.or(under.joins_own),
         }
     }
 }
@@ -155,6 +158,7 @@ pub fn table(
             portal: file.portal.unwrap_or(listed(&pd.portal.figures)),
             fairy: file.fairy.unwrap_or(file.follower.is_some()),
             tags,
+            joins_own: file.joins_own.unwrap_or(false),
         });
     }
     FigureTable::new(rows).ok_or_else(|| (Vec::new(), "the figure table lost its follower".into()))

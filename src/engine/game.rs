@@ -183,6 +183,9 @@ pub(crate) struct TurnState {
     pub symbol: Option<Symbol>,
     /// Decisions scripts asked for this turn (bounded, so no script makes a turn endless).
     pub script_asks: u32,
+    /// This turn is one a mechanic gave the player who just played (the second half of a
+    /// builder's double turn).
+    pub again: bool,
 }
 
 /// A game in progress.
@@ -493,6 +496,12 @@ impl Game {
     /// The tile laid this turn, if it is laid.
     pub fn placed_this_turn(&self) -> Option<PlacedId> {
         self.now.placed
+    }
+
+    /// Whether this turn is one a mechanic gave the player who just played (the second half of
+    /// a builder's double turn, RULES.md §1.10).
+    pub fn is_extra_turn(&self) -> bool {
+        self.now.again
     }
 
     /// Re-samples what no player can know, for a search bot's copy of a game: the order of
@@ -1137,7 +1146,7 @@ impl Game {
                 self.features.add_followers(f.seg, -1);
                 let mechanics = Arc::clone(&self.mechanics);
                 for m in mechanics.on(Hooks::FIGURE_LEFT) {
-                    m.figure_left(self, f.id);
+                    m.figure_left(self, &f, reason);
                 }
                 events.push(Event::FigureReturned {
                     player: f.owner,

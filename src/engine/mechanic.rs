@@ -15,11 +15,12 @@
 
 use super::action::{Action, Decision};
 use super::event::Event;
+use super::event::ReturnReason;
 use super::game::{Game, RuleError, Size};
 use super::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::FigureKind;
+use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{FeatureKind, TileId};
 use std::fmt;
@@ -326,8 +327,8 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     ) {
     }
 
-    /// The figure with this id left the board.
-    fn figure_left(&self, _g: &mut Game, _figure: u32) {}
+    /// `figure` left the board (it is no longer in the game's list), for `reason`.
+    fn figure_left(&self, _g: &mut Game, _figure: &Figure, _reason: ReturnReason) {}
 
     /// Whether the dragon may not enter the tile at `pos`.
     fn bars_dragon(&self, _g: &Game, _pos: Pos) -> bool {

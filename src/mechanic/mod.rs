@@ -7,3 +7,4 @@ pub mod base;
 pub mod count;
 pub mod ic;
 pub mod pd;
+pub mod tb;

@@ -133,6 +133,11 @@ pub struct FigureRow {
     pub fairy: bool,
     /// Free tags (`follower`, `flesh_and_blood`, …): the dragon's menu (D7) reads them.
     pub tags: Vec<String>,
+    /// Whether it joins its owner's follower instead of taking an empty feature: it is deployed
+    /// only into a feature that holds one of its owner's followers (a figure tagged
+    /// `follower`), and B-F3 (occupied) does not apply to it (Traders & Builders: the builder
+    /// and the pig, RULES.md §1.10).
+    pub joins_own: bool,
 }
 
 impl FigureRow {

@@ -51,6 +51,7 @@ impl Base {
         }
         g.turn += 1;
         g.now = Default::default();
+        g.now.again = again;
         events.push(Event::TurnStarted {
             turn: g.turn,
             player: g.active,
@@ -114,6 +115,13 @@ impl Base {
         };
         // Only the kinds the player has in supply (B-F4) are worth checking.
         let supply = g.supply[g.active];
+        let joins = g
+            .rules
+            .figures
+            .rows()
+            .iter()
+            .zip(supply)
+            .any(|(r, n)| n > 0 && r.joins_own);
         let mut kinds = [None; MAX_FIGURES];
         let rows = g.rules.figures.rows().iter().zip(supply);
         for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
@@ -126,13 +134,18 @@ impl Base {
             let features = &g.board.oriented(&g.rules.tiles, t).features;
             for (f, def) in features.iter().enumerate() {
                 let seg = p.seg_base + f as u32;
-                // An occupied feature (B-F3) takes no figure: with the portal most are.
-                if g.features.totals(seg).followers > 0 {
+                // An occupied feature (B-F3) takes no figure but one that joins its owner's
+                // follower (a builder, a pig): with the portal most are occupied.
+                let occupied = g.features.totals(seg).followers > 0;
+                if occupied && !joins {
                     continue;
                 }
                 // Every check of `problem` but these two follows.
                 for row in kinds.clone() {
-                    if figure_problem(g, row, def.kind).is_none()
+                    let free =
+                        !(occupied || row.joins_own) || occupancy_problem(g, row, seg).is_none();
+                    if free
+                        && figure_problem(g, row, def.kind).is_none()
                         && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
                     {
                         out.push(Action::Deploy {
@@ -220,10 +233,23 @@ fn problem(
     if let Some(why) = figure_problem(g, row, s.kind) {
         return Some(why);
     }
-    if g.features.totals(seg).followers > 0 {
-        return Some(Refusal::new("B-F3", "the feature already has a follower"));
+    if let Some(why) = occupancy_problem(g, row, seg) {
+        return Some(why);
     }
     tile_problem(g, seg, figure, s.placed == placed, vetoes, anywhere)
+}
+
+/// Why the figure of `row` may not join the feature of `seg` as it stands: an occupied feature
+/// (B-F3), or for a figure that joins its owner's follower (a builder, a pig) no such follower.
+fn occupancy_problem(g: &Game, row: &FigureRow, seg: SegId) -> Option<Refusal> {
+    if row.joins_own {
+        return (!has_own_follower(g, g.active, seg)).then_some(Refusal::new(
+            "figures.joins_own",
+            "this figure goes only into a feature that holds one of your followers",
+        ));
+    }
+    (g.features.totals(seg).followers > 0)
+        .then_some(Refusal::new("B-F3", "the feature already has a follower"))
 }
 
 /// Why the figure of `row` may not stand on a feature of `kind` at all: its figure table, or
@@ -241,7 +267,7 @@ fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusa
     ))
 }
 
-/// Why `figure` may not go on the unoccupied segment `seg` (on the tile laid this turn if
+/// Why `figure` may not go on the segment `seg` (on the tile laid this turn if
 /// `own_tile`): the mechanics' vetoes, then the tile just laid (B-F2) unless the board is open.
 fn tile_problem(
     g: &Game,
@@ -259,6 +285,18 @@ fn tile_problem(
         return Some(why);
     }
     (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
+}
+
+/// Whether `player` has a follower (a figure tagged `follower`) in the feature of `seg`.
+pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
+    g.figures.iter().any(|f| {
+        f.owner == player
+            && g.features.same(f.seg, seg)
+            && g.rules
+                .figures
+                .row(f.kind)
+                .is_some_and(|r| r.has_tag("follower"))
+    })
 }
 
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at

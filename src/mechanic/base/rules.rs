@@ -93,6 +93,9 @@ pub struct Mechanics {
     /// The Abbot (new base game): instead of deploying, a player may take his abbot back and
     /// score its cloister or garden at once (§1.10; [ext:B8]).
     pub abbot: bool,
+    /// Traders & Builders: the builder's double turn, the pig and the goods tokens (§1.10).
+    /// The figures come from the figure table (`[figures.builder]`, `[figures.pig]`).
+    pub traders_builders: bool,
 }
 
 impl Default for Mechanics {
@@ -107,6 +110,7 @@ impl Default for Mechanics {
             count: false,
             inns_cathedrals: false,
             abbot: false,
+            traders_builders: false,
         }
     }
 }

@@ -5,7 +5,7 @@ use super::rules::{Attach, BonusClaim, BonusWhen, RemovalBlocks};
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
-use crate::engine::event::Event;
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
@@ -53,6 +53,10 @@ fn counts_for_fairy(g: &Game, f: &Figure) -> bool {
 fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
     let rules = g.rules.pd.fairy;
     if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, g.active) {
+        return false;
+    }
+    // FA7: not again in the second half of a builder's double turn (A13).
+    if rules.turn_bonus_once_per_turn && g.now.again {
         return false;
     }
     match rules.bonus_claim {
@@ -379,8 +383,8 @@ impl Mechanic for FairyMechanic {
         fairy_scoring_bonus(g, seg, completed, events);
     }
 
-    fn figure_left(&self, g: &mut Game, figure: u32) {
-        fairy_follower_left(g, figure);
+    fn figure_left(&self, g: &mut Game, figure: &Figure, _reason: ReturnReason) {
+        fairy_follower_left(g, figure.id);
     }
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.

@@ -167,18 +167,24 @@ impl Mechanic for Princess {
         &self,
         g: &Game,
         _seg: SegId,
-        _figure: FigureKind,
+        figure: FigureKind,
         own_tile: bool,
     ) -> Option<Refusal> {
         if !g.now.princess_removed {
             return None;
         }
+        let follower = || {
+            g.rules
+                .figures
+                .row(figure)
+                .is_some_and(|r| r.has_tag("follower"))
+        };
         match g.rules.pd.princess.removal_blocks {
             RemovalBlocks::AllFiguresAndFairy => Some(Refusal::new(
                 "PR5",
                 "the princess removed a knight this turn, so nothing may be deployed",
             )),
-            RemovalBlocks::FollowerOnTile if own_tile => Some(Refusal::new(
+            RemovalBlocks::FollowerOnTile if own_tile && follower() => Some(Refusal::new(
                 "PR5",
                 "the princess removed a knight this turn, so no follower may go on her tile",
             )),

@@ -14,6 +14,16 @@ use crate::model::tile::Symbol;
 #[derive(Debug)]
 pub struct Volcano;
 
+/// Whether `figure` is a builder or a pig and `pd.volcano.allow_builder_pig` lets it onto the
+/// volcano's tile, where the dragon stands (V3, A8).
+fn builder_or_pig_allowed(g: &Game, figure: FigureKind) -> bool {
+    g.rules.pd.volcano.allow_builder_pig
+        && g.rules
+            .figures
+            .row(figure)
+            .is_some_and(|r| r.has_tag("builder") || r.has_tag("pig"))
+}
+
 impl Mechanic for Volcano {
     fn name(&self) -> &'static str {
         "volcano"
@@ -64,10 +74,10 @@ impl Mechanic for Volcano {
         &self,
         g: &Game,
         seg: SegId,
-        _figure: FigureKind,
+        figure: FigureKind,
         own_tile: bool,
     ) -> Option<Refusal> {
-        if !own_tile {
+        if !own_tile || builder_or_pig_allowed(g, figure) {
             return None;
         }
         if g.placed_symbol(Symbol::Volcano) {

@@ -16,6 +16,7 @@
 //! | `w` `g` `c` | wine, grain and cloth goods |
 //! | `1`–`9` | a follower of that seat (1 = first player) |
 //! | `b` `a` | beside a seat number: that figure is a big follower, an abbot |
+//! | `B` `p` | a builder, a pig (in its owner's colour, near the follower it joins) |
 //! | `&` | the dragon |
 //! | `F` | the fairy |
 //!
@@ -386,11 +387,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     // Cells taken by pieces, per tile.
     let mut taken: Vec<Vec<(usize, usize)>> = vec![Vec::new(); placed.len()];
     let mut figure_cells = Vec::new();
+    // Builders and pigs share their feature with a follower: they go beside it afterwards.
+    let mut beside = Vec::new();
     for f in game.figures() {
         let (id, feature) = figure_feature(game, f);
         let p = &placed[id as usize];
         let cell = tiles[id as usize].spots[feature as usize];
         if !shown(p.pos) {
+            continue;
+        }
+        if let Some(ch) = special_mark(game, f) {
+            beside.push((p.pos, cell, ch, f.owner));
             continue;
         }
         let (ox, oy) = origin(p.pos.x, p.pos.y);
@@ -411,6 +418,9 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
             taken[id as usize].push((c, r));
         }
     };
+    for (pos, cell, ch, owner) in beside {
+        piece(pos, Some(cell), ch, Style::Player(owner));
+    }
     if let Some(pos) = game.dragon() {
         piece(pos, None, '&', Style::Dragon);
     }
@@ -464,6 +474,19 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     out
 }
 
+/// The character of a builder (`B`) or a pig (`p`) in its owner's colour (Traders & Builders);
+/// `None` for a follower, shown as its owner's seat number.
+fn special_mark(game: &Game, f: &crate::model::figure::Figure) -> Option<char> {
+    let row = game.rules().figures.row(f.kind)?;
+    if row.has_tag("builder") {
+        Some('B')
+    } else if row.has_tag("pig") {
+        Some('p')
+    } else {
+        None
+    }
+}
+
 /// "1 point", "2 points".
 pub(crate) fn count(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -498,8 +521,29 @@ pub fn legend(game: &Game, colour: bool) -> String {
             Style::Player(seat),
         );
         out.push_str(&line(&[mark], colour));
+        // Figures a ruleset hands out that are no followers (builder, pig: the followers are
+        // in `supply_words`) and goods held, when there are any.
+        let mut others = String::new();
+        for row in game.rules().figures.rows().iter().skip(1) {
+            if row.per_player > 0 && row.follower.is_none() {
+                let n = game.supply(seat, row.kind);
+                others.push_str(&format!(", {}", count(n.into(), row.kind.name())));
+            }
+        }
+        let goods = crate::mechanic::tb::goods(game);
+        let held = goods.get(seat).map(|held| {
+            crate::model::tile::Good::ALL
+                .iter()
+                .filter(|g| held[**g as usize] > 0)
+                .map(|g| format!("{} {}", held[*g as usize], g.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        let held = held
+            .filter(|h| !h.is_empty())
+            .map_or(String::new(), |h| format!("; goods: {h}"));
         out.push_str(&format!(
-            " {name}: {}, {} in supply\n",
+            " {name}: {}, {}{others} in supply{held}\n",
             count(game.scores()[seat], "point"),
             supply_words(game, seat)
         ));
@@ -508,6 +552,17 @@ pub fn legend(game: &Game, colour: bool) -> String {
     out.push('\n');
     if game.rules().tiles.iter().any(has_expansion_marks) {
         out.push_str(EXPANSION_SYMBOLS);
+        out.push('\n');
+    }
+    let special = |r: &crate::model::figure::FigureRow| r.has_tag("builder") || r.has_tag("pig");
+    if game
+        .rules()
+        .figures
+        .rows()
+        .iter()
+        .any(|r| r.per_player > 0 && special(r))
+    {
+        out.push_str(BUILDER_PIG_SYMBOLS);
         out.push('\n');
     }
     if has_figure_letters(game) {
@@ -528,3 +583,7 @@ pub const FIGURE_SYMBOLS: &str = "1b a big follower of seat 1  1a an abbot of se
 /// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
 /// shown when the game has such tiles).
 pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";
+
+/// What the Traders & Builders figures look like on the board (shown when players have them).
+pub const BUILDER_PIG_SYMBOLS: &str =
+    "B builder  p pig (in the owner's colour, beside the follower)";

@@ -1,0 +1,269 @@
+//! Traders & Builders (RULES.md §1.10, B-M3, B-E2; [ext:X2] Wikicarpedia "Traders and
+//! Builders", [ext:X3] builder details): the builder, the pig and the goods tokens
+//! (`[mechanics] traders_builders`).
+//!
+//! - **Builder** (figure row `builder`): deployed instead of a follower into a road or city of
+//!   the new tile that holds one of its owner's followers (the figure table's `joins_own`, checked
+//!   by the base game). When its owner later lays a tile that extends that feature he plays a
+//!   second tile right after this one (a double turn; the second tile gives none).
+//! - **Pig** (figure row `pig`): deployed the same way into a farm holding its owner's farmer. At
+//!   the end, under farm-centric scoring, the owner is paid 4 instead of 3 per city of a farm he
+//!   wins that holds his pig (`farm_centric_3`, and `farm_centric_3_once` for the cities he may
+//!   still collect); under `city_centric_4` the pig changes nothing: T&B states it for the
+//!   3-point rules only.
+//! - Both are not followers (strength 0; B-M1) and go home with their feature (B-M3) or as soon
+//!   as their owner has no follower left in it: the princess removing his last knight (PR7), the
+//!   dragon eating it (D8, under `pd.dragon.return_builder_pig`), a script taking it.
+//! - **Goods**: whoever completes a city takes its goods tokens, follower or not; at the end the
+//!   player(s) with the most tokens of each good score 10 (ties: all of them; B-E2).
+
+pub mod vocabulary;
+
+use crate::engine::event::{Event, ReturnReason};
+use crate::engine::game::Game;
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase};
+use crate::mechanic::base::has_own_follower;
+use crate::mechanic::base::rules::FarmScoring;
+use crate::model::feature::SegId;
+use crate::model::figure::Figure;
+use crate::model::geometry::Pos;
+use crate::model::tile::{FeatureKind, Good};
+use vocabulary::TbEvent;
+
+/// Points for the majority of one good at the end ([ext:X2]).
+pub const GOODS_MAJORITY: u32 = 10;
+
+/// Traders & Builders as a mechanic.
+#[derive(Debug)]
+pub struct TradersBuilders {
+    id: u8,
+}
+
+/// Its state in the game's slot.
+#[derive(Clone, Debug, Default)]
+struct Trade {
+    /// Goods tokens by seat, indexed by [`Good`].
+    goods: Vec<[u32; 3]>,
+    /// The tile of this turn extended the active player's builder's feature.
+    double_turn: bool,
+    /// Builders and pigs (by figure id) whose owner lost his last follower in their feature,
+    /// with the reason: they go home at the next stage.
+    orphans: Vec<(u32, ReturnReason)>,
+    /// The goods majorities are paid (final scoring may be asked again after a question).
+    paid: bool,
+}
+
+impl TradersBuilders {
+    /// Traders & Builders as mechanic number `id` of a game.
+    pub fn new(id: u8) -> TradersBuilders {
+        TradersBuilders { id }
+    }
+
+    fn state<'g>(&self, g: &'g mut Game) -> Option<&'g mut Trade> {
+        g.slots.get_mut::<Trade>(self.id)
+    }
+
+    /// Whether the active player's builder stands in a road or city of the tile just laid.
+    fn extends_builder(&self, g: &Game) -> bool {
+        let Some(placed) = g.now.placed else {
+            return false;
+        };
+        let base = g.board.placed(placed).seg_base;
+        let count = g.board.oriented(&g.rules.tiles, placed).features.len() as u32;
+        g.figures
+            .iter()
+            .filter(|f| f.owner == g.active && has_tag(g, f, "builder"))
+            .any(|f| (base..base + count).any(|seg| g.features.same(seg, f.seg)))
+    }
+
+    /// Sends home the builders and pigs that lost their owner's last follower.
+    fn return_orphans(&self, g: &mut Game, events: &mut Vec<Event>) {
+        let Some(orphans) = self.state(g).map(|s| std::mem::take(&mut s.orphans)) else {
+            return;
+        };
+        for (id, reason) in orphans {
+            g.return_figures(|_, f| f.id == id, reason, events);
+        }
+    }
+}
+
+/// Whether `figure`'s row carries `tag`.
+fn has_tag(g: &Game, figure: &Figure, tag: &str) -> bool {
+    g.rules
+        .figures
+        .row(figure.kind)
+        .is_some_and(|r| r.has_tag(tag))
+}
+
+/// The goods tokens each player holds, by seat and [`Good`] (none without Traders & Builders).
+pub fn goods(g: &Game) -> Vec<[u32; 3]> {
+    g.mechanics
+        .index_of("traders_builders")
+        .and_then(|i| g.slots.get::<Trade>(i))
+        .map(|s| s.goods.clone())
+        .unwrap_or_default()
+}
+
+impl Mechanic for TradersBuilders {
+    fn name(&self) -> &'static str {
+        "traders_builders"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::SETUP
+            | Hooks::STAGE
+            | Hooks::PLACED
+            | Hooks::EXTRA_TURN
+            | Hooks::TURN_BEGUN
+            | Hooks::FIGURE_LEFT
+            | Hooks::SCORED
+            | Hooks::FARM
+            | Hooks::FINAL
+    }
+
+    /// After each point where figures can leave the board (the princess and the dragon after
+    /// the tile, the dragon before or after scoring, scripts at the end of the turn).
+    fn phases(&self) -> &[Phase] {
+        &[
+            Phase::AfterPlace,
+            Phase::AfterDeploy,
+            Phase::AfterScore,
+            Phase::TurnEnd,
+        ]
+    }
+
+    fn setup(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        let trade = Trade {
+            goods: vec![[0; 3]; g.scores.len()],
+            ..Trade::default()
+        };
+        g.slots.set(self.id, trade);
+    }
+
+    fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        self.return_orphans(g, events);
+        None
+    }
+
+    /// The double turn (§1.10): a first tile that extends the player's builder's road or city.
+    fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
+        if g.now.again || !self.extends_builder(g) {
+            return;
+        }
+        if let Some(s) = self.state(g) {
+            s.double_turn = true;
+        }
+        let pos = g
+            .now
+            .placed
+            .map_or(Pos::new(0, 0), |p| g.board.placed(p).pos);
+        events.push(
+            TbEvent::DoubleTurn {
+                player: g.active,
+                x: pos.x,
+                y: pos.y,
+            }
+            .into(),
+        );
+    }
+
+    fn extra_turn(&self, g: &mut Game) -> bool {
+        self.state(g).is_some_and(|s| s.double_turn)
+    }
+
+    fn turn_begun(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        if let Some(s) = self.state(g) {
+            s.double_turn = false;
+        }
+    }
+
+    /// A follower left: its owner's builders and pigs in that feature go home with his last
+    /// follower there (PR7; D8 under `pd.dragon.return_builder_pig`). Scoring sends the whole
+    /// feature home by itself (B-M3).
+    fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
+        let knock_on = match reason {
+            ReturnReason::Scored => false,
+            ReturnReason::Eaten => g.rules.pd.dragon.return_builder_pig,
+            ReturnReason::Princess | ReturnReason::Script => true,
+        };
+        if !knock_on
+            || !has_tag(g, figure, "follower")
+            || has_own_follower(g, figure.owner, figure.seg)
+        {
+            return;
+        }
+        let left: Vec<u32> = g
+            .figures
+            .iter()
+            .filter(|f| f.owner == figure.owner && g.features.same(f.seg, figure.seg))
+            .filter(|f| g.rules.figures.row(f.kind).is_some_and(|r| r.joins_own))
+            .map(|f| f.id)
+            .collect();
+        if let Some(s) = self.state(g) {
+            s.orphans.extend(left.into_iter().map(|id| (id, reason)));
+        }
+    }
+
+    /// Goods: the player who completed a city takes its tokens.
+    fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
+        if !completed || g.features.segment(seg).kind != FeatureKind::City {
+            return;
+        }
+        let tokens = g.features.totals(seg).marks.goods;
+        let player = g.active;
+        for good in Good::ALL {
+            let count = u32::from(tokens[good as usize]);
+            if count == 0 {
+                continue;
+            }
+            if let Some(held) = self.state(g).and_then(|s| s.goods.get_mut(player)) {
+                held[good as usize] += count;
+            }
+            events.push(
+                TbEvent::GoodsTaken {
+                    player,
+                    good,
+                    count,
+                }
+                .into(),
+            );
+        }
+    }
+
+    /// The pig: 4 instead of 3 per city for its owner in a farm he wins (farm-centric scoring).
+    fn farm_points(&self, g: &mut Game, farm: SegId, player: usize, cities: u32, points: &mut u32) {
+        if g.rules.base.farm_scoring == FarmScoring::CityCentric4 {
+            return;
+        }
+        let pig = g
+            .figures
+            .iter()
+            .any(|f| f.owner == player && has_tag(g, f, "pig") && g.features.same(f.seg, farm));
+        if pig {
+            *points += cities;
+        }
+    }
+
+    /// B-E2: after features and farms, 10 points for the majority of each good.
+    fn final_scoring(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        match self.state(g) {
+            Some(s) if !s.paid => s.paid = true,
+            _ => return None,
+        }
+        let held = goods(g);
+        for good in Good::ALL {
+            let best = held.iter().map(|h| h[good as usize]).max().unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            for (player, h) in held.iter().enumerate() {
+                if h[good as usize] == best {
+                    let rule = "T&B goods majority";
+                    let at = Pos::new(0, 0);
+                    g.award(player, GOODS_MAJORITY, FeatureKind::City, rule, at, events);
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,462 @@
+//! Traders & Builders: the builder, the pig and the goods (`[mechanics] traders_builders`), and
+//! their interactions with The Princess & the Dragon and the Count. Each record under
+//! `tests/records/tb/` names its rule in its header; each test below names it again and asserts
+//! scores and figure positions.
+//!
+//! Sources: RULES.md §1.9 (the T&B pig line), §1.10 ("T&B builder", "T&B pig"), B-M1, B-M3, B-E2
+//! (goods), §2.4 D7/D8, §2.5 MP5, §2.6 PR5/PR7, §2.2 V3/A8, §2.7 FA7/A13, §5.3 CT-7; seeds 002
+//! ("Rules for using this expansion with other expansions", "1b. The dragon's menu") and 004
+//! (footnotes 6 and 8, "Other expansions"); [ext:X2] Wikicarpedia "Traders and Builders".
+
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::Action;
+use castellan::engine::event::{Event, ReturnReason};
+use castellan::mechanic::tb::{self, vocabulary::TbEvent};
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Spot};
+use castellan::model::tile::Good;
+use castellan::record::{Record, Replay};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The record `tests/records/tb/NAME.toml`, under its own ruleset or the fixture `rules`.
+fn record(name: &str, rules: Option<&str>) -> Record {
+    let path = root().join(format!("tests/records/tb/{name}.toml"));
+    let mut record = Record::load(&path).unwrap_or_else(|d| panic!("{name}: {d}"));
+    if let Some(file) = rules {
+        let file = root().join("tests/fixtures").join(file);
+        record.rules =
+            Ruleset::load(&file.to_string_lossy()).unwrap_or_else(|d| panic!("{file:?}: {d}"));
+    }
+    record
+}
+
+fn replay(name: &str, rules: Option<&str>) -> Replay {
+    record(name, rules)
+        .replay()
+        .unwrap_or_else(|e| panic!("{name}: {}", e.diagnostic()))
+}
+
+fn kind(name: &str) -> FigureKind {
+    FigureKind::parse(name).unwrap_or_else(|| panic!("no figure {name}"))
+}
+
+/// Where `player`'s figures of `name` stand.
+fn standing(r: &Replay, player: usize, name: &str) -> Vec<(Pos, Spot)> {
+    r.game
+        .figures()
+        .iter()
+        .filter(|f| f.owner == player && f.kind == kind(name))
+        .map(|f| r.game.figure_spot(f))
+        .collect()
+}
+
+/// The seat of every turn, in order.
+fn turns(events: &[Event]) -> Vec<usize> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TurnStarted { player, .. } => Some(*player),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The returns of figures of `name`: (player, reason).
+fn returns(events: &[Event], name: &str) -> Vec<(usize, ReturnReason)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::FigureReturned {
+                player,
+                figure,
+                reason,
+                ..
+            } if *figure == kind(name) => Some((*player, *reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every `Scored` event as (player, points, rule).
+fn scored(events: &[Event]) -> Vec<(usize, u32, &'static str)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Scored {
+                player,
+                points,
+                rule,
+                ..
+            } => Some((*player, *points, *rule)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_builder_gives_a_double_turn_without_chaining() {
+    // RULES.md §1.10 "T&B builder": a later tile of the player that extends the builder's road
+    // gives a second tile right after; the second tile gives none (no chaining); a tile of
+    // another player gives nothing. [ext:X3]
+    let r = replay("builder-double-turn", None);
+    assert!(r.game.is_over());
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 0, 1, 0, 0]);
+    let doubles: Vec<TbEvent> = r.events.iter().filter_map(TbEvent::of).collect();
+    assert_eq!(
+        doubles,
+        vec![
+            TbEvent::DoubleTurn {
+                player: 0,
+                x: 3,
+                y: 0
+            },
+            TbEvent::DoubleTurn {
+                player: 0,
+                x: 5,
+                y: 0
+            },
+        ]
+    );
+    // B-M3: the completed 9-tile road pays the thief; the builder (strength 0) goes home with it.
+    assert_eq!(r.game.scores(), &[9, 0]);
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Scored)]
+    );
+    assert_eq!(r.game.supply(0, kind("builder")), 1);
+    assert!(r.game.figures().is_empty());
+}
+
+#[test]
+fn without_the_rule_a_builder_gives_no_double_turn() {
+    // The switch: the same actions with the figures but not their rules; the seats simply
+    // alternate (the record's "second tiles" are Blue's and Red's ordinary turns).
+    let r = replay("builder-double-turn", Some("tb-figures-only.toml"));
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 0, 1, 0]);
+    assert!(r.events.iter().all(|e| TbEvent::of(e).is_none()));
+}
+
+#[test]
+fn a_builder_needs_its_owners_follower_in_the_feature() {
+    // RULES.md §1.10: the builder goes only into a road or city that holds one of the player's
+    // followers. Refused with a clear reason, and the game is unchanged.
+    let mut rec = record("builder-double-turn", None);
+    rec.actions.truncate(1); // Red has laid U at (1,0) and not deployed yet.
+    let r = rec
+        .replay()
+        .unwrap_or_else(|e| panic!("{}", e.diagnostic()));
+    let mut game = r.game.clone();
+    let legal = game.legal();
+    let builder = Action::Deploy {
+        pos: Pos::new(1, 0),
+        spot: Spot::parse("E").expect("spot"),
+        figure: kind("builder"),
+    };
+    assert!(!legal.contains(&builder));
+    let err = game
+        .apply(&builder)
+        .expect_err("no follower of Red's in the road");
+    assert_eq!(err.rule().map(|r| r.0), Some("figures.joins_own"));
+    assert!(err.to_string().contains("one of your followers"), "{err}");
+    assert_eq!(game.legal(), legal);
+    assert_eq!(game.figures(), r.game.figures());
+    assert_eq!(game.history(), r.game.history());
+    assert_eq!(game.supply(0, kind("builder")), 1);
+}
+
+#[test]
+fn a_pig_makes_each_city_worth_four_under_farm_centric_3() {
+    // RULES.md §1.9 T&B pig line: 4 instead of 3 per completed city under farm_centric_3.
+    let r = replay("pig", None);
+    assert_eq!(standing(&r, 0, "pig"), vec![(Pos::new(-1, 0), spot("NL"))]);
+    assert_eq!(r.game.scores(), &[4, 0]);
+    assert_eq!(scored(&r.events), vec![(0, 4, "§1.9 farm_centric_3")]);
+}
+
+fn spot(name: &str) -> Spot {
+    Spot::parse(name).expect("spot")
+}
+
+#[test]
+fn a_pig_counts_under_farm_centric_3_once_too() {
+    // RULES.md §1.9 farm_centric_3_once: the pig's 4 per city the owner may still collect.
+    let r = replay("pig", Some("tb-farm-once.toml"));
+    assert_eq!(scored(&r.events), vec![(0, 4, "§1.9 farm_centric_3_once")]);
+}
+
+#[test]
+fn a_pig_changes_nothing_under_city_centric_4() {
+    // RULES.md §1.9 city_centric_4: 4 per city to the majority; the T&B pig rule is stated for
+    // the 3-point rules only, so the pig adds nothing (not 5).
+    let r = replay("pig", Some("tb-farm-city4.toml"));
+    assert_eq!(scored(&r.events), vec![(0, 4, "§1.9 city_centric_4")]);
+}
+
+#[test]
+fn without_the_rule_a_pig_adds_nothing() {
+    let r = replay("pig", Some("tb-figures-only.toml"));
+    assert_eq!(scored(&r.events), vec![(0, 3, "§1.9 farm_centric_3")]);
+}
+
+#[test]
+fn goods_go_to_the_completer_and_each_majority_scores_ten() {
+    // [ext:X2], RULES.md B-E2: Blue completes Red's wine city without a follower there and
+    // takes the wine; Red takes the second wine; 1 : 1 is a tie, both score 10.
+    let r = replay("goods", None);
+    let taken: Vec<TbEvent> = r.events.iter().filter_map(TbEvent::of).collect();
+    let wine = |player| TbEvent::GoodsTaken {
+        player,
+        good: Good::Wine,
+        count: 1,
+    };
+    assert_eq!(taken, vec![wine(1), wine(0)]);
+    assert_eq!(tb::goods(&r.game), vec![[1, 0, 0], [1, 0, 0]]);
+    let goods: Vec<_> = scored(&r.events)
+        .into_iter()
+        .filter(|s| s.2 == "T&B goods majority")
+        .collect();
+    assert_eq!(
+        goods,
+        vec![(0, 10, "T&B goods majority"), (1, 10, "T&B goods majority")]
+    );
+    assert_eq!(r.game.scores(), &[16, 10]);
+    // Without the rule: no goods, Red's 6 for the city only.
+    let off = replay("goods", Some("tb-figures-only.toml"));
+    assert_eq!(off.game.scores(), &[6, 0]);
+    assert!(off.events.iter().all(|e| TbEvent::of(e).is_none()));
+}
+
+#[test]
+fn builder_and_pig_are_strength_zero_non_followers() {
+    // RULES.md B-M1 (builders, pigs weigh 0), MP5 (never through the portal), FA3 (the fairy
+    // never takes them), PR2 (the princess cannot remove them).
+    let rules = Ruleset::load("hig-tb").expect("hig-tb");
+    for name in ["builder", "pig"] {
+        let row = rules.figures.row(kind(name)).expect("row");
+        assert_eq!((row.per_player, row.strength), (1, 0));
+        assert!(!row.portal && !row.fairy && !row.princess && row.joins_own);
+        assert!(row.has_tag("flesh_and_blood") && row.has_tag(name));
+        assert!(!row.has_tag("follower"));
+    }
+}
+
+#[test]
+fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
+    // RULES.md PR7 [002 §Rules for using… PRINCESS][004]; PR2: only the knight is offered.
+    let r = replay("pr7-princess", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Princess)]
+    );
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Princess)]
+    );
+    assert!(r.game.figures().is_empty());
+    assert_eq!(r.game.supply(0, kind("builder")), 1);
+    assert_eq!(r.game.scores(), &[0, 0]);
+}
+
+#[test]
+fn d8_the_dragon_eating_the_last_knight_sends_the_builder_home() {
+    // RULES.md D8, `pd.dragon.return_builder_pig = true` (002, 004).
+    let r = replay("d8-dragon", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert!(standing(&r, 0, "builder").is_empty());
+}
+
+#[test]
+fn d8_without_return_builder_pig_the_builder_stays() {
+    // RULES.md §3.1 #13 `pd.dragon.return_builder_pig = false`.
+    let r = replay("d8-dragon", Some("tb-pd-no-return.toml"));
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert!(returns(&r.events, "builder").is_empty());
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("E"))]
+    );
+}
+
+#[test]
+fn d7_flesh_and_blood_and_big_box_menus_eat_the_builder() {
+    // RULES.md D7: "flesh_and_blood" (002 §1b, 004 2015 FAQ) and "followers_builder_pig" (RGG
+    // Big Box, [ext:P2]) eat builders; the knight elsewhere stays.
+    for rules in [None, Some("tb-pd-menu-bigbox.toml")] {
+        let r = replay("d7-menu", rules);
+        assert_eq!(
+            returns(&r.events, "builder"),
+            vec![(0, ReturnReason::Eaten)]
+        );
+        assert_eq!(
+            standing(&r, 0, "follower"),
+            vec![(Pos::new(0, -1), spot("E"))]
+        );
+    }
+}
+
+#[test]
+fn d7_the_followers_menu_leaves_the_builder() {
+    // RULES.md D7 "followers" (000/001): the builder is not on the menu.
+    let r = replay("d7-menu", Some("tb-pd-menu-followers.toml"));
+    assert!(returns(&r.events, "builder").is_empty());
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("E"))]
+    );
+}
+
+#[test]
+fn v3_no_builder_on_a_volcano_under_hig() {
+    // RULES.md V3, A8: `pd.volcano.allow_builder_pig = false` (004 fn 8).
+    match record("v3-volcano", None).replay() {
+        Err(castellan::record::RecordError::Illegal { index, error, .. }) => {
+            assert_eq!(index, 6);
+            assert_eq!(error.rule().map(|r| r.0), Some("V3"));
+        }
+        other => panic!("the builder must be refused: {:?}", other.is_ok()),
+    }
+}
+
+#[test]
+fn v3_a_builder_may_go_on_a_volcano_when_allowed() {
+    // RULES.md V3, A8: `pd.volcano.allow_builder_pig = true` (000/001, before Big Box 2/3); it
+    // shares the dragon's tile.
+    // The volcano's cap closes the 3-tile city, so the builder goes home with it (B-M3).
+    let r = replay("v3-volcano", Some("tb-pd-volcano-builders.toml"));
+    let deployed = r.events.iter().any(|e| {
+        matches!(e, Event::FigureDeployed { player: 0, figure, x: 1, y: -1, .. }
+            if *figure == kind("builder"))
+    });
+    assert!(deployed);
+    assert_eq!(r.game.dragon(), Some(Pos::new(1, -1)));
+    assert_eq!(
+        returns(&r.events, "builder"),
+        vec![(0, ReturnReason::Scored)]
+    );
+    assert_eq!(r.game.scores(), &[6, 0]);
+}
+
+#[test]
+fn mp5_the_portal_never_carries_a_builder() {
+    // RULES.md MP5 [002 §Rules for using… MAGIC PORTAL]: followers may use the portal, the
+    // builder may not.
+    let r = replay("mp5-portal", None);
+    let mut game = r.game.clone();
+    let legal = game.legal();
+    let through = |figure| Action::Deploy {
+        pos: Pos::new(0, 0),
+        spot: spot("E"),
+        figure,
+    };
+    assert!(legal.contains(&through(FigureKind::Follower)));
+    assert!(!legal.iter().any(|a| matches!(a,
+        Action::Deploy { pos, figure, .. } if *figure == kind("builder") && *pos != Pos::new(-1, 0))));
+    let into_city = Action::Deploy {
+        pos: Pos::new(0, -1),
+        spot: spot("S"),
+        figure: kind("builder"),
+    };
+    let err = game
+        .apply(&into_city)
+        .expect_err("no builder through the portal");
+    assert_eq!(err.rule().map(|r| r.0), Some("pd.portal.figures"));
+    assert_eq!(game.legal(), legal);
+    assert_eq!(game.figures(), r.game.figures());
+}
+
+/// The fairy's turn points of a replay.
+fn fairy_points(r: &Replay) -> usize {
+    r.events
+        .iter()
+        .filter(|e| {
+            matches!(
+                castellan::mechanic::pd::vocabulary::PdEvent::of(e),
+                Some(castellan::mechanic::pd::vocabulary::PdEvent::FairyPoint { .. })
+            )
+        })
+        .count()
+}
+
+#[test]
+fn fa7_the_fairy_point_once_per_double_turn() {
+    // RULES.md FA7, A13, `pd.fairy.turn_bonus_once_per_turn = true` (002, 004 fn 6).
+    let r = replay("fa7-fairy-double-turn", None);
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 0, 0]);
+    assert_eq!(fairy_points(&r), 1);
+    assert_eq!(r.game.scores(), &[12, 0]);
+}
+
+#[test]
+fn fa7_the_fairy_point_in_both_halves_when_allowed() {
+    // `pd.fairy.turn_bonus_once_per_turn = false`: the second half pays it again.
+    let r = replay("fa7-fairy-double-turn", Some("tb-pd-fairy-twice.toml"));
+    assert_eq!(fairy_points(&r), 2);
+    assert_eq!(r.game.scores(), &[13, 0]);
+}
+
+#[test]
+fn ct7_each_tile_of_a_double_turn_earns_a_follower_in_the_city() {
+    // RULES.md CT-7 and CO-1 (T&B line): both tiles of Blue's double turn score only for Red,
+    // so Blue puts two followers into the City of Carcassonne.
+    let r = replay("ct7-count-double-turn", None);
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 1]);
+    let city = castellan::mechanic::count::state(&r.game).expect("the Count is in play");
+    assert_eq!((city.followers(0), city.followers(1)), (0, 2));
+    assert_eq!(r.game.scores(), &[6, 3]);
+}
+
+#[test]
+fn pr5_all_figures_and_fairy_bars_the_builder() {
+    // RULES.md PR5 `removal_blocks = "all_figures_and_fairy"` (002, 004): no builder either.
+    match record("pr5-builder-after-removal", None).replay() {
+        Err(castellan::record::RecordError::Illegal { index, error, .. }) => {
+            assert_eq!(index, 11);
+            assert_eq!(error.rule().map(|r| r.0), Some("PR5"));
+        }
+        other => panic!("the builder must be refused: {:?}", other.is_ok()),
+    }
+}
+
+#[test]
+fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
+    // RULES.md PR5 `removal_blocks = "follower_on_tile"` (000/001): a builder is no follower.
+    let r = replay(
+        "pr5-builder-after-removal",
+        Some("tb-pd-princess-tile-only.toml"),
+    );
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(1, ReturnReason::Princess)]
+    );
+    assert_eq!(
+        standing(&r, 0, "builder"),
+        vec![(Pos::new(1, -1), spot("N"))]
+    );
+}
+
+#[test]
+fn d8_the_dragon_eating_the_last_farmer_sends_the_pig_home() {
+    // RULES.md D8 (002, 004) and §1.10 "T&B pig".
+    let r = replay("d8-pig", None);
+    assert_eq!(
+        returns(&r.events, "follower"),
+        vec![(0, ReturnReason::Eaten)]
+    );
+    assert_eq!(returns(&r.events, "pig"), vec![(0, ReturnReason::Eaten)]);
+    assert!(r.game.figures().is_empty());
+    assert_eq!(r.game.supply(0, kind("pig")), 1);
+}
