@@ -95,6 +95,10 @@ fn games(c: &mut Criterion) {
     // The dungeon variant: hig, the tower tiles and scripts/dungeon.rhai (issue 4's speed goal:
     // at least 1,000 games per second on one core).
     bench_ruleset(c, "dungeon");
+    // Every box the P&D interaction pages talk about (issue 10's goal: at least 4,000 games per
+    // second on one core): 2nd-edition base with the Abbot, P&D, Inns & Cathedrals, Traders &
+    // Builders.
+    bench_ruleset(c, "hig-full");
     bench_clone(c, "hig");
     bench_greedy(c);
     bench_mcts(c);

@@ -48,6 +48,8 @@ const RULESETS: &[&str] = &[
     "zman-abbot",
     "hig-tb",
     "zman-tb",
+    "hig-full",
+    "zman-full",
 ];
 
 /// House-rule variants written for these tests: (file name, TOML). They are written to a
