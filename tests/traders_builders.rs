@@ -16,6 +16,7 @@ use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::Good;
 use castellan::record::{Record, Replay};
+use castellan::ui::render::text;
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -228,6 +229,24 @@ fn goods_go_to_the_completer_and_each_majority_scores_ten() {
     let off = replay("goods", Some("tb-figures-only.toml"));
     assert_eq!(off.game.scores(), &[6, 0]);
     assert!(off.events.iter().all(|e| TbEvent::of(e).is_none()));
+}
+
+#[test]
+fn the_terminal_legend_shows_builders_pigs_and_goods_held() {
+    // What a player sees in `castellan play` and `castellan render`: the builder and pig in
+    // supply beside the followers, the goods each player holds, and a key line for the builder
+    // and pig marks.
+    let r = replay("goods", None);
+    let legend = text::legend(&r.game, false);
+    assert!(
+        legend.contains("1 builder, 1 pig in supply; goods: 1 wine"),
+        "{legend}"
+    );
+    assert!(legend.contains(text::BUILDER_PIG_SYMBOLS), "{legend}");
+    assert!(text::extra_symbols(&r.game).contains(&text::BUILDER_PIG_SYMBOLS));
+    assert_eq!(text::goods_words(&r.game, 1).as_deref(), Some("1 wine"));
+    let off = replay("goods", Some("tb-figures-only.toml"));
+    assert_eq!(text::goods_words(&off.game, 0), None);
 }
 
 #[test]

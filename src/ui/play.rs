@@ -404,8 +404,8 @@ impl Session {
             line.push_str("  ");
         }
         writeln!(out, "     {}", line.trim_end())?;
-        if render::text::has_figure_letters(game) {
-            writeln!(out, "     {}", render::text::FIGURE_SYMBOLS)?;
+        for line in render::text::extra_symbols(game) {
+            writeln!(out, "     {line}")?;
         }
         let decision = game.decision();
         if let DecisionKind::PlaceTile { tile } = decision.kind {
@@ -446,8 +446,10 @@ impl Session {
         }
         let scores: Vec<String> = (0..self.names.len())
             .map(|p| {
+                let goods = render::text::goods_words(game, p)
+                    .map_or(String::new(), |g| format!("; goods: {g}"));
                 format!(
-                    "{} {} ({} left)",
+                    "{} {} ({} left{goods})",
                     self.names[p],
                     game.scores()[p],
                     render::text::supply_words(game, p)

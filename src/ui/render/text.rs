@@ -492,20 +492,50 @@ pub(crate) fn count(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// What `seat` has in supply, every kind of follower the players were given, in figure table
-/// order: "7 followers", "6 followers, 1 big follower".
+/// What `seat` has in supply, every kind of figure the players were given, in figure table
+/// order: "7 followers", "6 followers, 1 big follower, 1 builder, 1 pig".
 pub fn supply_words(game: &Game, seat: usize) -> String {
     let rows = game.rules().figures.rows().iter();
-    let kinds = rows.filter(|r| r.per_player > 0 && r.follower.is_some());
+    let kinds = rows.filter(|r| r.per_player > 0);
     let words: Vec<String> = kinds
         .map(|r| count(game.supply(seat, r.kind).into(), &r.kind.noun()))
         .collect();
     words.join(", ")
 }
 
+/// The goods tokens `seat` holds (Traders & Builders), "2 wine, 1 cloth"; `None` when none.
+pub fn goods_words(game: &Game, seat: usize) -> Option<String> {
+    let goods = crate::mechanic::tb::goods(game);
+    let held = goods.get(seat)?;
+    let words: Vec<String> = crate::model::tile::Good::ALL
+        .iter()
+        .filter(|g| held[**g as usize] > 0)
+        .map(|g| format!("{} {}", held[*g as usize], g.name()))
+        .collect();
+    (!words.is_empty()).then(|| words.join(", "))
+}
+
+/// The key lines a game needs beyond [`SYMBOLS`]: the marks of expansion tiles, the builder
+/// and pig, the letters of big followers and abbots (each only when the game has them).
+pub fn extra_symbols(game: &Game) -> Vec<&'static str> {
+    let rows = game.rules().figures.rows();
+    let special = |r: &crate::model::figure::FigureRow| r.has_tag("builder") || r.has_tag("pig");
+    let mut lines = Vec::new();
+    if game.rules().tiles.iter().any(has_expansion_marks) {
+        lines.push(EXPANSION_SYMBOLS);
+    }
+    if rows.iter().any(|r| r.per_player > 0 && special(r)) {
+        lines.push(BUILDER_PIG_SYMBOLS);
+    }
+    if has_figure_letters(game) {
+        lines.push(FIGURE_SYMBOLS);
+    }
+    lines
+}
+
 /// Whether the players have figures that the board marks with a letter beside the seat number
 /// (big followers, abbots: [`FIGURE_SYMBOLS`]).
-pub fn has_figure_letters(game: &Game) -> bool {
+fn has_figure_letters(game: &Game) -> bool {
     let rows = game.rules().figures.rows();
     rows.iter()
         .any(|r| r.per_player > 0 && kind_letter(game, r.kind).is_some())
@@ -521,52 +551,17 @@ pub fn legend(game: &Game, colour: bool) -> String {
             Style::Player(seat),
         );
         out.push_str(&line(&[mark], colour));
-        // Figures a ruleset hands out that are no followers (builder, pig: the followers are
-        // in `supply_words`) and goods held, when there are any.
-        let mut others = String::new();
-        for row in game.rules().figures.rows().iter().skip(1) {
-            if row.per_player > 0 && row.follower.is_none() {
-                let n = game.supply(seat, row.kind);
-                others.push_str(&format!(", {}", count(n.into(), row.kind.name())));
-            }
-        }
-        let goods = crate::mechanic::tb::goods(game);
-        let held = goods.get(seat).map(|held| {
-            crate::model::tile::Good::ALL
-                .iter()
-                .filter(|g| held[**g as usize] > 0)
-                .map(|g| format!("{} {}", held[*g as usize], g.name()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        });
-        let held = held
-            .filter(|h| !h.is_empty())
-            .map_or(String::new(), |h| format!("; goods: {h}"));
+        let held = goods_words(game, seat).map_or(String::new(), |h| format!("; goods: {h}"));
         out.push_str(&format!(
-            " {name}: {}, {}{others} in supply{held}\n",
+            " {name}: {}, {} in supply{held}\n",
             count(game.scores()[seat], "point"),
             supply_words(game, seat)
         ));
     }
     out.push_str(SYMBOLS);
     out.push('\n');
-    if game.rules().tiles.iter().any(has_expansion_marks) {
-        out.push_str(EXPANSION_SYMBOLS);
-        out.push('\n');
-    }
-    let special = |r: &crate::model::figure::FigureRow| r.has_tag("builder") || r.has_tag("pig");
-    if game
-        .rules()
-        .figures
-        .rows()
-        .iter()
-        .any(|r| r.per_player > 0 && special(r))
-    {
-        out.push_str(BUILDER_PIG_SYMBOLS);
-        out.push('\n');
-    }
-    if has_figure_letters(game) {
-        out.push_str(FIGURE_SYMBOLS);
+    for line in extra_symbols(game) {
+        out.push_str(line);
         out.push('\n');
     }
     out
