@@ -16,38 +16,20 @@ use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
 use castellan::record::{self, Record, Replay};
-use std::path::{Path, PathBuf};
+
+mod common;
+use common::{before, run};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn load(name: &str) -> Record {
-    let path: PathBuf = root().join(format!("tests/records/abbot/{name}.toml"));
-    Record::load(&path).unwrap_or_else(|d| panic!("{name}: {d}"))
+    common::record("abbot", name)
 }
 
 /// The record played under another fixture ruleset (one toggle changed).
 fn under(name: &str, fixture: &str) -> Record {
-    let mut record = load(name);
-    let path = root().join("tests/fixtures").join(fixture);
-    record.rules = Ruleset::load(&path.to_string_lossy()).unwrap_or_else(|d| panic!("{d}"));
-    record
-}
-
-fn run(record: &Record) -> Replay {
-    record
-        .replay()
-        .unwrap_or_else(|e| panic!("{}", e.diagnostic()))
-}
-
-/// The record's game waiting for its action number `n` (0-based).
-fn before(mut record: Record, n: usize) -> Game {
-    record.actions.truncate(n);
-    run(&record).game
+    common::under(load(name), fixture)
 }
 
 fn abbot() -> FigureKind {

@@ -16,42 +16,16 @@ use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, Replay};
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
+
+mod common;
+use common::{before, root, run, under};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn load(name: &str) -> Record {
-    let path = root().join(format!("tests/records/ic/{name}.toml"));
-    Record::load(&path).unwrap_or_else(|d| panic!("{name}: {d}"))
-}
-
-/// `record` played under `rules` (a shipped name or a path under tests/fixtures).
-fn under(mut record: Record, rules: &str) -> Record {
-    let path = root().join("tests/fixtures").join(rules);
-    let reference = if path.exists() {
-        path.to_string_lossy().into_owned()
-    } else {
-        rules.to_string()
-    };
-    record.rules = Ruleset::load(&reference).unwrap_or_else(|d| panic!("{d}"));
-    record
-}
-
-fn run(record: &Record) -> Replay {
-    record
-        .replay()
-        .unwrap_or_else(|e| panic!("{}", e.diagnostic()))
-}
-
-fn before(mut record: Record, n: usize) -> Game {
-    record.actions.truncate(n);
-    run(&record).game
+    common::record("ic", name)
 }
 
 fn big() -> FigureKind {

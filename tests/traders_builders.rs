@@ -17,32 +17,21 @@ use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::Good;
 use castellan::record::{Record, Replay};
 use castellan::ui::render::text;
-use std::path::Path;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::kind;
 
 /// The record `tests/records/tb/NAME.toml`, under its own ruleset or the fixture `rules`.
 fn record(name: &str, rules: Option<&str>) -> Record {
-    let path = root().join(format!("tests/records/tb/{name}.toml"));
-    let mut record = Record::load(&path).unwrap_or_else(|d| panic!("{name}: {d}"));
-    if let Some(file) = rules {
-        let file = root().join("tests/fixtures").join(file);
-        record.rules =
-            Ruleset::load(&file.to_string_lossy()).unwrap_or_else(|d| panic!("{file:?}: {d}"));
+    let record = common::record("tb", name);
+    match rules {
+        Some(file) => common::under(record, file),
+        None => record,
     }
-    record
 }
 
 fn replay(name: &str, rules: Option<&str>) -> Replay {
-    record(name, rules)
-        .replay()
-        .unwrap_or_else(|e| panic!("{name}: {}", e.diagnostic()))
-}
-
-fn kind(name: &str) -> FigureKind {
-    FigureKind::parse(name).unwrap_or_else(|| panic!("no figure {name}"))
+    common::run(&record(name, rules))
 }
 
 /// Where `player`'s figures of `name` stand.
