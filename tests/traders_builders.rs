@@ -197,7 +197,12 @@ fn goods_go_to_the_completer_and_each_majority_scores_ten() {
     // [ext:X2], RULES.md B-E2: Blue completes Red's wine city without a follower there and
     // takes the wine; Red takes the second wine; 1 : 1 is a tie, both score 10.
     let r = replay("goods", None);
-    let taken: Vec<TbEvent> = r.events.iter().filter_map(TbEvent::of).collect();
+    let taken: Vec<TbEvent> = r
+        .events
+        .iter()
+        .filter_map(TbEvent::of)
+        .filter(|e| matches!(e, TbEvent::GoodsTaken { .. }))
+        .collect();
     let wine = |player| TbEvent::GoodsTaken {
         player,
         good: Good::Wine,
@@ -205,15 +210,46 @@ fn goods_go_to_the_completer_and_each_majority_scores_ten() {
     };
     assert_eq!(taken, vec![wine(1), wine(0)]);
     assert_eq!(tb::goods(&r.game), vec![[1, 0, 0], [1, 0, 0]]);
-    let goods: Vec<_> = scored(&r.events)
-        .into_iter()
-        .filter(|s| s.2 == "T&B goods majority")
+    let majority = |player| TbEvent::GoodsMajority {
+        player,
+        good: Good::Wine,
+        held: 1,
+        points: 10,
+    };
+    let paid: Vec<TbEvent> = r
+        .events
+        .iter()
+        .filter_map(TbEvent::of)
+        .filter(|e| matches!(e, TbEvent::GoodsMajority { .. }))
+        .collect();
+    assert_eq!(paid, vec![majority(0), majority(1)]);
+    // The majority is T&B's own event, no base-game `Scored` for a city.
+    assert_eq!(scored(&r.events), vec![(0, 6, "§1.6 completed city")]);
+    assert_eq!(r.game.scores(), &[16, 10]);
+    let names = ["Red".to_string(), "Blue".to_string()];
+    let words: Vec<String> = r
+        .events
+        .iter()
+        .filter(|e| matches!(TbEvent::of(e), Some(TbEvent::GoodsMajority { .. })))
+        .map(|e| castellan::engine::words::event(e, &names).to_string())
         .collect();
     assert_eq!(
-        goods,
-        vec![(0, 10, "T&B goods majority"), (1, 10, "T&B goods majority")]
+        words[0],
+        "Red scores 10 for the most wine tokens (1; T&B goods majority, B-E2)"
     );
-    assert_eq!(r.game.scores(), &[16, 10]);
+    let json = castellan::ui::report::game_json(&r.game, &r.events);
+    let logged = json["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["event"] == "goods_majority")
+        .cloned();
+    assert_eq!(
+        logged,
+        Some(
+            serde_json::json!({"event": "goods_majority", "player": "Red", "good": "wine", "held": 1, "points": 10})
+        )
+    );
     // Without the rule: no goods, Red's 6 for the city only.
     let off = replay("goods", Some("tb-figures-only.toml"));
     assert_eq!(off.game.scores(), &[6, 0]);

@@ -1116,15 +1116,29 @@ impl Game {
         at: Pos,
         events: &mut Vec<Event>,
     ) {
-        self.scores[player] += points;
-        events.push(Event::Scored {
+        let scored = Event::Scored {
             player,
             points,
             feature,
             rule,
             x: at.x,
             y: at.y,
-        });
+        };
+        self.credit(player, points, scored, events);
+    }
+
+    /// Gives `points` to one player and logs `event`, the event that says what paid them (the
+    /// base game's `Scored`, or a mechanic's own scoring event such as the fairy's point or a
+    /// goods majority).
+    pub(crate) fn credit(
+        &mut self,
+        player: usize,
+        points: u32,
+        event: Event,
+        events: &mut Vec<Event>,
+    ) {
+        self.scores[player] += points;
+        events.push(event);
     }
 
     /// Sends home every figure that `which` selects.

@@ -71,14 +71,9 @@ fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
 /// Pays the active player the fairy's turn point.
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     let points = g.rules.pd.fairy.turn_bonus;
-    g.scores[g.active] += points;
-    events.push(
-        PdEvent::FairyPoint {
-            player: g.active,
-            points,
-        }
-        .into(),
-    );
+    let player = g.active;
+    let event = PdEvent::FairyPoint { player, points }.into();
+    g.credit(player, points, event, events);
 }
 
 /// Whether the fairy may be moved this turn (FA2, V4, PR5).

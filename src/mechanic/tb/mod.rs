@@ -258,9 +258,13 @@ impl Mechanic for TradersBuilders {
             }
             for (player, h) in held.iter().enumerate() {
                 if h[good as usize] == best {
-                    let rule = "T&B goods majority";
-                    let at = Pos::new(0, 0);
-                    g.award(player, GOODS_MAJORITY, FeatureKind::City, rule, at, events);
+                    let event = TbEvent::GoodsMajority {
+                        player,
+                        good,
+                        held: best,
+                        points: GOODS_MAJORITY,
+                    };
+                    g.credit(player, GOODS_MAJORITY, event.into(), events);
                 }
             }
         }
