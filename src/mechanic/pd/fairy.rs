@@ -76,10 +76,12 @@ pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     g.credit(player, points, event, events);
 }
 
-/// Whether the fairy may be moved this turn (FA2, V4, PR5).
+/// Whether the fairy may be moved this turn (FA2, V4, PR5; in a half of a builder's double
+/// turn only if `pd.fairy.moves_per_half_turn` is 1, A13).
 pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
+        && (g.rules.pd.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
         && !(g.now.princess_removed
             && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
         && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
