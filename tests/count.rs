@@ -169,7 +169,12 @@ fn ct1_a_tile_that_scores_only_for_opponents_offers_a_quarter() {
     );
     let quarters: Vec<Action> = Quarter::ALL
         .into_iter()
-        .map(|quarter| Action::from(CountAction::Quarter { quarter }))
+        .map(|quarter| {
+            Action::from(CountAction::Quarter {
+                quarter,
+                figure: FigureKind::Follower,
+            })
+        })
         .chain([Action::Pass])
         .collect();
     assert_eq!(set(count[0].legal.clone()), set(quarters));
@@ -201,7 +206,8 @@ fn ct1_a_tile_that_scores_only_for_opponents_offers_a_quarter() {
     assert!(
         events.contains(&Event::from(CountEvent::FollowerIntoQuarter {
             player: 1,
-            quarter: Quarter::Castle
+            quarter: Quarter::Castle,
+            figure: FigureKind::Follower,
         }))
     );
     assert!(events.contains(&Event::from(CountEvent::CountMoved {
@@ -264,7 +270,8 @@ fn ct4_a_castle_follower_joins_a_completed_city() {
         set([
             Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
-                count: 1
+                count: 1,
+                figure: FigureKind::Follower,
             }),
             Action::Pass
         ])
@@ -332,11 +339,13 @@ fn ct6_two_moved_followers_outweigh_one_knight() {
         set([
             Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
-                count: 1
+                count: 1,
+                figure: FigureKind::Follower,
             }),
             Action::from(CountAction::Leave {
                 quarter: Quarter::Castle,
-                count: 2
+                count: 2,
+                figure: FigureKind::Follower,
             }),
             Action::Pass
         ]),
@@ -466,6 +475,7 @@ fn t49_cathedral_and_incomplete_cloisters() {
     game.apply(&Action::from(CountAction::Leave {
         quarter: Quarter::Cathedral,
         count: 1,
+        figure: FigureKind::Follower,
     }))
     .expect("legal");
     assert!(game.is_over());
@@ -755,12 +765,14 @@ fn bad_count_actions_are_refused() {
     let too_many = Action::from(CountAction::Leave {
         quarter: Quarter::Castle,
         count: 3,
+        figure: FigureKind::Follower,
     });
     let co5 = Some(RuleId("CO-5"));
     assert_eq!(game.apply(&too_many).err().and_then(|e| e.rule()), co5);
     let wrong_quarter = Action::from(CountAction::Leave {
         quarter: Quarter::Market,
         count: 1,
+        figure: FigureKind::Follower,
     });
     assert_eq!(game.apply(&wrong_quarter).err().and_then(|e| e.rule()), co5);
     let place = Action::Place {
