@@ -42,6 +42,7 @@ const RULESETS: &[&str] = &[
     "house-pilgrims",
     "count",
     "devir-count",
+    "hig-count-ic",
     "hig-ic",
     "zman-ic",
     "hig-abbot",
