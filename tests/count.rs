@@ -780,6 +780,12 @@ fn ct6_a_big_follower_out_of_the_castle_outweighs_one_knight() {
         1
     );
     assert_eq!(in_quarter(&both, 0, Quarter::Castle), 2);
+    let json = game_json(&both, &[]);
+    assert_eq!(json["count"]["quarters"]["castle"]["Red"], 2);
+    assert_eq!(
+        json["count"]["kinds"]["castle"]["Red"],
+        serde_json::json!({"follower": 1, "big": 1})
+    );
     // The round: a plain follower or the big one; after the big one, the plain one or pass.
     let round = &points[ROUND];
     assert_eq!(round.player, 0);

@@ -11,6 +11,12 @@
 //! eat) and go back to supply after the scoring. Nothing else moves a follower into or out of
 //! the City (CO-6).
 //!
+//! Followers keep their kind in the City (seed 001 "Casos especiales", I&C): a big follower
+//! goes into a quarter as itself and weighs 2 when it comes out (CT-6). A figure may enter a
+//! quarter if its row is a follower that may stand on the features the quarter serves (so the
+//! abbot enters the cathedral only; builders and pigs, no followers, never enter). In a round a
+//! player moves one kind per action and is asked again while he holds a kind he has not moved.
+//!
 //! Tiles: a tile tagged `count` belongs to the block; one tagged `count_city` is the walled
 //! city itself (CO/6, CO/7): no figure is deployed there and no portal leads there (MP7); the
 //! dragon keeps off the walled city, or off the whole block (`count.dragon_access`).
