@@ -940,16 +940,7 @@ fn the_figure_key_of_count_actions_in_records() {
     })
     .expect("reads back");
     assert_eq!(run(&again, "written").events, original.events);
-    let bad = |action: &str| {
-        let text = format!(
-            "ruleset = \"../../fixtures/count-ic.toml\"\nplayers = [\"A\", \"B\"]\n[[action]]\n{action}\n"
-        );
-        Record::parse(Source {
-            path: root().join("tests/records/count/bad.toml"),
-            text,
-        })
-        .expect_err("a bad action")
-    };
+    let bad = |action: &str| bad_record("count-ic.toml", action);
     let e = bad("count = \"market\"\nfigure = \"big\"");
     assert!(e.message.contains("not with `count`"), "{e}");
     assert!(e.to_string().contains("bad.toml:4:"), "{e}");
@@ -1020,20 +1011,22 @@ fn count_actions_round_trip_through_records() {
     assert!(text.contains("count = \"market\""), "{text}");
 }
 
+/// The error of a record under the fixture `fixture` whose one action is `action`.
+fn bad_record(fixture: &str, action: &str) -> castellan::data::diagnostic::Diagnostic {
+    let text = format!(
+        "ruleset = \"../../fixtures/{fixture}\"\nplayers = [\"A\", \"B\"]\n[[action]]\n{action}\n"
+    );
+    Record::parse(Source {
+        path: root().join("tests/records/count/bad.toml"),
+        text,
+    })
+    .expect_err("a bad action")
+}
+
 /// Bad Count actions are located errors in records, and refusals that change nothing in play.
 #[test]
 fn bad_count_actions_are_refused() {
-    let bad = |action: &str| {
-        let text = format!(
-            "ruleset = \"../../fixtures/count-synthetic.toml\"\nplayers = [\"A\", \"B\"]\n[[action]]\n{action}\n"
-        );
-        Record::parse(Source {
-            path: root().join("tests/records/count/bad.toml"),
-            text,
-        })
-        .expect_err("a bad action")
-        .message
-    };
+    let bad = |action: &str| bad_record("count-synthetic.toml", action).message;
     assert!(bad("quarter = \"kitchen\"").contains("no quarter"));
     assert!(bad("leave = [\"castle\", 0]").contains("moves nothing"));
     assert!(bad("count = \"castle\"\npass = true").contains("exactly one of"));
