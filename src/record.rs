@@ -398,15 +398,18 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     if core.iter().filter(|k| **k).count() + a.mechanic.len() != 1 {
         return Err(format!("an action has exactly one of {}", all_keys()));
     }
-    if a.figure.is_some() && a.deploy.is_none() {
-        return Err("`figure` goes with `deploy`".into());
-    }
     if let Some((key, value)) = a.mechanic.iter().next() {
         let vocabulary = vocabulary_of(key).ok_or_else(|| format!("unknown key `{key}`"))?;
-        return vocabulary
-            .parse(key, value)
+        let parsed = match &a.figure {
+            None => vocabulary.parse(key, value),
+            Some(name) => vocabulary.parse_figure(key, value, figure_named(name)?),
+        };
+        return parsed
             .map(Action::Mechanic)
             .map_err(|e| format!("`{key}`: {e}"));
+    }
+    if a.figure.is_some() && a.deploy.is_none() {
+        return Err("`figure` goes with `deploy` (or a Count's `quarter` or `leave`)".into());
     }
     if let Some(parts) = &a.script {
         let Some((crate::script::Arg::Text(name), args)) = parts.split_first() else {
@@ -433,8 +436,7 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     if let Some((x, y, spot)) = &a.deploy {
         let figure = match &a.figure {
             None => FigureKind::Follower,
-            Some(name) => FigureKind::parse(name)
-                .ok_or_else(|| format!("unknown figure `{name}` (known: follower)"))?,
+            Some(name) => figure_named(name)?,
         };
         return Ok(Action::Deploy {
             pos: Pos::new(*x, *y),
@@ -443,6 +445,11 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
         });
     }
     yes(a.pass, "pass", Action::Pass)
+}
+
+/// The figure kind a record's `figure = "NAME"` names.
+fn figure_named(name: &str) -> Result<FigureKind, String> {
+    FigureKind::parse(name).ok_or_else(|| format!("unknown figure `{name}` (known: follower)"))
 }
 
 fn action_file(a: &Action) -> ActionFile {
@@ -459,11 +466,20 @@ fn action_file(a: &Action) -> ActionFile {
         },
         Action::Mechanic(m) => {
             let mut mechanic = toml::Table::new();
+            let mut figure = None;
             if let Some(v) = vocabulary::of(m.mechanic) {
                 let (key, value) = v.record(&m);
                 mechanic.insert(key.to_string(), value);
+                figure = v
+                    .record_figure(&m)
+                    .filter(|k| *k != FigureKind::Follower)
+                    .map(|k| k.name().to_string());
             }
-            ActionFile { mechanic, ..none() }
+            ActionFile {
+                mechanic,
+                figure,
+                ..none()
+            }
         }
         Action::Script(id) => {
             let a = crate::script::action(id);

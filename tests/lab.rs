@@ -110,6 +110,27 @@ fn game_results_add_up() {
     }
 }
 
+/// Traders & Builders' goods majorities (B-E2) are paid by an event of their own: their points
+/// appear under the source `goods_majority`, in tens, and the sources still add up to the scores.
+#[test]
+fn goods_majorities_are_a_source_of_their_own() {
+    let rules = Ruleset::load("hig-tb").expect("loads");
+    let mut seen = false;
+    for seed in 0..3 {
+        let r = lab::play(&rules, &["random", "random"], seed, 0).expect("the game runs");
+        for seat in 0..2 {
+            let sum: u32 = r.points.values().map(|p| p[seat]).sum();
+            assert_eq!(sum, r.scores[seat], "seed {seed}: {:?}", r.points);
+        }
+        if let Some(goods) = r.points.get("goods_majority") {
+            assert!(goods.iter().all(|p| p % 10 == 0), "{goods:?}");
+            seen |= goods.iter().any(|p| *p > 0);
+        }
+        assert!(!r.points.keys().any(|k| k.contains("goods majority")));
+    }
+    assert!(seen, "some game of three pays a goods majority");
+}
+
 fn castellan(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_castellan"))
         .args(args)

@@ -42,6 +42,7 @@ const RULESETS: &[&str] = &[
     "house-pilgrims",
     "count",
     "devir-count",
+    "hig-count-ic",
     "hig-ic",
     "zman-ic",
     "hig-abbot",
@@ -600,7 +601,8 @@ proptest! {
     }
 
     /// RULES.md §1.6–§1.9, B-M2, FA7–FA8: points are only ever added, so no score falls; the
-    /// final scores are the sum of the `Scored`, `FairyPoint` and `ScriptScored` events and are
+    /// final scores are the sum of the `Scored`, `FairyPoint`, `GoodsMajority` and `ScriptScored`
+    /// events and are
     /// what `GameEnded` reports.
     #[test]
     fn scores_never_fall(spec in specs()) {
@@ -623,7 +625,11 @@ proptest! {
                     summed[*player] += points;
                 }
                 (_, Some(PdEvent::FairyPoint { player, points })) => summed[player] += points,
-                _ => {}
+                _ => {
+                    if let Some(TbEvent::GoodsMajority { player, points, .. }) = TbEvent::of(e) {
+                        summed[player] += points;
+                    }
+                }
             }
         }
         prop_assert_eq!(&summed[..], game.scores());

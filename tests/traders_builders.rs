@@ -197,7 +197,12 @@ fn goods_go_to_the_completer_and_each_majority_scores_ten() {
     // [ext:X2], RULES.md B-E2: Blue completes Red's wine city without a follower there and
     // takes the wine; Red takes the second wine; 1 : 1 is a tie, both score 10.
     let r = replay("goods", None);
-    let taken: Vec<TbEvent> = r.events.iter().filter_map(TbEvent::of).collect();
+    let taken: Vec<TbEvent> = r
+        .events
+        .iter()
+        .filter_map(TbEvent::of)
+        .filter(|e| matches!(e, TbEvent::GoodsTaken { .. }))
+        .collect();
     let wine = |player| TbEvent::GoodsTaken {
         player,
         good: Good::Wine,
@@ -205,15 +210,46 @@ fn goods_go_to_the_completer_and_each_majority_scores_ten() {
     };
     assert_eq!(taken, vec![wine(1), wine(0)]);
     assert_eq!(tb::goods(&r.game), vec![[1, 0, 0], [1, 0, 0]]);
-    let goods: Vec<_> = scored(&r.events)
-        .into_iter()
-        .filter(|s| s.2 == "T&B goods majority")
+    let majority = |player| TbEvent::GoodsMajority {
+        player,
+        good: Good::Wine,
+        held: 1,
+        points: 10,
+    };
+    let paid: Vec<TbEvent> = r
+        .events
+        .iter()
+        .filter_map(TbEvent::of)
+        .filter(|e| matches!(e, TbEvent::GoodsMajority { .. }))
+        .collect();
+    assert_eq!(paid, vec![majority(0), majority(1)]);
+    // The majority is T&B's own event, no base-game `Scored` for a city.
+    assert_eq!(scored(&r.events), vec![(0, 6, "§1.6 completed city")]);
+    assert_eq!(r.game.scores(), &[16, 10]);
+    let names = ["Red".to_string(), "Blue".to_string()];
+    let words: Vec<String> = r
+        .events
+        .iter()
+        .filter(|e| matches!(TbEvent::of(e), Some(TbEvent::GoodsMajority { .. })))
+        .map(|e| castellan::engine::words::event(e, &names).to_string())
         .collect();
     assert_eq!(
-        goods,
-        vec![(0, 10, "T&B goods majority"), (1, 10, "T&B goods majority")]
+        words[0],
+        "Red scores 10 for the most wine tokens (1; T&B goods majority, B-E2)"
     );
-    assert_eq!(r.game.scores(), &[16, 10]);
+    let json = castellan::ui::report::game_json(&r.game, &r.events);
+    let logged = json["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["event"] == "goods_majority")
+        .cloned();
+    assert_eq!(
+        logged,
+        Some(
+            serde_json::json!({"event": "goods_majority", "player": "Red", "good": "wine", "held": 1, "points": 10})
+        )
+    );
     // Without the rule: no goods, Red's 6 for the city only.
     let off = replay("goods", Some("tb-figures-only.toml"));
     assert_eq!(off.game.scores(), &[6, 0]);
@@ -414,6 +450,108 @@ fn fa7_the_fairy_point_in_both_halves_when_allowed() {
     let r = replay("fa7-fairy-double-turn", Some("tb-pd-fairy-twice.toml"));
     assert_eq!(fairy_points(&r), 2);
     assert_eq!(r.game.scores(), &[13, 0]);
+}
+
+/// Whether the legal list of `game`'s pending decision holds a fairy move.
+fn fairy_may_move(game: &castellan::engine::game::Game) -> bool {
+    game.legal().iter().any(|a| {
+        matches!(
+            castellan::mechanic::pd::vocabulary::PdAction::of(a),
+            Some(castellan::mechanic::pd::vocabulary::PdAction::Fairy { .. })
+        )
+    })
+}
+
+/// Where the fairy stands: her tile and, in follower mode, the spot of her follower.
+fn fairy_at(game: &castellan::engine::game::Game) -> Option<(Pos, Option<Spot>)> {
+    let fairy = game.fairy()?;
+    let spot = fairy.follower.and_then(|id| {
+        let f = game.figures().iter().find(|f| f.id == id)?;
+        Some(game.figure_spot(f).1)
+    });
+    Some((fairy.pos, spot))
+}
+
+// The double turn of a13-fairy-each-half: the deploy decisions of its two halves are actions
+// 13 and 15; the normal turn 5's is action 9.
+const FIRST_HALF: usize = 13;
+const SECOND_HALF: usize = 15;
+const NORMAL_TURN: usize = 9;
+
+#[test]
+fn a13_the_fairy_moves_in_each_half_of_a_double_turn() {
+    // RULES.md §7 A13, §3.1 #40b `pd.fairy.moves_per_half_turn = 1` (hig-tb's default): each half
+    // has its own deploy decision, and the fairy's move is that half's action.
+    let first = common::before(record("a13-fairy-each-half", None), FIRST_HALF);
+    assert!(first.is_half_turn() && !first.is_extra_turn());
+    assert!(fairy_may_move(&first));
+    let moved = common::before(record("a13-fairy-each-half", None), FIRST_HALF + 1);
+    assert_eq!(fairy_at(&moved), Some((Pos::new(1, 0), Some(spot("E")))));
+    let second = common::before(record("a13-fairy-each-half", None), SECOND_HALF);
+    assert!(second.is_half_turn() && second.is_extra_turn());
+    assert!(fairy_may_move(&second));
+    let r = replay("a13-fairy-each-half", None);
+    assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 0, 0]);
+    assert_eq!(fairy_at(&r.game), Some((Pos::new(0, 1), Some(spot("E")))));
+    // The long road 8; the fairy's road 1 + her bonus 3.
+    assert_eq!(
+        scored(&r.events),
+        vec![
+            (0, 8, "§1.8 incomplete road"),
+            (0, 1, "§1.8 incomplete road"),
+            (0, 3, "FA8 fairy bonus")
+        ]
+    );
+    assert_eq!(r.game.scores(), &[12, 0]);
+}
+
+#[test]
+fn a13_moves_per_half_turn_0_keeps_the_fairy_still_in_a_double_turn() {
+    // `pd.fairy.moves_per_half_turn = 0`: no fairy move in either half of a double turn; a
+    // normal turn is no half, so there she still moves.
+    let still = |n| {
+        common::before(
+            record("a13-fairy-each-half", Some("tb-pd-fairy-still.toml")),
+            n,
+        )
+    };
+    assert!(fairy_may_move(&still(NORMAL_TURN)));
+    let mut first = still(FIRST_HALF);
+    assert!(first.is_half_turn());
+    assert!(!fairy_may_move(&first));
+    // The record's first-half move is refused and changes nothing.
+    let move_fairy = record("a13-fairy-each-half", None).actions[FIRST_HALF].0;
+    let (history, scores) = (first.history().to_vec(), first.scores().to_vec());
+    assert!(first.apply(&move_fairy).is_err());
+    assert_eq!(
+        (first.history(), first.scores()),
+        (&history[..], &scores[..])
+    );
+    assert_eq!(first.fairy(), None);
+    // Passing instead, the second half has no fairy move either; the fairy never comes in.
+    let mut passing = record("a13-fairy-each-half", Some("tb-pd-fairy-still.toml"));
+    for n in [FIRST_HALF, SECOND_HALF] {
+        passing.actions[n].0 = Action::Pass;
+    }
+    let mut second = common::before(passing, SECOND_HALF);
+    assert!(second.is_extra_turn() && !fairy_may_move(&second));
+    second.apply(&Action::Pass).expect("pass");
+    assert_eq!(second.fairy(), None);
+    assert_eq!(second.scores(), &[9, 0]);
+}
+
+#[test]
+fn a13_more_than_one_fairy_move_per_half_is_refused_with_its_place() {
+    let text = "extends = \"hig-tb\"\nname = \"x\"\n[pd.fairy]\nmoves_per_half_turn = 2\n";
+    let dir = std::env::temp_dir().join(format!("castellan-a13-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("two.toml");
+    std::fs::write(&file, text).expect("written");
+    let e = Ruleset::load(file.to_str().expect("utf-8")).expect_err("2 is refused");
+    let _ = std::fs::remove_dir_all(&dir);
+    let shown = e.to_string();
+    assert!(shown.contains("two.toml:4:"), "{shown}");
+    assert!(shown.contains("moves_per_half_turn is 1"), "{shown}");
 }
 
 #[test]

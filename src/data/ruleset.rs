@@ -431,6 +431,16 @@ impl Chain {
                 "a journey has at most 100 steps",
             ));
         }
+        if file.pd.fairy.moves_per_half_turn > 1 {
+            return Err(self.err_at(
+                &[
+                    PathPart::Key("pd"),
+                    PathPart::Key("fairy"),
+                    PathPart::Key("moves_per_half_turn"),
+                ],
+                "moves_per_half_turn is 1 (the fairy may be moved in each half of a builder's double turn) or 0 (in neither): a half has one deploy decision, so it cannot hold more moves (A13)",
+            ));
+        }
         Ok(file.base)
     }
 

@@ -186,6 +186,9 @@ pub(crate) struct TurnState {
     /// This turn is one a mechanic gave the player who just played (the second half of a
     /// builder's double turn).
     pub again: bool,
+    /// The tile of this turn gave its player another turn right after this one (the first half
+    /// of a builder's double turn).
+    pub doubled: bool,
 }
 
 /// A game in progress.
@@ -502,6 +505,12 @@ impl Game {
     /// a builder's double turn, RULES.md §1.10).
     pub fn is_extra_turn(&self) -> bool {
         self.now.again
+    }
+
+    /// Whether this turn is one half of a double turn: its tile gave the player another turn
+    /// right after it, or it is that other turn (RULES.md §1.10, §7 A13).
+    pub fn is_half_turn(&self) -> bool {
+        self.now.again || self.now.doubled
     }
 
     /// Re-samples what no player can know, for a search bot's copy of a game: the order of
@@ -1116,15 +1125,29 @@ impl Game {
         at: Pos,
         events: &mut Vec<Event>,
     ) {
-        self.scores[player] += points;
-        events.push(Event::Scored {
+        let scored = Event::Scored {
             player,
             points,
             feature,
             rule,
             x: at.x,
             y: at.y,
-        });
+        };
+        self.credit(player, points, scored, events);
+    }
+
+    /// Gives `points` to one player and logs `event`, the event that says what paid them (the
+    /// base game's `Scored`, or a mechanic's own scoring event such as the fairy's point or a
+    /// goods majority).
+    pub(crate) fn credit(
+        &mut self,
+        player: usize,
+        points: u32,
+        event: Event,
+        events: &mut Vec<Event>,
+    ) {
+        self.scores[player] += points;
+        events.push(event);
     }
 
     /// Sends home every figure that `which` selects.

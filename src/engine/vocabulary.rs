@@ -14,6 +14,7 @@
 //! lists every built-in one (`vocabularies` in `registry.rs`).
 
 use crate::engine::action::Action;
+use crate::model::figure::FigureKind;
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::FeatureKind;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -229,6 +230,23 @@ pub trait Vocabulary: Sync {
     /// The action a record's `key = value` names (`key` is one of [`Vocabulary::record_keys`]),
     /// or what is wrong with the value.
     fn parse(&self, key: &str, value: &toml::Value) -> Result<MechanicAction, String>;
+
+    /// The action a record's `key = value` names with `figure = "NAME"` beside it, for the
+    /// actions that take a figure kind (the Count's quarters); the others refuse the key.
+    fn parse_figure(
+        &self,
+        key: &str,
+        _value: &toml::Value,
+        _figure: FigureKind,
+    ) -> Result<MechanicAction, String> {
+        Err(format!("`figure` goes with `deploy`, not with `{key}`"))
+    }
+
+    /// The figure kind a record writes beside the action (`figure = "big"`), if it names one
+    /// other than the plain follower.
+    fn record_figure(&self, _action: &MechanicAction) -> Option<FigureKind> {
+        None
+    }
 
     /// The event's name in its JSON form (`"dragon_moved"`) and its fields, in order.
     fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>);

@@ -52,6 +52,17 @@ impl FigureKind {
         format!("{article} {noun}")
     }
 
+    /// The kind as one byte, for the small payloads of mechanics' actions and events.
+    pub fn code(self) -> u8 {
+        self.0
+    }
+
+    /// The kind a byte made by [`FigureKind::code`] stands for (none for a byte no name has).
+    pub fn of_code(code: u8) -> Option<FigureKind> {
+        let names = names().lock().unwrap_or_else(|e| e.into_inner());
+        (usize::from(code) < names.len()).then_some(FigureKind(code))
+    }
+
     /// The kind of a name some ruleset's figure table gave (none if no ruleset of this process
     /// has a figure of that name).
     pub fn parse(name: &str) -> Option<FigureKind> {

@@ -11,7 +11,7 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
 use crate::engine::words;
-use crate::mechanic::count::vocabulary::{CountAction, CountDecision};
+use crate::mechanic::count::vocabulary::{CountAction, CountDecision, how_many};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Spot};
@@ -383,20 +383,28 @@ fn pd_words(game: &Game, a: PdAction, action: &Action, names: &[String], detail:
 /// An action of the Count in words, seen by the player who decides now.
 fn count_words(game: &Game, a: CountAction) -> String {
     match a {
-        CountAction::Quarter { quarter } => {
-            format!("put a follower into the {} of Carcassonne", quarter.name())
+        CountAction::Quarter { quarter, figure } => {
+            format!(
+                "put {} into the {} of Carcassonne",
+                figure.words(),
+                quarter.name()
+            )
         }
         CountAction::Count { quarter } => format!("move the Count to the {}", quarter.name()),
-        CountAction::Leave { quarter, count } => {
+        CountAction::Leave {
+            quarter,
+            count,
+            figure,
+        } => {
             let into = match CountDecision::of(&game.decision().kind) {
                 Some(CountDecision::Leave { x, y, .. }) => {
                     format!(" into the feature at ({x},{y})")
                 }
                 _ => String::new(),
             };
-            let followers = if count == 1 { "follower" } else { "followers" };
             format!(
-                "move {count} {followers} out of the {}{into}",
+                "move {} out of the {}{into}",
+                how_many(count, figure),
                 quarter.name()
             )
         }

@@ -25,6 +25,7 @@ use crate::engine::game::{Game, Setup};
 use crate::engine::words;
 use crate::mechanic::count::vocabulary::CountDecision;
 use crate::mechanic::pd::vocabulary::{PdDecision, PdEvent};
+use crate::mechanic::tb::vocabulary::TbEvent;
 use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
 use crate::ui::describe;
@@ -513,9 +514,11 @@ impl Session {
                 writeln!(out)?;
             }
             let text = describe::second_person(&words::event(event, &self.names).to_string());
+            let goods = matches!(TbEvent::of(event), Some(TbEvent::GoodsMajority { .. }));
             let paint = match (event, PdEvent::of(event)) {
                 (Event::TurnStarted { .. } | Event::GameEnded { .. }, _) => Paint::Bold,
                 (Event::Scored { .. }, _) | (_, Some(PdEvent::FairyPoint { .. })) => Paint::Green,
+                _ if goods => Paint::Green,
                 (
                     Event::FigureReturned {
                         reason: ReturnReason::Eaten,

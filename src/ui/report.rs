@@ -88,7 +88,8 @@ pub fn event_json(event: &Event, names: &[String]) -> Value {
 }
 
 /// The City of Carcassonne: `{"at": "castle", "quarters": {"castle": {"Ann": 1, …}, …},
-/// "moving": {"Ann": 0, …}}`.
+/// "kinds": {"castle": {"Ann": {"follower": 1}, …}, …}, "moving": {"Ann": 0, …}}` (`quarters`
+/// counts every kind, `kinds` names them).
 fn count_json(count: &Count, names: &[String]) -> Value {
     let by_name = |n: &dyn Fn(usize) -> u32| -> Map<String, Value> {
         names
@@ -104,9 +105,28 @@ fn count_json(count: &Count, names: &[String]) -> Value {
             (q.name().to_string(), Value::Object(followers))
         })
         .collect();
+    let kinds: Map<String, Value> = Quarter::ALL
+        .iter()
+        .map(|q| {
+            let seats: Map<String, Value> = names
+                .iter()
+                .enumerate()
+                .map(|(seat, name)| {
+                    let held: Map<String, Value> = count
+                        .kinds_in_quarter(seat, *q)
+                        .into_iter()
+                        .map(|(k, n)| (k.name().to_string(), json!(n)))
+                        .collect();
+                    (name.clone(), Value::Object(held))
+                })
+                .collect();
+            (q.name().to_string(), Value::Object(seats))
+        })
+        .collect();
     json!({
         "at": count.at().name(),
         "quarters": quarters,
+        "kinds": kinds,
         "moving": by_name(&|seat| count.moving(seat) as u32),
     })
 }

@@ -11,6 +11,12 @@
 //! eat) and go back to supply after the scoring. Nothing else moves a follower into or out of
 //! the City (CO-6).
 //!
+//! Followers keep their kind in the City (seed 001 "Casos especiales", I&C): a big follower
+//! goes into a quarter as itself and weighs 2 when it comes out (CT-6). A figure may enter a
+//! quarter if its row is a follower that may stand on the features the quarter serves (so the
+//! abbot enters the cathedral only; builders and pigs, no followers, never enter). In a round a
+//! player moves one kind per action and is asked again while he holds a kind he has not moved.
+//!
 //! Tiles: a tile tagged `count` belongs to the block; one tagged `count_city` is the walled
 //! city itself (CO/6, CO/7): no figure is deployed there and no portal leads there (MP7); the
 //! dragon keeps off the walled city, or off the whole block (`count.dragon_access`).
@@ -40,7 +46,7 @@ use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{FigureKind, FigureTable};
+use crate::model::figure::{FigureKind, FigureTable, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 
@@ -62,6 +68,8 @@ struct Moving {
     /// Where the feature is drawn in events.
     at: Pos,
     quarter: Quarter,
+    /// Their kind (a big follower weighs 2, seed 001 "Casos especiales").
+    figure: FigureKind,
     count: u8,
 }
 
@@ -76,6 +84,9 @@ struct Round {
     /// Seats with followers in the quarter, from the placer's left round to the placer.
     seats: Vec<usize>,
     next: usize,
+    /// The figure kinds (bits by table slot) the seat whose turn it is has moved so far: it
+    /// may go on moving the kinds it has not moved, or pass.
+    moved: u8,
 }
 
 /// Where the end-of-turn placement stands (CO-1, CO-2).
@@ -90,13 +101,19 @@ enum EndStep {
     MoveCount,
 }
 
+/// Each quarter's followers of one player, by quarter (in [`Quarter::ALL`] order) and then by
+/// the figure table's slot.
+type Quarters = [[u8; MAX_FIGURES]; 4];
+
 /// The City of Carcassonne during a game: where the Count stands, each player's followers in
-/// each quarter, and the scoring under way.
+/// each quarter (by kind: a big follower goes in as itself), and the scoring under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Count {
     at: Quarter,
-    /// Followers by seat, then by quarter (in [`Quarter::ALL`] order).
-    quarters: Vec<[u8; 4]>,
+    /// Followers by seat, quarter and figure-table slot.
+    quarters: Vec<Quarters>,
+    /// The figure kinds by table slot (to name a slot without the ruleset at hand).
+    kinds: Vec<FigureKind>,
     moving: Vec<Moving>,
     round: Option<Round>,
     /// The seat that laid the last tile (CO-5 order, also at the end).
@@ -114,10 +131,11 @@ pub struct Count {
 
 impl Count {
     /// The City at the start: the Count in the castle, every quarter empty (CO-S1).
-    pub(crate) fn new(players: usize) -> Count {
+    pub(crate) fn new(players: usize, table: &FigureTable) -> Count {
         Count {
             at: Quarter::Castle,
-            quarters: vec![[0; 4]; players],
+            quarters: vec![[[0; MAX_FIGURES]; 4]; players],
+            kinds: table.rows().iter().map(|r| r.kind).collect(),
             moving: Vec::new(),
             round: None,
             placer: 0,
@@ -134,9 +152,36 @@ impl Count {
         self.at
     }
 
-    /// `player`'s followers in `quarter`.
+    /// `player`'s followers in `quarter`, of every kind.
     pub fn in_quarter(&self, player: usize, quarter: Quarter) -> u8 {
-        self.quarters.get(player).map_or(0, |q| q[quarter as usize])
+        self.quarters
+            .get(player)
+            .map_or(0, |q| q[quarter as usize].iter().sum())
+    }
+
+    /// `player`'s followers of kind `figure` in `quarter`.
+    pub fn in_quarter_of(&self, player: usize, quarter: Quarter, figure: FigureKind) -> u8 {
+        self.slot(figure)
+            .and_then(|slot| Some(self.quarters.get(player)?[quarter as usize][slot]))
+            .unwrap_or(0)
+    }
+
+    /// `player`'s followers in `quarter` by kind (kinds with none left out), in table order.
+    pub fn kinds_in_quarter(&self, player: usize, quarter: Quarter) -> Vec<(FigureKind, u8)> {
+        let Some(q) = self.quarters.get(player) else {
+            return Vec::new();
+        };
+        self.kinds
+            .iter()
+            .zip(q[quarter as usize])
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (*k, n))
+            .collect()
+    }
+
+    /// The figure-table slot of `figure`.
+    fn slot(&self, figure: FigureKind) -> Option<usize> {
+        self.kinds.iter().position(|k| *k == figure)
     }
 
     /// `player`'s followers that left a quarter for a feature not yet scored.
@@ -278,11 +323,12 @@ impl CountOfCarcassonne {
         };
         let moving = std::mem::take(&mut count.moving);
         for m in moving {
-            g.supply[m.player][FigureTable::FOLLOWER] += m.count;
+            let slot = g.rules.figures.find(m.figure).map_or(0, |(slot, _)| slot);
+            g.supply[m.player][slot] += m.count;
             for _ in 0..m.count {
                 events.push(Event::FigureReturned {
                     player: m.player,
-                    figure: FigureKind::Follower,
+                    figure: m.figure,
                     x: m.at.x,
                     y: m.at.y,
                     reason: ReturnReason::Scored,
@@ -306,7 +352,7 @@ impl CountOfCarcassonne {
         let n = count.quarters.len();
         let seats: Vec<usize> = (1..=n)
             .map(|k| (count.placer + k) % n)
-            .filter(|p| count.quarters[*p][quarter as usize] > 0)
+            .filter(|p| count.in_quarter(*p, quarter) > 0)
             .collect();
         if !seats.is_empty() {
             count.round = Some(Round {
@@ -316,6 +362,7 @@ impl CountOfCarcassonne {
                 at,
                 seats,
                 next: 0,
+                moved: 0,
             });
         }
     }
@@ -327,7 +374,7 @@ impl CountOfCarcassonne {
         let quarter = Quarter::serving(g.features.segment(seg).kind);
         let open = quarter != Quarter::Market
             && quarter != count.at
-            && count.quarters.iter().any(|q| q[quarter as usize] > 0)
+            && (0..count.quarters.len()).any(|p| count.in_quarter(p, quarter) > 0)
             && (!g.rules.count.require_follower_in_feature || g.features.totals(seg).followers > 0);
         open.then_some(quarter)
     }
@@ -480,7 +527,9 @@ impl CountOfCarcassonne {
     /// The `TurnEnd` stage with the Count: offer the quarter, then the Count's move (CO-1,
     /// CO-2); then clear the turn's notes. Re-entered after each decision.
     pub(crate) fn count_turn_end(&self, g: &mut Game) -> Option<Asked> {
-        let has_supply = g.supply[g.active][FigureTable::FOLLOWER] > 0;
+        let has_supply = Quarter::ALL
+            .iter()
+            .any(|q| !self.entering(g, g.active, *q).is_empty());
         let count = g.slots.get_mut::<Count>(self.id)?;
         match count.end {
             EndStep::Offer if has_supply => Some(self.ask(Ask::Quarter)),
@@ -552,6 +601,41 @@ impl CountOfCarcassonne {
     // -----------------------------------------------------------------------------------------
     // Decisions.
 
+    /// The kinds of figure `player` may put from supply into `quarter` (CO-1), in table order:
+    /// followers (the plain one, I&C's big follower "según las reglas normales", the abbot)
+    /// that may stand on the features the quarter's followers join. Builders and pigs are no
+    /// followers, and the abbot, a follower of cloisters and gardens only, goes to the
+    /// cathedral only.
+    fn entering(&self, g: &Game, player: usize, quarter: Quarter) -> Vec<FigureKind> {
+        let supply = &g.supply[player];
+        g.rules
+            .figures
+            .rows()
+            .iter()
+            .enumerate()
+            .filter(|(slot, row)| {
+                row.follower.is_some()
+                    && row.stands_on.on(quarter.feature())
+                    && supply.get(*slot).is_some_and(|n| *n > 0)
+            })
+            .map(|(_, row)| row.kind)
+            .collect()
+    }
+
+    /// The kinds `player` may still move out of the round's quarter: those he holds there and
+    /// has not moved in this turn of the round.
+    fn leaving(&self, count: &Count, player: usize, round: &Round) -> Vec<(FigureKind, u8)> {
+        count
+            .kinds_in_quarter(player, round.quarter)
+            .into_iter()
+            .filter(|(k, _)| {
+                count
+                    .slot(*k)
+                    .is_some_and(|slot| round.moved & (1 << slot) == 0)
+            })
+            .collect()
+    }
+
     /// Who decides and what, for a pending Count decision.
     pub(crate) fn count_decision(&self, g: &Game) -> (usize, DecisionKind) {
         let round = g.slots.get::<Count>(self.id).and_then(|c| c.round.as_ref());
@@ -586,9 +670,13 @@ impl CountOfCarcassonne {
         };
         match self.kind(g) {
             Some(Ask::Quarter) => {
-                out.extend(
-                    Quarter::ALL.map(|quarter| Action::from(CountAction::Quarter { quarter })),
-                );
+                for quarter in Quarter::ALL {
+                    out.extend(
+                        self.entering(g, g.active, quarter)
+                            .into_iter()
+                            .map(|figure| Action::from(CountAction::Quarter { quarter, figure })),
+                    );
+                }
             }
             Some(Ask::Move) => {
                 out.extend(
@@ -599,12 +687,19 @@ impl CountOfCarcassonne {
                 );
             }
             Some(Ask::Leave) => {
-                let (player, kind) = self.count_decision(g);
-                if let Some(CountDecision::Leave { quarter, .. }) = CountDecision::of(&kind) {
-                    let n = count.in_quarter(player, quarter);
-                    out.extend(
-                        (1..=n).map(|count| Action::from(CountAction::Leave { quarter, count })),
-                    );
+                let (player, _) = self.count_decision(g);
+                let Some(round) = count.round.as_ref() else {
+                    return;
+                };
+                let quarter = round.quarter;
+                for (figure, n) in self.leaving(count, player, round) {
+                    out.extend((1..=n).map(|count| {
+                        Action::from(CountAction::Leave {
+                            quarter,
+                            count,
+                            figure,
+                        })
+                    }));
                 }
             }
             Some(Ask::Order) => {
@@ -647,13 +742,13 @@ impl CountOfCarcassonne {
             return Err(RuleError::WrongDecision(
                 match self.kind(g) {
                     Some(Ask::Quarter) => {
-                        "the Count: put a follower into a quarter (`quarter = \"castle\"`) or `pass = true` (CO-1)"
+                        "the Count: put a follower into a quarter (`quarter = \"castle\"`, a big follower with `figure = \"big\"` beside it) or `pass = true` (CO-1)"
                     }
                     Some(Ask::Move) => {
                         "the Count: move the Count (`count = \"market\"`) or `pass = true` (CO-2)"
                     }
                     Some(Ask::Leave) => {
-                        "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`) or `pass = true` (CO-5)"
+                        "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`, big followers with `figure = \"big\"` beside it) or `pass = true` (CO-5)"
                     }
                     _ => "the Count: choose the feature scored next (`score = [x, y, \"N\"]`)",
                 }
@@ -700,15 +795,29 @@ impl CountOfCarcassonne {
                 };
                 (r.key, r.at, kind)
             });
+        let slot_of = |figure| g.rules.figures.find(figure).map_or(0, |(slot, _)| slot);
+        let slot = match own {
+            Some(CountAction::Quarter { figure, .. } | CountAction::Leave { figure, .. }) => {
+                slot_of(figure)
+            }
+            _ => 0,
+        };
         let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
         match (pending, own) {
-            (Some(Ask::Quarter), Some(CountAction::Quarter { quarter })) => {
-                g.supply[player][FigureTable::FOLLOWER] -= 1;
-                count.quarters[player][quarter as usize] += 1;
+            (Some(Ask::Quarter), Some(CountAction::Quarter { quarter, figure })) => {
+                g.supply[player][slot] -= 1;
+                count.quarters[player][quarter as usize][slot] += 1;
                 count.end = EndStep::MoveCount;
-                events.push(CountEvent::FollowerIntoQuarter { player, quarter }.into());
+                events.push(
+                    CountEvent::FollowerIntoQuarter {
+                        player,
+                        quarter,
+                        figure,
+                    }
+                    .into(),
+                );
             }
             (Some(Ask::Move), Some(CountAction::Count { quarter })) => {
                 count.at = quarter;
@@ -716,10 +825,23 @@ impl CountOfCarcassonne {
                 events.push(CountEvent::CountMoved { player, quarter }.into());
             }
             (Some(Ask::Quarter) | Some(Ask::Move), _) => count.end = EndStep::Nothing,
-            (Some(Ask::Leave), Some(CountAction::Leave { quarter, count: n })) => {
-                count.quarters[player][quarter as usize] -= n;
-                if let Some(r) = count.round.as_mut() {
-                    r.next += 1;
+            (
+                Some(Ask::Leave),
+                Some(CountAction::Leave {
+                    quarter,
+                    count: n,
+                    figure,
+                }),
+            ) => {
+                count.quarters[player][quarter as usize][slot] -= n;
+                if let Some(mut r) = count.round.take() {
+                    r.moved |= 1 << slot;
+                    // The seat goes on while it holds a kind it has not moved yet.
+                    if self.leaving(count, player, &r).is_empty() {
+                        r.next += 1;
+                        r.moved = 0;
+                    }
+                    count.round = Some(r);
                 }
                 if let Some((key, at, feature)) = round {
                     count.moving.push(Moving {
@@ -727,6 +849,7 @@ impl CountOfCarcassonne {
                         key,
                         at,
                         quarter,
+                        figure,
                         count: n,
                     });
                     events.push(
@@ -734,6 +857,7 @@ impl CountOfCarcassonne {
                             player,
                             quarter,
                             count: n,
+                            figure,
                             feature,
                             x: at.x,
                             y: at.y,
@@ -745,6 +869,7 @@ impl CountOfCarcassonne {
             (Some(Ask::Leave), _) => {
                 if let Some(r) = count.round.as_mut() {
                     r.next += 1;
+                    r.moved = 0;
                 }
             }
             (Some(Ask::Order), _) => count.next = chosen,
@@ -775,7 +900,7 @@ impl Mechanic for CountOfCarcassonne {
 
     fn setup(&self, g: &mut Game, _events: &mut Vec<Event>) {
         let players = g.scores.len();
-        g.slots.set(self.id, Count::new(players));
+        g.slots.set(self.id, Count::new(players, &g.rules.figures));
     }
 
     /// The score stage with the quarters' rounds (CO-4, CO-5; it scores what the tile
@@ -808,11 +933,11 @@ impl Mechanic for CountOfCarcassonne {
     fn hint(&self, asked: Asked) -> &'static str {
         match Ask::of(asked.kind) {
             Ask::Quarter => {
-                "the Count: put a follower into a quarter (`quarter = \"castle\"`) or `pass = true` (CO-1)"
+                "the Count: put a follower into a quarter (`quarter = \"castle\"`, a big follower with `figure = \"big\"` beside it) or `pass = true` (CO-1)"
             }
             Ask::Move => "the Count: move the Count (`count = \"market\"`) or `pass = true` (CO-2)",
             Ask::Leave => {
-                "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`) or `pass = true` (CO-5)"
+                "the Count: move followers out of the quarter (`leave = [\"castle\", 1]`, big followers with `figure = \"big\"` beside it) or `pass = true` (CO-5)"
             }
             Ask::Order => "the Count: choose the feature scored next (`score = [x, y, \"N\"]`)",
         }
@@ -859,8 +984,7 @@ impl Mechanic for CountOfCarcassonne {
         };
         for m in &count.moving {
             if m.key == key && m.quarter.feature() == kind {
-                strength[m.player] +=
-                    m.count as u32 * g.rules.figures.strength(FigureKind::Follower);
+                strength[m.player] += m.count as u32 * g.rules.figures.strength(m.figure);
             }
         }
     }

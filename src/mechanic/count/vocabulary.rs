@@ -9,6 +9,7 @@ use crate::engine::vocabulary::{
     Field, MechanicAction, MechanicDecision, MechanicEvent, MechanicId, RecordKey, Vocabulary, arm,
     name_at, record_array, record_at, record_pos, record_spot, seat,
 };
+use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::FeatureKind;
 use std::fmt;
@@ -19,22 +20,27 @@ pub const ID: MechanicId = MechanicId(1);
 /// An action of the Count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CountAction {
-    /// Put a follower from supply into a quarter of the City of Carcassonne (CO-1).
+    /// Put a follower from supply into a quarter of the City of Carcassonne (CO-1; a big
+    /// follower too, seed 001 "Casos especiales").
     Quarter {
         /// The quarter.
         quarter: Quarter,
+        /// Which follower.
+        figure: FigureKind,
     },
     /// Move the Count to a quarter (CO-2).
     Count {
         /// The quarter.
         quarter: Quarter,
     },
-    /// Move followers out of a quarter into the feature about to be scored (CO-5).
+    /// Move followers of one kind out of a quarter into the feature about to be scored (CO-5).
     Leave {
         /// The quarter.
         quarter: Quarter,
         /// How many followers.
         count: u8,
+        /// Which kind of follower.
+        figure: FigureKind,
     },
     /// Score next the feature at `spot` of the tile at `pos` (`count.feature_order`).
     Score {
@@ -47,8 +53,10 @@ pub enum CountAction {
 
 const QUARTER: u8 = 0;
 const COUNT: u8 = 1;
-const LEAVE: u8 = 2;
 const SCORE: u8 = 3;
+/// `Leave` from the quarter `q` is verb `LEAVE + q` (its two arguments are the count and the
+/// figure kind).
+const LEAVE: u8 = 4;
 
 fn quarter_of(code: u8) -> Option<Quarter> {
     Quarter::ALL.get(usize::from(code)).copied()
@@ -58,15 +66,22 @@ impl From<CountAction> for Action {
     fn from(a: CountAction) -> Action {
         let origin = Pos::new(0, 0);
         Action::Mechanic(match a {
-            CountAction::Quarter { quarter } => {
-                MechanicAction::new(&WORDS, QUARTER, origin, [quarter as u8, 0])
+            CountAction::Quarter { quarter, figure } => {
+                MechanicAction::new(&WORDS, QUARTER, origin, [quarter as u8, figure.code()])
             }
             CountAction::Count { quarter } => {
                 MechanicAction::new(&WORDS, COUNT, origin, [quarter as u8, 0])
             }
-            CountAction::Leave { quarter, count } => {
-                MechanicAction::new(&WORDS, LEAVE, origin, [quarter as u8, count])
-            }
+            CountAction::Leave {
+                quarter,
+                count,
+                figure,
+            } => MechanicAction::new(
+                &WORDS,
+                LEAVE + quarter as u8,
+                origin,
+                [count, figure.code()],
+            ),
             CountAction::Score { pos, spot } => {
                 MechanicAction::at_spot(&WORDS, SCORE, pos, Some(spot))
             }
@@ -87,13 +102,15 @@ impl CountAction {
         Some(match a.verb {
             QUARTER => CountAction::Quarter {
                 quarter: quarter_of(a.args[0])?,
+                figure: FigureKind::of_code(a.args[1])?,
             },
             COUNT => CountAction::Count {
                 quarter: quarter_of(a.args[0])?,
             },
-            LEAVE => CountAction::Leave {
-                quarter: quarter_of(a.args[0])?,
-                count: a.args[1],
+            verb if verb >= LEAVE => CountAction::Leave {
+                quarter: quarter_of(verb - LEAVE)?,
+                count: a.args[0],
+                figure: FigureKind::of_code(a.args[1])?,
             },
             SCORE => CountAction::Score {
                 pos: a.pos,
@@ -180,6 +197,8 @@ pub enum CountEvent {
         player: usize,
         /// The quarter.
         quarter: Quarter,
+        /// Which follower.
+        figure: FigureKind,
     },
     /// The Count moved to another quarter (CO-2).
     CountMoved {
@@ -197,6 +216,8 @@ pub enum CountEvent {
         quarter: Quarter,
         /// How many.
         count: u8,
+        /// Their kind.
+        figure: FigureKind,
         /// The kind of feature they joined.
         feature: FeatureKind,
         /// Column of a tile of the feature.
@@ -216,9 +237,13 @@ impl From<CountEvent> for Event {
     fn from(e: CountEvent) -> Event {
         let mut m = MechanicEvent::new(&WORDS, 0);
         match e {
-            CountEvent::FollowerIntoQuarter { player, quarter } => {
+            CountEvent::FollowerIntoQuarter {
+                player,
+                quarter,
+                figure,
+            } => {
                 m.player = player;
-                m.args[0] = quarter as u8;
+                m.args = [quarter as u8, figure.code()];
             }
             CountEvent::CountMoved { player, quarter } => {
                 m.kind = 1;
@@ -229,6 +254,7 @@ impl From<CountEvent> for Event {
                 player,
                 quarter,
                 count,
+                figure,
                 feature,
                 x,
                 y,
@@ -236,6 +262,7 @@ impl From<CountEvent> for Event {
                 m.kind = 2;
                 m.player = player;
                 m.args = [quarter as u8, count];
+                m.n = figure.code().into();
                 m.feature = Some(feature);
                 m.pos = Pos::new(x, y);
             }
@@ -256,12 +283,17 @@ impl CountEvent {
     fn decode(m: &MechanicEvent) -> Option<CountEvent> {
         let (player, quarter) = (m.player, quarter_of(m.args[0])?);
         Some(match m.kind {
-            0 => CountEvent::FollowerIntoQuarter { player, quarter },
+            0 => CountEvent::FollowerIntoQuarter {
+                player,
+                quarter,
+                figure: FigureKind::of_code(m.args[1])?,
+            },
             1 => CountEvent::CountMoved { player, quarter },
             2 => CountEvent::FollowersLeftQuarter {
                 player,
                 quarter,
                 count: m.args[1],
+                figure: FigureKind::of_code(u8::try_from(m.n).ok()?)?,
                 feature: m.feature?,
                 x: m.pos.x,
                 y: m.pos.y,
@@ -300,6 +332,12 @@ const KEYS: [RecordKey; 4] = [
     },
 ];
 
+/// `count` figures of a kind in words: "1 follower", "2 followers", "1 big follower".
+pub fn how_many(count: u8, figure: FigureKind) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("{count} {}{plural}", figure.noun())
+}
+
 /// The quarter a record names.
 fn parse_quarter(value: Option<&toml::Value>) -> Result<Quarter, String> {
     let name = value
@@ -321,15 +359,21 @@ impl Vocabulary for Words {
 
     fn action_words(&self, action: &MechanicAction) -> String {
         match CountAction::decode(action) {
-            Some(CountAction::Quarter { quarter }) => {
-                format!("follower into the {} quarter", quarter.name())
+            Some(CountAction::Quarter { quarter, figure }) => {
+                format!("{} into the {} quarter", figure.noun(), quarter.name())
             }
             Some(CountAction::Count { quarter }) => {
                 format!("the Count to the {} quarter", quarter.name())
             }
-            Some(CountAction::Leave { quarter, count }) => {
-                format!("{count} out of the {} quarter", quarter.name())
-            }
+            Some(CountAction::Leave {
+                quarter,
+                count,
+                figure,
+            }) => format!(
+                "{} out of the {} quarter",
+                how_many(count, figure),
+                quarter.name()
+            ),
             Some(CountAction::Score { pos, spot }) => {
                 format!("score the feature at {pos} {spot} next")
             }
@@ -344,9 +388,9 @@ impl Vocabulary for Words {
     fn record(&self, action: &MechanicAction) -> (&'static str, toml::Value) {
         let name = |q: Quarter| toml::Value::String(q.name().to_string());
         match CountAction::decode(action) {
-            Some(CountAction::Quarter { quarter }) => ("quarter", name(quarter)),
+            Some(CountAction::Quarter { quarter, .. }) => ("quarter", name(quarter)),
             Some(CountAction::Count { quarter }) => ("count", name(quarter)),
-            Some(CountAction::Leave { quarter, count }) => (
+            Some(CountAction::Leave { quarter, count, .. }) => (
                 "leave",
                 toml::Value::Array(vec![name(quarter), toml::Value::Integer(count.into())]),
             ),
@@ -356,11 +400,21 @@ impl Vocabulary for Words {
     }
 
     fn parse(&self, key: &str, value: &toml::Value) -> Result<MechanicAction, String> {
+        self.parse_figure(key, value, FigureKind::Follower)
+    }
+
+    fn parse_figure(
+        &self,
+        key: &str,
+        value: &toml::Value,
+        figure: FigureKind,
+    ) -> Result<MechanicAction, String> {
         let action = match key {
             "quarter" => CountAction::Quarter {
                 quarter: parse_quarter(Some(value))?,
+                figure,
             },
-            "count" => CountAction::Count {
+            "count" if figure == FigureKind::Follower => CountAction::Count {
                 quarter: parse_quarter(Some(value))?,
             },
             "leave" => {
@@ -376,7 +430,16 @@ impl Vocabulary for Words {
                         "`leave = [\"quarter\", 0]` moves nothing: write `pass = true`".into(),
                     );
                 }
-                CountAction::Leave { quarter, count }
+                CountAction::Leave {
+                    quarter,
+                    count,
+                    figure,
+                }
+            }
+            "count" | "score" if figure != FigureKind::Follower => {
+                return Err(format!(
+                    "`figure` goes with `quarter` and `leave`, not with `{key}`"
+                ));
             }
             _ => {
                 let values = record_array(value)?;
@@ -389,17 +452,31 @@ impl Vocabulary for Words {
         arm(action.into())
     }
 
+    fn record_figure(&self, action: &MechanicAction) -> Option<FigureKind> {
+        match CountAction::decode(action)? {
+            CountAction::Quarter { figure, .. } | CountAction::Leave { figure, .. } => Some(figure),
+            _ => None,
+        }
+    }
+
     fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>) {
         let name = name_at(&EVENTS, event.kind);
         let player = ("player", Field::Int(event.player as i64));
         let fields = match CountEvent::decode(event) {
-            Some(
-                CountEvent::FollowerIntoQuarter { quarter, .. }
-                | CountEvent::CountMoved { quarter, .. },
-            ) => vec![player, ("quarter", Field::Name(quarter.name()))],
+            Some(CountEvent::FollowerIntoQuarter {
+                quarter, figure, ..
+            }) => vec![
+                player,
+                ("quarter", Field::Name(quarter.name())),
+                ("figure", Field::Name(figure.name())),
+            ],
+            Some(CountEvent::CountMoved { quarter, .. }) => {
+                vec![player, ("quarter", Field::Name(quarter.name()))]
+            }
             Some(CountEvent::FollowersLeftQuarter {
                 quarter,
                 count,
+                figure,
                 feature,
                 x,
                 y,
@@ -408,6 +485,7 @@ impl Vocabulary for Words {
                 player,
                 ("quarter", Field::Name(quarter.name())),
                 ("count", Field::Int(count.into())),
+                ("figure", Field::Name(figure.name())),
                 ("feature", Field::Name(feature.name())),
                 ("x", Field::Int(x.into())),
                 ("y", Field::Int(y.into())),
@@ -425,10 +503,15 @@ impl Vocabulary for Words {
     ) -> fmt::Result {
         let who = |p: usize| seat(names, p);
         match CountEvent::decode(event) {
-            Some(CountEvent::FollowerIntoQuarter { player, quarter }) => write!(
+            Some(CountEvent::FollowerIntoQuarter {
+                player,
+                quarter,
+                figure,
+            }) => write!(
                 f,
-                "{} puts a follower into the {} quarter of the City of Carcassonne (CO-1)",
+                "{} puts {} into the {} quarter of the City of Carcassonne (CO-1)",
                 who(player),
+                figure.words(),
                 quarter.name()
             ),
             Some(CountEvent::CountMoved { player, quarter }) => write!(
@@ -441,14 +524,15 @@ impl Vocabulary for Words {
                 player,
                 quarter,
                 count,
+                figure,
                 feature,
                 x,
                 y,
             }) => write!(
                 f,
-                "{} moves {count} follower{} from the {} quarter into the {} at ({x},{y}) (CO-5)",
+                "{} moves {} from the {} quarter into the {} at ({x},{y}) (CO-5)",
                 who(player),
-                if count == 1 { "" } else { "s" },
+                how_many(count, figure),
                 quarter.name(),
                 feature.name()
             ),

@@ -71,20 +71,17 @@ fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
 /// Pays the active player the fairy's turn point.
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     let points = g.rules.pd.fairy.turn_bonus;
-    g.scores[g.active] += points;
-    events.push(
-        PdEvent::FairyPoint {
-            player: g.active,
-            points,
-        }
-        .into(),
-    );
+    let player = g.active;
+    let event = PdEvent::FairyPoint { player, points }.into();
+    g.credit(player, points, event, events);
 }
 
-/// Whether the fairy may be moved this turn (FA2, V4, PR5).
+/// Whether the fairy may be moved this turn (FA2, V4, PR5; in a half of a builder's double
+/// turn only if `pd.fairy.moves_per_half_turn` is 1, A13).
 pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
+        && (g.rules.pd.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
         && !(g.now.princess_removed
             && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
         && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))

@@ -284,7 +284,9 @@ pub struct FairyRules {
     pub allow_tower_follower: bool,
     /// Follower mode: it may move to another follower on the same tile (A17).
     pub reassign_same_tile: bool,
-    /// Fairy moves per half turn (§3.1 #40b; matters with builder double turns).
+    /// Fairy moves in each half of a builder's double turn (§3.1 #40b, A13): `1`, as that
+    /// half's deploy action, or `0`, none in either half (the loader refuses more: a half has
+    /// one deploy decision).
     pub moves_per_half_turn: u32,
 }
 

@@ -44,8 +44,6 @@ pub struct TradersBuilders {
 struct Trade {
     /// Goods tokens by seat, indexed by [`Good`].
     goods: Vec<[u32; 3]>,
-    /// The tile of this turn extended the active player's builder's feature.
-    double_turn: bool,
     /// Builders and pigs (by figure id) whose owner lost his last follower in their feature,
     /// with the reason: they go home at the next stage.
     orphans: Vec<(u32, ReturnReason)>,
@@ -114,7 +112,6 @@ impl Mechanic for TradersBuilders {
             | Hooks::STAGE
             | Hooks::PLACED
             | Hooks::EXTRA_TURN
-            | Hooks::TURN_BEGUN
             | Hooks::FIGURE_LEFT
             | Hooks::SCORED
             | Hooks::FARM
@@ -150,9 +147,7 @@ impl Mechanic for TradersBuilders {
         if g.now.again || !self.extends_builder(g) {
             return;
         }
-        if let Some(s) = self.state(g) {
-            s.double_turn = true;
-        }
+        g.now.doubled = true;
         let pos = g
             .now
             .placed
@@ -168,13 +163,7 @@ impl Mechanic for TradersBuilders {
     }
 
     fn extra_turn(&self, g: &mut Game) -> bool {
-        self.state(g).is_some_and(|s| s.double_turn)
-    }
-
-    fn turn_begun(&self, g: &mut Game, _events: &mut Vec<Event>) {
-        if let Some(s) = self.state(g) {
-            s.double_turn = false;
-        }
+        g.now.doubled
     }
 
     /// A follower left: its owner's builders and pigs in that feature go home with his last
@@ -258,9 +247,13 @@ impl Mechanic for TradersBuilders {
             }
             for (player, h) in held.iter().enumerate() {
                 if h[good as usize] == best {
-                    let rule = "T&B goods majority";
-                    let at = Pos::new(0, 0);
-                    g.award(player, GOODS_MAJORITY, FeatureKind::City, rule, at, events);
+                    let event = TbEvent::GoodsMajority {
+                        player,
+                        good,
+                        held: best,
+                        points: GOODS_MAJORITY,
+                    };
+                    g.credit(player, GOODS_MAJORITY, event.into(), events);
                 }
             }
         }

@@ -39,11 +39,24 @@ pub enum TbEvent {
         /// How many tokens.
         count: u32,
     },
+    /// At the end of the game the player holds the most tokens of one good (alone or tied)
+    /// and scores for it (RULES.md B-E2, [ext:X2]).
+    GoodsMajority {
+        /// Seat.
+        player: usize,
+        /// The good.
+        good: Good,
+        /// How many tokens of it the player holds.
+        held: u32,
+        /// Points (10).
+        points: u32,
+    },
 }
 
 const DOUBLE_TURN: u8 = 0;
 const GOODS_TAKEN: u8 = 1;
-const EVENTS: [&str; 2] = ["double_turn", "goods_taken"];
+const GOODS_MAJORITY: u8 = 2;
+const EVENTS: [&str; 3] = ["double_turn", "goods_taken", "goods_majority"];
 
 impl From<TbEvent> for Event {
     fn from(e: TbEvent) -> Event {
@@ -62,6 +75,19 @@ impl From<TbEvent> for Event {
                 m.player = player;
                 m.args = [good as u8, 0];
                 m.n = count;
+            }
+            TbEvent::GoodsMajority {
+                player,
+                good,
+                held,
+                points,
+            } => {
+                m.kind = GOODS_MAJORITY;
+                m.player = player;
+                // A box holds at most 9 tokens of a good: the count fits a byte (saturated
+                // beyond, for tile sets of a ruleset's own).
+                m.args = [good as u8, u8::try_from(held).unwrap_or(u8::MAX)];
+                m.n = points;
             }
         }
         Event::Mechanic(m)
@@ -91,6 +117,12 @@ impl TbEvent {
                 player: m.player,
                 good: *Good::ALL.get(usize::from(m.args[0]))?,
                 count: m.n,
+            }),
+            GOODS_MAJORITY => Some(TbEvent::GoodsMajority {
+                player: m.player,
+                good: *Good::ALL.get(usize::from(m.args[0]))?,
+                held: m.args[1].into(),
+                points: m.n,
             }),
             _ => None,
         }
@@ -146,6 +178,14 @@ impl Vocabulary for Words {
                 ("good", Field::Name(good.name())),
                 ("count", Field::Int(count.into())),
             ],
+            Some(TbEvent::GoodsMajority {
+                good, held, points, ..
+            }) => vec![
+                player,
+                ("good", Field::Name(good.name())),
+                ("held", Field::Int(held.into())),
+                ("points", Field::Int(points.into())),
+            ],
             None => Vec::new(),
         };
         (name, fields)
@@ -175,6 +215,17 @@ impl Vocabulary for Words {
                 good.name(),
                 if count == 1 { "" } else { "s" }
             ),
+            Some(TbEvent::GoodsMajority {
+                player,
+                good,
+                held,
+                points,
+            }) => write!(
+                f,
+                "{} scores {points} for the most {} tokens ({held}; T&B goods majority, B-E2)",
+                seat(names, player),
+                good.name()
+            ),
             None => write!(f, "?"),
         }
     }
@@ -196,6 +247,12 @@ mod tests {
                 player: 0,
                 good: Good::Cloth,
                 count: 2,
+            },
+            TbEvent::GoodsMajority {
+                player: 1,
+                good: Good::Grain,
+                held: 3,
+                points: 10,
             },
         ];
         for e in list {
