@@ -39,6 +39,8 @@ struct Group {
     worth: f64,
     /// The chance that it is completed (its followers come back).
     chance: f64,
+    /// The greatest strength among the seats, without an extra figure (the majority's).
+    best: u32,
 }
 
 /// The estimate's working memory (see the module's text). Estimates made with it equal those
@@ -64,6 +66,8 @@ pub struct Estimator {
     walks: u32,
     /// Each seat's value.
     value: Vec<f64>,
+    /// Each seat's followers in supply, in the prepared state.
+    supply: Vec<u32>,
     /// The group of each of the prepared state's figures, in the order of its figure list.
     figure_groups: Vec<usize>,
     /// Walks of the features of the state given to [`Estimator::remember`].
@@ -154,6 +158,7 @@ impl Estimator {
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
         }
+        self.count_supply(game);
         for f in game.figures() {
             let root = features.root(f.seg);
             let i = match self.group_of(root) {
@@ -163,7 +168,24 @@ impl Estimator {
             self.add_strength(game, i, f);
             self.figure_groups.push(i);
         }
+        for g in &mut self.groups[..self.used] {
+            g.best = g.strength.iter().copied().max().unwrap_or(0);
+        }
         self.prepared = self.used;
+    }
+
+    /// Counts each seat's followers in supply: every kind of follower the players were given
+    /// (a big follower, an abbot) counts.
+    fn count_supply(&mut self, game: &Game) {
+        let kinds = game.rules().figures.rows().iter();
+        let kinds = kinds.filter(|r| r.per_player > 0 && r.follower.is_some());
+        self.supply.clear();
+        self.supply.extend((0..game.scores().len()).map(|p| {
+            kinds
+                .clone()
+                .map(|r| u32::from(game.supply(p, r.kind)))
+                .sum::<u32>()
+        }));
     }
 
     /// Each seat's value in the prepared state, as if `extra` also stood on the board (taken
@@ -285,15 +307,8 @@ impl Estimator {
         let left = game.tiles_left() as f64;
         // A follower is worth more while there are tiles left to use it on.
         let follower = 2.0 * (left / 30.0).min(1.0);
-        // Every kind of follower the players were given (a big follower, an abbot) counts.
-        let kinds = game.rules().figures.rows().iter();
-        let kinds = kinds.filter(|r| r.per_player > 0 && r.follower.is_some());
-        for (p, v) in self.value.iter_mut().enumerate() {
-            let supply: u32 = kinds
-                .clone()
-                .map(|r| u32::from(game.supply(p, r.kind)))
-                .sum();
-            *v += follower * f64::from(supply);
+        for (v, supply) in self.value.iter_mut().zip(&self.supply) {
+            *v += follower * f64::from(*supply);
         }
         if let Some(f) = extra
             && let Some(v) = self.value.get_mut(f.owner)
@@ -316,11 +331,23 @@ impl Estimator {
         let own_group = extra_group.map(|(i, _)| i).filter(|i| *i >= self.prepared);
         for i in (0..self.prepared).chain(own_group) {
             let g = &self.groups[i];
-            let with_extra = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f);
+            let Some(with_extra) = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f) else {
+                // The majority worked out when prepared.
+                if g.best > 0 {
+                    for (p, s) in g.strength.iter().enumerate() {
+                        if *s == g.best {
+                            self.value[p] += g.worth;
+                        }
+                    }
+                }
+                continue;
+            };
             let bonus = |p: usize| {
-                with_extra
-                    .filter(|f| f.owner == p)
-                    .map_or(0, |f| game.rules().figures.strength(f.kind))
+                if with_extra.owner == p {
+                    game.rules().figures.strength(with_extra.kind)
+                } else {
+                    0
+                }
             };
             let best = (0..g.strength.len())
                 .map(|p| g.strength[p] + bonus(p))
