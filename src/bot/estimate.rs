@@ -94,6 +94,27 @@ struct Memory {
     walks: Vec<Walk>,
     tiles: Vec<PlacedId>,
     cities: Vec<SegId>,
+    /// For each segment of the remembered state that is a feature's root there: what that
+    /// feature was found to be worth in a later state that left it untouched (see
+    /// [`Estimator::kept_group`]).
+    worths: Vec<Worth>,
+}
+
+/// A feature's worth and chance of completion, found with `left` tiles left to draw.
+#[derive(Clone, Copy, Debug)]
+struct Worth {
+    left: usize,
+    worth: f64,
+    chance: f64,
+}
+
+impl Worth {
+    /// Not found yet.
+    const NONE: Worth = Worth {
+        left: usize::MAX,
+        worth: 0.0,
+        chance: 0.0,
+    };
 }
 
 /// A remembered walk, as ranges of [`Memory`]'s lists.
@@ -116,6 +137,9 @@ struct Compose {
     new_in: Vec<bool>,
     /// The remembered walks that belong to the feature.
     walks_in: Vec<u32>,
+    /// The features of the remembered state (by their root there) that segments laid since
+    /// join, in the state last prepared.
+    touched: Vec<SegId>,
     /// Tiles counted, by the number of the count that counted them last.
     counted: Vec<u32>,
     counts: u32,
@@ -142,6 +166,8 @@ impl Estimator {
         memory
             .roots
             .extend((0..segments as SegId).map(|s| game.features().root(s)));
+        memory.worths.clear();
+        memory.worths.resize(segments, Worth::NONE);
         memory.base = Some((segments, game.board().tiles().len()));
     }
 
@@ -160,9 +186,11 @@ impl Estimator {
         }
         self.count_supply(game);
         for f in game.figures() {
-            let root = features.root(f.seg);
+            let untouched = self.untouched_root(game, f.seg);
+            let root = untouched.unwrap_or_else(|| features.root(f.seg));
             let i = match self.group_of(root) {
                 Some(i) => i,
+                None if untouched.is_some() => self.kept_group(game, f.seg, root),
                 None => self.new_group(game, f.seg),
             };
             self.add_strength(game, i, f);
@@ -224,6 +252,14 @@ impl Estimator {
 
     /// Takes a new group for the feature of `seg`: walks it and works out its worth.
     fn new_group(&mut self, game: &Game, seg: SegId) -> usize {
+        let i = self.take_group(game, game.features().root(seg));
+        self.worth(game, i, seg);
+        i
+    }
+
+    /// Takes a new group for the feature whose root is `root`, without strength (its worth is
+    /// left to be set).
+    fn take_group(&mut self, game: &Game, root: SegId) -> usize {
         let i = self.used;
         if self.groups.len() == i {
             self.groups.push(Group::default());
@@ -231,11 +267,67 @@ impl Estimator {
         self.used += 1;
         let players = game.scores().len();
         let g = &mut self.groups[i];
-        g.root = game.features().root(seg);
+        g.root = root;
         g.strength.clear();
         g.strength.resize(players, 0);
-        self.worth(game, i, seg);
         i
+    }
+
+    /// The root of the feature of `seg` if it is a feature of the remembered state that no
+    /// segment laid since has joined (its root then is the same in `game`), else `None`.
+    fn untouched_root(&self, game: &Game, seg: SegId) -> Option<SegId> {
+        let (segments, _) = self.descends(game)?;
+        let root = *self.memory.roots.get(seg as usize)?;
+        ((seg as usize) < segments && !self.compose.touched.contains(&root)).then_some(root)
+    }
+
+    /// [`Estimator::new_group`] for a feature of the remembered state that no segment laid
+    /// since has joined (`root` is its root): a road, city or field is worth what it was in
+    /// the last state that left it (and, for a field, the cities it borders) untouched with as
+    /// many tiles left, so that worth is kept for the next state.
+    fn kept_group(&mut self, game: &Game, seg: SegId, root: SegId) -> usize {
+        let kind = game.features().segment(seg).kind;
+        // A cloister's worth depends on its neighbours, which need not join it.
+        if matches!(kind, FeatureKind::Cloister | FeatureKind::Garden) {
+            return self.new_group(game, seg);
+        }
+        let left = game.tiles_left();
+        let kept = self.memory.worths[root as usize];
+        if kept.left == left && self.borders_untouched(seg, kind) {
+            let i = self.take_group(game, root);
+            (self.groups[i].worth, self.groups[i].chance) = (kept.worth, kept.chance);
+            return i;
+        }
+        let i = self.new_group(game, seg);
+        if self.borders_untouched(seg, kind) {
+            let g = &self.groups[i];
+            self.memory.worths[root as usize] = Worth {
+                left,
+                worth: g.worth,
+                chance: g.chance,
+            };
+        }
+        i
+    }
+
+    /// Whether none of the cities that the feature of `seg` borders, if it is a field, have
+    /// been joined by segments laid since the remembered state (whose walk of the feature
+    /// lists them).
+    fn borders_untouched(&self, seg: SegId, kind: FeatureKind) -> bool {
+        if kind != FeatureKind::Field {
+            return true;
+        }
+        let memory = &self.memory;
+        let Some(walk) = memory
+            .walk_of
+            .get(seg as usize)
+            .and_then(|w| memory.walks.get(*w as usize))
+        else {
+            return false;
+        };
+        memory.cities[walk.cities.0..walk.cities.1]
+            .iter()
+            .all(|c| !self.compose.touched.contains(&memory.roots[*c as usize]))
     }
 
     /// Adds the strength of figure `f` to group `i`.
@@ -383,14 +475,17 @@ impl Estimator {
     /// its field parts border (at least one segment of each city they border). Put together from remembered walks when `game` descends from
     /// the remembered state, else walked.
     fn tiles_of(&mut self, game: &Game, seg: SegId) -> u32 {
-        match self.memory.base {
-            Some(base @ (segments, tiles))
-                if game.features().len() >= segments && game.board().tiles().len() >= tiles =>
-            {
-                self.composed(game, seg, base)
-            }
-            _ => self.walk_tiles(game, seg, usize::MAX),
+        match self.descends(game) {
+            Some(base) => self.composed(game, seg, base),
+            None => self.walk_tiles(game, seg, usize::MAX),
         }
+    }
+
+    /// The remembered state's segments and tiles, if `game` descends from it.
+    fn descends(&self, game: &Game) -> Option<(usize, usize)> {
+        self.memory.base.filter(|(segments, tiles)| {
+            game.features().len() >= *segments && game.board().tiles().len() >= *tiles
+        })
     }
 
     /// Lists the links across borders of the segments laid since the remembered state, if
@@ -398,6 +493,7 @@ impl Estimator {
     fn link_new(&mut self, game: &Game) {
         let c = &mut self.compose;
         c.links.clear();
+        c.touched.clear();
         let Some((segments, _)) = self.memory.base else {
             return;
         };
@@ -410,6 +506,12 @@ impl Estimator {
                     .push((s, game.board().placed(other).seg_base + f as u32));
             });
         }
+        let roots = &self.memory.roots;
+        c.touched.extend(
+            c.links
+                .iter()
+                .filter_map(|(_, b)| roots.get(*b as usize).copied()),
+        );
     }
 
     /// [`Estimator::tiles_of`] from the remembered walks (the segments laid since must have
@@ -696,6 +798,60 @@ mod tests {
         roots.sort_unstable();
         roots.dedup();
         roots
+    }
+
+    /// Each seat's value in `later`, with `extra` (bit patterns, to compare to the last bit).
+    fn bits(e: &mut Estimator, later: &Game, extra: Option<Figure>) -> Vec<u64> {
+        e.values(later, extra).iter().map(|v| v.to_bits()).collect()
+    }
+
+    /// The worths kept across the states that descend from a remembered one (issue 11, item 5:
+    /// greedy speed) give the estimates of a fresh estimator, to the last bit: several states
+    /// one or two turns after each remembered one (as a bot tries candidates), each also with
+    /// a follower added on every segment laid since, in rulesets with portals, the City of
+    /// Carcassonne, big boxes and every figure of issue 10.
+    #[test]
+    fn kept_worths_equal_fresh_estimates() {
+        for name in ["hig", "count", "base", "rgg-bigbox1", "hig-full"] {
+            let rules = Ruleset::load(name).expect("the ruleset loads");
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) = Game::new(rules, Setup::new(players, 5)).expect("a game");
+            let mut bot = RandomBot::new(5);
+            let mut memo = Estimator::default();
+            let mut compared = 0;
+            while !game.is_over() {
+                memo.remember(&game);
+                for turns in [1, 2, 1, 1, 2] {
+                    let mut later = game.clone();
+                    play(&mut later, &mut bot, turns);
+                    let mut fresh = Estimator::default();
+                    memo.prepare(&later);
+                    fresh.prepare(&later);
+                    assert_eq!(
+                        bits(&mut memo, &later, None),
+                        bits(&mut fresh, &later, None)
+                    );
+                    let segments = later.features().len() as SegId;
+                    let since = memo.memory.base.map_or(segments, |(s, _)| s as SegId);
+                    for seg in since..segments {
+                        let extra = Some(Figure {
+                            id: u32::MAX,
+                            owner: (seg % 2) as usize,
+                            kind: crate::model::figure::FigureKind::Follower,
+                            seg,
+                        });
+                        let (a, b) = (
+                            bits(&mut memo, &later, extra),
+                            bits(&mut fresh, &later, extra),
+                        );
+                        assert_eq!(a, b, "{name}");
+                        compared += 1;
+                    }
+                }
+                play(&mut game, &mut bot, 2);
+            }
+            assert!(compared > 500, "{name}: {compared}");
+        }
     }
 
     /// The composed walks (issue 11, item 5: greedy speed) equal fresh walks of every feature
