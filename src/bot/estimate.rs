@@ -39,8 +39,9 @@ struct Group {
     worth: f64,
     /// The chance that it is completed (its followers come back).
     chance: f64,
-    /// The greatest strength among the seats, without an extra figure (the majority's).
-    best: u32,
+    /// Where the seats holding its majority (without an extra figure) lie in the estimator's
+    /// `winners`.
+    winners: (usize, usize),
 }
 
 /// The estimate's working memory (see the module's text). Estimates made with it equal those
@@ -68,6 +69,8 @@ pub struct Estimator {
     value: Vec<f64>,
     /// Each seat's followers in supply, in the prepared state.
     supply: Vec<u32>,
+    /// The seats holding each prepared group's majority, group after group.
+    winners: Vec<usize>,
     /// The group of each of the prepared state's figures, in the order of its figure list.
     figure_groups: Vec<usize>,
     /// Walks of the features of the state given to [`Estimator::remember`].
@@ -196,8 +199,15 @@ impl Estimator {
             self.add_strength(game, i, f);
             self.figure_groups.push(i);
         }
+        self.winners.clear();
         for g in &mut self.groups[..self.used] {
-            g.best = g.strength.iter().copied().max().unwrap_or(0);
+            let best = g.strength.iter().copied().max().unwrap_or(0);
+            let from = self.winners.len();
+            if best > 0 {
+                let seats = g.strength.iter().enumerate().filter(|(_, s)| **s == best);
+                self.winners.extend(seats.map(|(p, _)| p));
+            }
+            g.winners = (from, self.winners.len());
         }
         self.prepared = self.used;
     }
@@ -425,12 +435,8 @@ impl Estimator {
             let g = &self.groups[i];
             let Some(with_extra) = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f) else {
                 // The majority worked out when prepared.
-                if g.best > 0 {
-                    for (p, s) in g.strength.iter().enumerate() {
-                        if *s == g.best {
-                            self.value[p] += g.worth;
-                        }
-                    }
+                for p in &self.winners[g.winners.0..g.winners.1] {
+                    self.value[*p] += g.worth;
                 }
                 continue;
             };
