@@ -99,7 +99,9 @@ pub fn is_bot_name(name: &str) -> bool {
 ///
 /// The bot keeps its working memory between decisions (copies of the game to try candidates
 /// on, one per level of the look-ahead, the legal lists and the estimate's), so that once warm
-/// a decision allocates next to nothing.
+/// a decision allocates next to nothing. The estimate also keeps, within a decision, what each
+/// feature that the candidate's tiles leave alone is worth, and from one decision to the next,
+/// the walks of the features that no tile laid since has joined.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: ChaCha8Rng,
