@@ -99,13 +99,16 @@ pub fn is_bot_name(name: &str) -> bool {
 ///
 /// The bot keeps its working memory between decisions (copies of the game to try candidates
 /// on, one per level of the look-ahead, the legal lists and the estimate's), so that once warm
-/// a decision allocates next to nothing.
+/// a decision allocates next to nothing. The estimate also keeps, within a decision, what each
+/// feature that the candidate's tiles leave alone is worth, and from one decision to the next,
+/// the walks of the features that no tile laid since has joined.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: ChaCha8Rng,
     events: Vec<Event>,
-    /// A scratch copy of the game for each level of the look-ahead (by `depth`).
-    copies: Vec<Option<Game>>,
+    /// A scratch copy of the game for each level of the look-ahead (by `depth`), boxed so that
+    /// taking it out and putting it back moves a pointer, not the whole game.
+    copies: Vec<Option<Box<Game>>>,
     /// A legal list for each level of the look-ahead (by `depth`).
     lists: Vec<Vec<Action>>,
     ties: Vec<Action>,
@@ -126,18 +129,18 @@ impl GreedyBot {
     }
 
     /// The scratch copy for level `depth`, made equal to `game` (reusing its memory).
-    fn copy_of(&mut self, depth: u32, game: &Game) -> Game {
+    fn copy_of(&mut self, depth: u32, game: &Game) -> Box<Game> {
         match self.copies.get_mut(depth as usize).and_then(Option::take) {
             Some(mut copy) => {
-                copy.clone_from(game);
+                (*copy).clone_from(game);
                 copy
             }
-            None => game.clone(),
+            None => Box::new(game.clone()),
         }
     }
 
     /// Keeps `copy` as the scratch copy of level `depth`.
-    fn keep_copy(&mut self, depth: u32, copy: Game) {
+    fn keep_copy(&mut self, depth: u32, copy: Box<Game>) {
         let d = depth as usize;
         if self.copies.len() <= d {
             self.copies.resize_with(d + 1, || None);
