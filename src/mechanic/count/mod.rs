@@ -5,7 +5,8 @@
 //! opponents score may, at the end of his turn, put one follower from supply into a quarter and
 //! then move the Count (CO-1, CO-2). Before a feature is scored, the players, from the left of
 //! the tile's placer round to the placer, may move followers out of the matching quarter into
-//! it — castle → completed city, blacksmiths → completed road, cathedral → cloister, market →
+//! it — castle → completed city, blacksmiths → completed road, cathedral → cloister or garden
+//! (abbots only for a garden: a round offers the kinds that may stand on its feature), market →
 //! farm at the end only — unless the Count stands in that quarter (CO-3 to CO-5). Moved
 //! followers count like followers on the feature, stand on no tile (no fairy bonus, nothing to
 //! eat) and go back to supply after the scoring. Nothing else moves a follower into or out of
