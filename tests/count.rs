@@ -730,16 +730,26 @@ const PLAIN_INTO: usize = 12;
 const ROUND: usize = 20;
 const ROUND_AGAIN: usize = 21;
 
-fn big() -> FigureKind {
-    FigureKind::parse("big").expect("the shipped big follower")
+/// A shipped figure kind by name (`big`, `abbot`).
+fn shipped(name: &str) -> FigureKind {
+    FigureKind::parse(name).unwrap_or_else(|| panic!("the shipped {name} row"))
 }
 
-fn leave(count: u8, figure: FigureKind) -> Action {
+fn big() -> FigureKind {
+    shipped("big")
+}
+
+/// `count` followers of `figure` out of `quarter` (CO-5).
+fn leave_from(quarter: Quarter, count: u8, figure: FigureKind) -> Action {
     Action::from(CountAction::Leave {
-        quarter: Quarter::Castle,
+        quarter,
         count,
         figure,
     })
+}
+
+fn leave(count: u8, figure: FigureKind) -> Action {
+    leave_from(Quarter::Castle, count, figure)
 }
 
 /// `player`'s followers of `figure` in `quarter`.
@@ -934,15 +944,11 @@ fn which_followers_enter_which_quarter() {
 const GARDEN_ROUND: usize = 20;
 
 fn abbot() -> FigureKind {
-    FigureKind::parse("abbot").expect("the shipped abbot row")
+    shipped("abbot")
 }
 
 fn out_of_cathedral(count: u8, figure: FigureKind) -> Action {
-    Action::from(CountAction::Leave {
-        quarter: Quarter::Cathedral,
-        count,
-        figure,
-    })
+    leave_from(Quarter::Cathedral, count, figure)
 }
 
 /// `co4-garden` cut before its garden round, with the garden tile drawn as `tile` instead (the
