@@ -730,16 +730,26 @@ const PLAIN_INTO: usize = 12;
 const ROUND: usize = 20;
 const ROUND_AGAIN: usize = 21;
 
-fn big() -> FigureKind {
-    FigureKind::parse("big").expect("the shipped big follower")
+/// A shipped figure kind by name (`big`, `abbot`).
+fn shipped(name: &str) -> FigureKind {
+    FigureKind::parse(name).unwrap_or_else(|| panic!("the shipped {name} row"))
 }
 
-fn leave(count: u8, figure: FigureKind) -> Action {
+fn big() -> FigureKind {
+    shipped("big")
+}
+
+/// `count` followers of `figure` out of `quarter` (CO-5).
+fn leave_from(quarter: Quarter, count: u8, figure: FigureKind) -> Action {
     Action::from(CountAction::Leave {
-        quarter: Quarter::Castle,
+        quarter,
         count,
         figure,
     })
+}
+
+fn leave(count: u8, figure: FigureKind) -> Action {
+    leave_from(Quarter::Castle, count, figure)
 }
 
 /// `player`'s followers of `figure` in `quarter`.
@@ -912,7 +922,7 @@ fn which_followers_enter_which_quarter() {
         record.actions.truncate(BIG_INTO);
         run(&record, fixture).game.legal()
     };
-    let abbot = FigureKind::parse("abbot").expect("the shipped abbot row");
+    let abbot = abbot();
     let with_abbot = offered("count-abbot.toml");
     let abbot_into: Vec<Quarter> = with_abbot
         .iter()
@@ -925,6 +935,132 @@ fn which_followers_enter_which_quarter() {
     assert_eq!(with_abbot.len(), 4 + 1 + 1, "4 plain, the abbot, pass");
     let with_builder = offered("count-tb.toml");
     assert_eq!(with_builder.len(), 4 + 1, "only plain followers, or pass");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cathedral and the Abbot's gardens.
+
+/// The action of `co4-garden` where the garden's round asks its first seat.
+const GARDEN_ROUND: usize = 20;
+
+fn abbot() -> FigureKind {
+    shipped("abbot")
+}
+
+fn out_of_cathedral(count: u8, figure: FigureKind) -> Action {
+    leave_from(Quarter::Cathedral, count, figure)
+}
+
+/// `co4-garden` cut before its garden round, with the garden tile drawn as `tile` instead (the
+/// same tile with a cloister, `CLOISTER`, or itself, `GARDEN`).
+fn garden_round_with(tile: &str) -> Game {
+    let mut record = load("co4-garden");
+    let id = record.rules.tile_id(tile).expect("a synthetic tile");
+    let garden = record
+        .rules
+        .tile_id("GARDEN")
+        .expect("the synthetic garden");
+    if let Some(draw) = record.setup.draw.as_mut() {
+        draw.iter_mut()
+            .filter(|t| **t == garden)
+            .for_each(|t| *t = id);
+    }
+    record.actions.truncate(GARDEN_ROUND);
+    run(&record, tile).game
+}
+
+/// CO-4, CO-5 (RULES.md §5; seed 001 §"EL Conde de Carcassonne": "desde el barrio de la
+/// catedral hasta un claustro") with the Abbot's gardens (RULES.md §1.10, [ext:B8]; seed 004
+/// "Opat"; TILES.md §1 `basic:2`): the cathedral serves gardens as well as cloisters, but only
+/// a follower that may stand on the garden joins it (rulesets/README.md §6.3 "Which
+/// followers"). Blue completes the garden his abbot stands on; Red's abbot and Blue's plain
+/// follower wait in the cathedral. Only Red is asked, with his abbot or pass; the moved abbot
+/// counts 1 in the garden, so 1 : 1 and both score its 9 points.
+#[test]
+fn co4_only_the_abbot_leaves_the_cathedral_for_a_garden() {
+    let (points, game, events) = trace(&load("co4-garden"));
+    let rounds = leave_points(&points);
+    assert_eq!(rounds.len(), 1, "one seat asked: {rounds:?}");
+    let round = &points[GARDEN_ROUND];
+    assert_eq!(round.player, 0, "Red, not Blue (a plain follower)");
+    assert_eq!(
+        CountDecision::of(&round.kind),
+        Some(CountDecision::Leave {
+            quarter: Quarter::Cathedral,
+            available: 1,
+            x: 0,
+            y: -2,
+        })
+    );
+    assert_eq!(
+        set(round.legal.clone()),
+        set([out_of_cathedral(1, abbot()), Action::Pass])
+    );
+    assert!(game.is_over(), "Blue is not asked after Red");
+    assert!(
+        events.contains(&Event::from(CountEvent::FollowersLeftQuarter {
+            player: 0,
+            quarter: Quarter::Cathedral,
+            count: 1,
+            figure: abbot(),
+            feature: castellan::model::tile::FeatureKind::Garden,
+            x: 0,
+            y: -2,
+        }))
+    );
+    // 1 : 1 in the garden of 9 tiles: both score it; each one's road before.
+    assert_eq!(scored(&events, 0), vec![3, 9]);
+    assert_eq!(scored(&events, 1), vec![3, 9]);
+    assert_eq!(game.scores(), &[12, 12]);
+    // Both abbots went home; Blue's plain follower stays in the cathedral; the board is empty.
+    assert!(game.figures().is_empty());
+    for player in [0, 1] {
+        assert_eq!(game.supply(player, abbot()), 1, "seat {player}'s abbot");
+    }
+    assert_eq!(in_quarter(&game, 0, Quarter::Cathedral), 0);
+    assert_eq!(
+        in_quarter_of(&game, 1, Quarter::Cathedral, FigureKind::Follower),
+        1
+    );
+    assert_eq!((supply(&game, 0), supply(&game, 1)), (7, 6));
+}
+
+/// The same garden when Red passes: Blue's abbot alone, Blue +9, and Red's abbot stays in the
+/// cathedral. With a cloister in the garden's place, the round offers the plain follower too:
+/// Red (abbot) first, then Blue (his plain follower), who then outnumbers Red's moved abbot.
+#[test]
+fn co4_a_garden_takes_abbots_a_cloister_any_follower() {
+    let mut passed = garden_round_with("GARDEN");
+    passed.apply(&Action::Pass).expect("pass");
+    assert!(passed.is_over(), "Blue is not asked");
+    assert_eq!(passed.scores(), &[3, 12], "Blue's abbot alone");
+    assert_eq!(
+        in_quarter_of(&passed, 0, Quarter::Cathedral, abbot()),
+        1,
+        "Red's abbot stays"
+    );
+    assert_eq!(passed.supply(0, abbot()), 0);
+
+    let mut cloister = garden_round_with("CLOISTER");
+    assert_eq!(cloister.decision().player, 0);
+    assert_eq!(
+        set(cloister.legal()),
+        set([out_of_cathedral(1, abbot()), Action::Pass])
+    );
+    cloister
+        .apply(&out_of_cathedral(1, abbot()))
+        .expect("legal");
+    assert_eq!(cloister.decision().player, 1, "Blue asked last, as placer");
+    assert_eq!(
+        set(cloister.legal()),
+        set([out_of_cathedral(1, FigureKind::Follower), Action::Pass])
+    );
+    cloister
+        .apply(&out_of_cathedral(1, FigureKind::Follower))
+        .expect("legal");
+    assert_eq!(cloister.scores(), &[3, 12], "Blue 2 : Red 1");
+    assert_eq!(in_quarter(&cloister, 1, Quarter::Cathedral), 0);
+    assert_eq!(supply(&cloister, 1), 7, "Blue's follower went home");
 }
 
 /// `figure = "big"` beside `quarter` and `leave` round-trips through records; beside other keys

@@ -5,7 +5,8 @@
 //! opponents score may, at the end of his turn, put one follower from supply into a quarter and
 //! then move the Count (CO-1, CO-2). Before a feature is scored, the players, from the left of
 //! the tile's placer round to the placer, may move followers out of the matching quarter into
-//! it — castle → completed city, blacksmiths → completed road, cathedral → cloister, market →
+//! it — castle → completed city, blacksmiths → completed road, cathedral → cloister or garden
+//! (abbots only for a garden: a round offers the kinds that may stand on its feature), market →
 //! farm at the end only — unless the Count stands in that quarter (CO-3 to CO-5). Moved
 //! followers count like followers on the feature, stand on no tile (no fairy bonus, nothing to
 //! eat) and go back to supply after the scoring. Nothing else moves a follower into or out of
@@ -80,8 +81,10 @@ struct Round {
     /// The segment to score once the round is over (during the game).
     feature: SegId,
     quarter: Quarter,
+    /// What the moved followers join (a farm for the City's market at the end).
+    kind: FeatureKind,
     at: Pos,
-    /// Seats with followers in the quarter, from the placer's left round to the placer.
+    /// Seats with followers in the quarter that may join it, from the placer's left round to the placer.
     seats: Vec<usize>,
     next: usize,
     /// The figure kinds (bits by table slot) the seat whose turn it is has moved so far: it
@@ -343,6 +346,12 @@ impl CountOfCarcassonne {
     /// Opens the round for the feature `key` (segment `feature`, at `at`) and `quarter`, if
     /// anyone may move.
     fn open_round(&self, g: &mut Game, key: SegId, feature: SegId, quarter: Quarter, at: Pos) {
+        let kind = if key == CITY {
+            FeatureKind::Field
+        } else {
+            g.features.segment(key).kind
+        };
+        let table = &g.rules.figures;
         let Some(count) = g.slots.get_mut::<Count>(self.id) else {
             return;
         };
@@ -352,13 +361,19 @@ impl CountOfCarcassonne {
         let n = count.quarters.len();
         let seats: Vec<usize> = (1..=n)
             .map(|k| (count.placer + k) % n)
-            .filter(|p| count.in_quarter(*p, quarter) > 0)
+            .filter(|p| {
+                count
+                    .kinds_in_quarter(*p, quarter)
+                    .iter()
+                    .any(|(figure, _)| joins(table, *figure, kind))
+            })
             .collect();
         if !seats.is_empty() {
             count.round = Some(Round {
                 key,
                 feature,
                 quarter,
+                kind,
                 at,
                 seats,
                 next: 0,
@@ -622,16 +637,24 @@ impl CountOfCarcassonne {
             .collect()
     }
 
-    /// The kinds `player` may still move out of the round's quarter: those he holds there and
-    /// has not moved in this turn of the round.
-    fn leaving(&self, count: &Count, player: usize, round: &Round) -> Vec<(FigureKind, u8)> {
+    /// The kinds `player` may still move out of the round's quarter: those he holds there,
+    /// may stand on the feature the round feeds (a garden takes the abbot only) and has not
+    /// moved in this turn of the round.
+    fn leaving(
+        &self,
+        table: &FigureTable,
+        count: &Count,
+        player: usize,
+        round: &Round,
+    ) -> Vec<(FigureKind, u8)> {
         count
             .kinds_in_quarter(player, round.quarter)
             .into_iter()
             .filter(|(k, _)| {
-                count
-                    .slot(*k)
-                    .is_some_and(|slot| round.moved & (1 << slot) == 0)
+                joins(table, *k, round.kind)
+                    && count
+                        .slot(*k)
+                        .is_some_and(|slot| round.moved & (1 << slot) == 0)
             })
             .collect()
     }
@@ -692,7 +715,7 @@ impl CountOfCarcassonne {
                     return;
                 };
                 let quarter = round.quarter;
-                for (figure, n) in self.leaving(count, player, round) {
+                for (figure, n) in self.leaving(&g.rules.figures, count, player, round) {
                     out.extend((1..=n).map(|count| {
                         Action::from(CountAction::Leave {
                             quarter,
@@ -787,14 +810,7 @@ impl CountOfCarcassonne {
             .slots
             .get::<Count>(self.id)
             .and_then(|c| c.round.as_ref())
-            .map(|r| {
-                let kind = if r.key == CITY {
-                    FeatureKind::Field
-                } else {
-                    g.features.segment(r.key).kind
-                };
-                (r.key, r.at, kind)
-            });
+            .map(|r| (r.key, r.at, r.kind));
         let slot_of = |figure| g.rules.figures.find(figure).map_or(0, |(slot, _)| slot);
         let slot = match own {
             Some(CountAction::Quarter { figure, .. } | CountAction::Leave { figure, .. }) => {
@@ -837,7 +853,7 @@ impl CountOfCarcassonne {
                 if let Some(mut r) = count.round.take() {
                     r.moved |= 1 << slot;
                     // The seat goes on while it holds a kind it has not moved yet.
-                    if self.leaving(count, player, &r).is_empty() {
+                    if self.leaving(&g.rules.figures, count, player, &r).is_empty() {
                         r.next += 1;
                         r.moved = 0;
                     }
@@ -983,7 +999,7 @@ impl Mechanic for CountOfCarcassonne {
             return;
         };
         for m in &count.moving {
-            if m.key == key && m.quarter.feature() == kind {
+            if m.key == key && Quarter::serving(kind) == m.quarter {
                 strength[m.player] += m.count as u32 * g.rules.figures.strength(m.figure);
             }
         }
@@ -1007,4 +1023,10 @@ impl Mechanic for CountOfCarcassonne {
     fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {
         self.count_return_moving(g, events);
     }
+}
+
+/// Whether a follower of kind `figure` may stand on a feature of `kind` (so join it from a
+/// quarter).
+fn joins(table: &FigureTable, figure: FigureKind, kind: FeatureKind) -> bool {
+    table.row(figure).is_some_and(|row| row.stands_on.on(kind))
 }
