@@ -136,19 +136,24 @@ pub enum Event {
         /// The script's reason.
         why: String,
     },
-    /// A script took a follower from its owner's supply and holds it off the board.
+    /// A script took a figure (a follower, a big follower, …) from its owner's supply and
+    /// holds it off the board.
     FollowerHeld {
         /// The script's name.
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
+        /// Its kind.
+        figure: FigureKind,
     },
-    /// A script gave a follower it held back to its owner's supply.
+    /// A script gave a figure it held back to its owner's supply.
     FollowerReleased {
         /// The script's name.
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
+        /// Its kind.
+        figure: FigureKind,
     },
     /// A script explains what it did.
     ScriptLog {
