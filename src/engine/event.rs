@@ -143,7 +143,8 @@ pub enum Event {
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
-        /// Its kind.
+        /// Its kind (written to JSON only when it is not the normal follower, as before kinds).
+        #[serde(skip_serializing_if = "plain_follower")]
         figure: FigureKind,
     },
     /// A script gave a figure it held back to its owner's supply.
@@ -152,7 +153,8 @@ pub enum Event {
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
-        /// Its kind.
+        /// Its kind (written to JSON only when it is not the normal follower, as before kinds).
+        #[serde(skip_serializing_if = "plain_follower")]
         figure: FigureKind,
     },
     /// A script explains what it did.
@@ -171,4 +173,10 @@ pub enum Event {
     /// the City, …); its JSON form is the mechanic's own (`{"event": "dragon_moved", …}`).
     #[serde(untagged)]
     Mechanic(MechanicEvent),
+}
+
+/// Whether `kind` is the normal follower (left out of the JSON of a script's held figures, so
+/// that logs written before figure kinds stay the same).
+fn plain_follower(kind: &FigureKind) -> bool {
+    *kind == FigureKind::Follower
 }
