@@ -50,6 +50,7 @@ const RULESETS: &[&str] = &[
     "zman-tb",
     "hig-full",
     "zman-full",
+    "dungeon-full",
 ];
 
 /// House-rule variants written for these tests: (file name, TOML). They are written to a
