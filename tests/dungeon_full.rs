@@ -348,24 +348,18 @@ fn check_exit(game: &Game, a: &script::ScriptAction, seed: u64) {
 #[test]
 fn random_dungeon_full_games_keep_every_figure() {
     let rules = Ruleset::load("dungeon-full").expect("loads");
-    let games: u64 = std::env::var("DUNGEON_GAMES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(80);
-    let chosen = play(&rules, games);
-    for name in [
-        "enter",
-        "enter big",
-        "exit",
-        "exit big",
-        "flee",
-        "dragon_exit",
-    ] {
-        assert!(
-            chosen.get(name).is_some_and(|n| *n > 0),
-            "{name}: {chosen:?}"
-        );
-    }
+    let chosen = play(&rules, common::dungeon_games(80));
+    common::all_chosen(
+        &chosen,
+        &[
+            "enter",
+            "enter big",
+            "exit",
+            "exit big",
+            "flee",
+            "dragon_exit",
+        ],
+    );
 }
 
 /// The same with the flush on (DG-10): it is chosen, and nothing is made or lost.
@@ -379,25 +373,7 @@ fn random_games_with_the_flush() {
 /// `castellan simulate --ruleset dungeon-full --games 200` plays its games.
 #[test]
 fn simulate_plays_two_hundred_dungeon_full_games() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_castellan"))
-        .args([
-            "simulate",
-            "--ruleset",
-            "dungeon-full",
-            "--games",
-            "200",
-            "--json",
-        ])
-        .current_dir(common::root())
-        .output()
-        .expect("castellan runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("\"games\":200"), "{text}");
+    common::simulate("dungeon-full", 200);
 }
 
 /// DG-1: a ruleset that lets a builder go down is refused when the game starts, with the

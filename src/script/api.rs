@@ -606,32 +606,13 @@ fn emit(out: &Out, ctx: &NativeCallContext, command: Command) {
 /// (`take_follower`, …); the host checks the kind when it applies them.
 fn register_figure_commands(engine: &mut Engine, out: &Out) {
     const FOLLOWER: &str = "follower";
-    let o = Arc::clone(out);
-    engine.register_fn("take_follower", move |ctx: NativeCallContext, p: i64| {
-        let kind = FOLLOWER.to_string();
-        emit(&o, &ctx, Command::TakeFigure { player: p, kind });
+    register_supply_command(engine, out, "take", |player, kind| Command::TakeFigure {
+        player,
+        kind,
     });
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "take_figure",
-        move |ctx: NativeCallContext, p: i64, kind: ImmutableString| {
-            let kind = kind.to_string();
-            emit(&o, &ctx, Command::TakeFigure { player: p, kind });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn("release_follower", move |ctx: NativeCallContext, p: i64| {
-        let kind = FOLLOWER.to_string();
-        emit(&o, &ctx, Command::ReleaseFigure { player: p, kind });
+    register_supply_command(engine, out, "release", |player, kind| {
+        Command::ReleaseFigure { player, kind }
     });
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "release_figure",
-        move |ctx: NativeCallContext, p: i64, kind: ImmutableString| {
-            let kind = kind.to_string();
-            emit(&o, &ctx, Command::ReleaseFigure { player: p, kind });
-        },
-    );
     let o = Arc::clone(out);
     engine.register_fn(
         "put_follower",
@@ -656,6 +637,29 @@ fn register_figure_commands(engine: &mut Engine, out: &Out) {
               spot: ImmutableString,
               ignore: bool| {
             emit(&o, &ctx, put(p, kind.to_string(), x, y, &spot, ignore));
+        },
+    );
+}
+
+/// `<verb>_follower(p)` and `<verb>_figure(p, kind)`: the command `make(p, kind)`.
+fn register_supply_command(
+    engine: &mut Engine,
+    out: &Out,
+    verb: &str,
+    make: fn(i64, String) -> Command,
+) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        format!("{verb}_follower"),
+        move |ctx: NativeCallContext, p: i64| {
+            emit(&o, &ctx, make(p, "follower".to_string()));
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        format!("{verb}_figure"),
+        move |ctx: NativeCallContext, p: i64, kind: ImmutableString| {
+            emit(&o, &ctx, make(p, kind.to_string()));
         },
     );
 }
