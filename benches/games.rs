@@ -99,6 +99,8 @@ fn games(c: &mut Criterion) {
     // second on one core): 2nd-edition base with the Abbot, P&D, Inns & Cathedrals, Traders &
     // Builders.
     bench_ruleset(c, "hig-full");
+    // The dungeon with the figures it names: big follower, builder and pig (issue 10).
+    bench_ruleset(c, "dungeon-full");
     bench_clone(c, "hig");
     bench_greedy(c);
     bench_mcts(c);

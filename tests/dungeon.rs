@@ -7,6 +7,8 @@
 //! Records cannot hold expectations: each record's header comment states the scenario and
 //! what it expects, and the tests here check it. Coordinates are the engine's (x east, y south).
 
+mod common;
+
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, DecisionKind};
@@ -670,25 +672,19 @@ fn play_checked(rules: &Arc<Ruleset>, games: u64) -> std::collections::BTreeMap<
 #[test]
 fn random_games_keep_every_follower_and_the_rules() {
     let rules = Ruleset::load("dungeon").expect("loads");
-    let games: u64 = std::env::var("DUNGEON_GAMES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(120);
-    let chosen = play_checked(&rules, games);
-    for name in [
-        "enter",
-        "exit",
-        "exit_escorted",
-        "fairy_to_dungeon",
-        "flee",
-        "stay",
-        "dragon_exit",
-    ] {
-        assert!(
-            chosen.get(name).is_some_and(|n| *n > 0),
-            "{name}: {chosen:?}"
-        );
-    }
+    let chosen = play_checked(&rules, common::dungeon_games(120));
+    common::all_chosen(
+        &chosen,
+        &[
+            "enter",
+            "exit",
+            "exit_escorted",
+            "fairy_to_dungeon",
+            "flee",
+            "stay",
+            "dragon_exit",
+        ],
+    );
 }
 
 /// The same under every other value tested above, and with the fairy of the older editions
@@ -715,25 +711,7 @@ fn random_games_under_other_values() {
 /// `castellan simulate --ruleset dungeon --games 2000` plays its games.
 #[test]
 fn simulate_plays_two_thousand_dungeon_games() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_castellan"))
-        .args([
-            "simulate",
-            "--ruleset",
-            "dungeon",
-            "--games",
-            "2000",
-            "--json",
-        ])
-        .current_dir(root())
-        .output()
-        .expect("castellan runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("\"games\":2000"), "{text}");
+    common::simulate("dungeon", 2000);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ const RULESETS: &[&str] = &[
     "zman-tb",
     "hig-full",
     "zman-full",
+    "dungeon-full",
 ];
 
 /// House-rule variants written for these tests: (file name, TOML). They are written to a
@@ -527,9 +528,9 @@ proptest! {
     #![proptest_config(config(300))]
 
     /// RULES.md B-C2, B-F4, B-M3, CO-1, §1.10: each of a player's figures (followers, big
-    /// followers, abbots: every row of the figure table) is always on the board, in supply, or
-    /// (followers) in the City of Carcassonne or held by a script, and together there are
-    /// exactly the row's `per_player` of each kind.
+    /// followers, abbots: every row of the figure table) is always on the board, in supply,
+    /// held by a script (any kind: the dungeon) or (followers) in the City of Carcassonne, and
+    /// together there are exactly the row's `per_player` of each kind.
     #[test]
     fn followers_are_conserved(spec in specs()) {
         let rows = spec.rules().rules.figures.rows().to_vec();
@@ -540,13 +541,13 @@ proptest! {
                     let on_board =
                         game.figures().iter().filter(|f| f.owner == p && f.kind == kind).count();
                     let supply = game.supply(p, kind) as usize;
-                    let (city, held) = if kind == FigureKind::Follower {
-                        let city = castellan::mechanic::count::state(game)
-                            .map_or(0, |c| c.followers(p));
-                        (city as usize, game.held(p) as usize)
+                    let city = if kind == FigureKind::Follower {
+                        castellan::mechanic::count::state(game).map_or(0, |c| c.followers(p))
+                            as usize
                     } else {
-                        (0, 0)
+                        0
                     };
+                    let held = game.held_of(p, kind) as usize;
                     prop_assert_eq!(
                         on_board + supply + city + held,
                         row.per_player as usize,
@@ -641,7 +642,8 @@ proptest! {
 
     /// RULES.md D7, V8, MP6, FA6, FA3, FA11 (The Princess & the Dragon; trivially true
     /// without it): when the dragon has moved, no figure stands on its tile unless the fairy
-    /// is there too (house rules let her protect it); no figure is deployed onto the dragon's
+    /// is there too (house rules let her protect it) or a script asks whether they flee
+    /// (DG-8b); no figure is deployed onto the dragon's
     /// tile; and the fairy's follower, when she has one, is on the board on her tile.
     #[test]
     fn dragon_and_fairy_stay_consistent(spec in specs()) {
@@ -658,8 +660,12 @@ proptest! {
                 }
             }
             let moved = events.iter().any(|e| matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { .. })));
+            // DG-8(b) (the dungeon, seed 003): on an entrance the owners decide whether their
+            // followers flee before the dragon eats, so they share its tile while asked.
+            let asked = game.decision().kind == castellan::engine::action::DecisionKind::Script;
             if let Some(dragon) = game.dragon()
                 && moved
+                && !asked
             {
                 let shielded = game.fairy().is_some_and(|f| f.pos == dragon);
                 for f in game.figures() {

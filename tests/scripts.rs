@@ -589,3 +589,143 @@ fn a_value_hook_with_commands_is_an_error() {
     assert_eq!(e.hook, "extra_turn");
     assert!(e.message.contains("may not give commands"), "{e}");
 }
+
+/// The script of the figure-kind tests: `[vars] mode` picks what it does at the start.
+const KINDS: &str = r#"fn spot_of(kind) {
+    for f in features_on(0, 0) { if f.kind == kind { return f.spot; } }
+}
+fn game_start() {
+    switch vars("mode") {
+        "ok" => {
+            log(`${figure_kinds()} ${supplies(0)} ${supply(0, "big")} ${supply(0)} ${figure_noun("big")}`);
+            take_figure(0, "big");
+            take_follower(1);
+        }
+        "unknown_query" => { supply(0, "wizard"); }
+        "unknown_take" => { take_figure(0, "wizard"); }
+        "none_in_supply" => { take_figure(0, "pig"); }
+        "none_held" => { release_figure(0, "big"); }
+        "abbot_on_road" => { take_figure(0, "abbot"); put_figure(0, "abbot", 0, 0, spot_of("road"), false); }
+        "builder_alone" => { take_figure(0, "builder"); put_figure(0, "builder", 0, 0, spot_of("city"), false); }
+        "occupied" => {
+            take_follower(0);
+            take_figure(0, "big");
+            put_follower(0, 0, 0, spot_of("city"), false);
+            put_figure(0, "big", 0, 0, spot_of("city"), false);
+        }
+    }
+}
+fn place() {
+    if turn() != 1 { return; }
+    log(`${held(0)} ${held(0, "big")} ${held_kinds(0)} ${held_kinds(1)}`);
+    put_figure(0, "big", 0, 0, spot_of("city"), false);
+    release_figure(1, "follower");
+}
+fn deploy() {
+    if turn() == 1 { take_figure(0, "wizard"); }
+}
+"#;
+
+/// A game under the figure-kind script in `mode`, with one big follower, abbot and builder
+/// each (and no pig) on top of HiG's followers.
+fn kinds_game(mode: &str) -> Result<(Game, Vec<Event>), SetupError> {
+    let dir = std::env::temp_dir().join(format!("castellan-kinds-{mode}"));
+    let extra = format!(
+        "[vars]\nmode = \"{mode}\"\n[figures.big]\nper_player = 1\n[figures.abbot]\nper_player = 1\n[figures.builder]\nper_player = 1\n"
+    );
+    let rules = ruleset(&scripted(&dir, KINDS, &extra)).expect("loads");
+    Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 5))
+}
+
+fn logs(events: &[Event]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptLog { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// scripts/README.md "Figure kinds": scripts read the supply and what they hold per kind, take
+/// a big follower and put it on the board (where it is a big follower), and give a follower
+/// back; every figure stays counted.
+#[test]
+fn scripts_move_figures_of_each_kind() {
+    let (mut game, events) = kinds_game("ok").expect("starts");
+    let big = castellan::model::figure::FigureKind::parse("big").expect("known");
+    let follower = castellan::model::figure::FigureKind::Follower;
+    assert_eq!(
+        logs(&events),
+        [
+            "[\"follower\", \"abbot\", \"big\", \"builder\", \"count\", \"pig\"] #{\"abbot\": 1, \"big\": 1, \"builder\": 1, \"follower\": 7} 1 7 big follower"
+        ]
+    );
+    assert_eq!((game.supply(0, big), game.held_of(0, big)), (0, 1));
+    assert_eq!(
+        (game.supply(1, follower), game.held_of(1, follower)),
+        (6, 1)
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::FollowerHeld { player: 0, figure, .. } if *figure == big
+    )));
+    let place = game.legal()[0];
+    let events = game.apply(&place).expect("placed");
+    assert_eq!(logs(&events), ["1 1 [\"big\"] [\"follower\"]"]);
+    let on_board: Vec<_> = game.figures().iter().map(|f| (f.owner, f.kind)).collect();
+    assert_eq!(on_board, [(0, big)]);
+    assert_eq!((game.held(0), game.held(1)), (0, 0));
+    assert_eq!(game.supply(1, follower), 7);
+    // A bad kind in a later hook: the action is refused, the game stays as it was.
+    let before = castellan::record::write(&game, "t");
+    let pass = *game
+        .legal()
+        .iter()
+        .find(|a| matches!(a, castellan::engine::action::Action::Pass))
+        .expect("passing is legal");
+    let err = game.apply(&pass).expect_err("the deploy hook fails");
+    assert!(err.to_string().contains("no figure `wizard`"), "{err}");
+    assert_eq!(castellan::record::write(&game, "t"), before);
+}
+
+/// A kind the ruleset lacks, a figure the supply does not have or the script does not hold,
+/// and a put that breaks the deployment rules are located script errors, never a panic.
+#[test]
+fn bad_figure_commands_are_located_errors() {
+    for (mode, line, message) in [
+        (
+            "unknown_query",
+            11,
+            "the ruleset has no figure `wizard` (its figures: follower, abbot, big, builder, count, pig)",
+        ),
+        ("unknown_take", 12, "the ruleset has no figure `wizard`"),
+        (
+            "none_in_supply",
+            13,
+            "player 0 has no pig in supply to take",
+        ),
+        (
+            "none_held",
+            14,
+            "the script holds no big follower of player 0",
+        ),
+        ("abbot_on_road", 15, "an abbot cannot stand on a road"),
+        (
+            "builder_alone",
+            16,
+            "a builder joins one of its owner's followers, and there is none in that city",
+        ),
+        ("occupied", 21, "that feature already has a follower (B-F3)"),
+    ] {
+        let Err(SetupError::Script(e)) = kinds_game(mode) else {
+            panic!("{mode}: the game must not start")
+        };
+        assert_eq!(
+            (e.hook.as_str(), e.line),
+            ("game_start", line),
+            "{mode}: {e}"
+        );
+        assert!(e.message.contains(message), "{mode}: {e}");
+    }
+}

@@ -136,19 +136,26 @@ pub enum Event {
         /// The script's reason.
         why: String,
     },
-    /// A script took a follower from its owner's supply and holds it off the board.
+    /// A script took a figure (a follower, a big follower, …) from its owner's supply and
+    /// holds it off the board.
     FollowerHeld {
         /// The script's name.
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
+        /// Its kind (written to JSON only when it is not the normal follower, as before kinds).
+        #[serde(skip_serializing_if = "plain_follower")]
+        figure: FigureKind,
     },
-    /// A script gave a follower it held back to its owner's supply.
+    /// A script gave a figure it held back to its owner's supply.
     FollowerReleased {
         /// The script's name.
         script: Arc<str>,
         /// Owner's seat.
         player: usize,
+        /// Its kind (written to JSON only when it is not the normal follower, as before kinds).
+        #[serde(skip_serializing_if = "plain_follower")]
+        figure: FigureKind,
     },
     /// A script explains what it did.
     ScriptLog {
@@ -166,4 +173,10 @@ pub enum Event {
     /// the City, …); its JSON form is the mechanic's own (`{"event": "dragon_moved", …}`).
     #[serde(untagged)]
     Mechanic(MechanicEvent),
+}
+
+/// Whether `kind` is the normal follower (left out of the JSON of a script's held figures, so
+/// that logs written before figure kinds stay the same).
+fn plain_follower(kind: &FigureKind) -> bool {
+    *kind == FigureKind::Follower
 }

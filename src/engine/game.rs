@@ -225,8 +225,8 @@ pub struct Game {
     pub(crate) scratch: Vec<SegId>,
     /// The dragon has entered play (it may be off the board, hidden by a script).
     pub(crate) dragon_in_play: bool,
-    /// Followers scripts hold off the board, by seat.
-    pub(crate) held: Vec<u32>,
+    /// Figures scripts hold off the board, by seat, in the figure table's order (as `supply`).
+    pub(crate) held: Vec<[u8; MAX_FIGURES]>,
     /// The scripts' own state.
     pub(crate) script_state: serde_json::Value,
     /// The same state as the scripts see it (kept so that reading it converts nothing).
@@ -385,7 +385,7 @@ impl Game {
             history: Vec::new(),
             scratch: Vec::new(),
             dragon_in_play: false,
-            held: vec![0; n],
+            held: vec![[0; MAX_FIGURES]; n],
             script_state: serde_json::Value::Null,
             script_value: rhai::Dynamic::UNIT,
             asked: std::collections::VecDeque::new(),

@@ -146,18 +146,28 @@ impl fmt::Display for Described<'_> {
             } => {
                 write!(f, "{}: +{points} for {} ({why})", script, who(player))
             }
-            Event::FollowerHeld { script, player } => {
+            Event::FollowerHeld {
+                script,
+                player,
+                figure,
+            } => {
                 write!(
                     f,
-                    "{script}: one of {}'s followers leaves the board",
-                    who(player)
+                    "{script}: one of {}'s {}s leaves the board",
+                    who(player),
+                    figure.noun()
                 )
             }
-            Event::FollowerReleased { script, player } => {
+            Event::FollowerReleased {
+                script,
+                player,
+                figure,
+            } => {
                 write!(
                     f,
-                    "{script}: one of {}'s followers returns to supply",
-                    who(player)
+                    "{script}: one of {}'s {}s returns to supply",
+                    who(player),
+                    figure.noun()
                 )
             }
             Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),

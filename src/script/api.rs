@@ -60,12 +60,14 @@ struct SpotFilter {
     fields: bool,
     /// Only features without followers.
     unoccupied: bool,
-    /// Leave out tiles where a figure of one of these kinds stands …
+    /// Leave out tiles where a figure of one of these kinds (or with one of these tags) stands …
     empty_of: Vec<String>,
     /// … not counting this figure.
     ignore: Option<i64>,
     /// The tile laid this turn too.
     new_tile: bool,
+    /// Only features a figure of this kind may stand on.
+    figure: Option<String>,
 }
 
 impl SpotFilter {
@@ -85,6 +87,7 @@ impl SpotFilter {
                 "empty_of",
                 "ignore",
                 "new_tile",
+                "figure",
             ];
             if !known.contains(&key.as_str()) {
                 return Err(format!("find_spots: unknown filter key `{key}`"));
@@ -112,7 +115,16 @@ impl SpotFilter {
                     .map_err(|_| "find_spots: `ignore` is a figure id")?,
             ),
         };
+        let figure = match m.get("figure") {
+            None => None,
+            Some(v) => Some(
+                v.clone()
+                    .into_string()
+                    .map_err(|_| "find_spots: `figure` is a figure kind")?,
+            ),
+        };
         Ok(SpotFilter {
+            figure,
             tag,
             open: flag("open", false)?,
             fields: flag("fields", true)?,
@@ -123,8 +135,16 @@ impl SpotFilter {
         })
     }
 
-    /// `[x, y, spot]` of every segment that passes, tile by tile in placement order.
-    fn spots(&self, g: &Game) -> Array {
+    /// `[x, y, spot]` of every segment that passes, tile by tile in placement order (an error
+    /// for a figure kind the ruleset lacks).
+    fn spots(&self, g: &Game) -> Result<Array, String> {
+        let stands = match &self.figure {
+            None => None,
+            Some(name) => {
+                let (kind, _) = crate::script::host::figure_kind(g, name)?;
+                g.rules().figures.row(kind).map(|r| r.stands_on)
+            }
+        };
         let mut out = Array::new();
         for (id, p) in g.board().tiles().iter().enumerate() {
             let id = id as crate::model::board::PlacedId;
@@ -135,7 +155,7 @@ impl SpotFilter {
                 && g.figures().iter().any(|f| {
                     Some(f.id as i64) != self.ignore
                         && g.root_pos(f.seg) == p.pos
-                        && self.empty_of.iter().any(|k| k == f.kind.name())
+                        && self.empty_of.iter().any(|k| named(g, f, k))
                 });
             if blocked {
                 continue;
@@ -145,6 +165,7 @@ impl SpotFilter {
                 let kind = g.features().segment(seg).kind;
                 let field = kind == crate::model::tile::FeatureKind::Field;
                 if (field && !self.fields)
+                    || stands.is_some_and(|s| !s.on(kind))
                     || (self.open && !field && g.is_complete(seg))
                     || (self.unoccupied && g.features().totals(seg).followers > 0)
                 {
@@ -158,8 +179,18 @@ impl SpotFilter {
                 ]));
             }
         }
-        out
+        Ok(out)
     }
+}
+
+/// Whether `name` is the kind of figure `f` or a tag of its row (`follower` names every
+/// follower: the normal one, the big one, the abbot).
+fn named(g: &Game, f: &crate::model::figure::Figure, name: &str) -> bool {
+    f.kind.name() == name
+        || g.rules()
+            .figures
+            .row(f.kind)
+            .is_some_and(|r| r.has_tag(name))
 }
 
 /// Whether the placed tile `id` carries the tag `name` or the symbol `name`.
@@ -294,6 +325,7 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
     engine.register_fn("held", move |p: i64| -> i64 {
         read(&s, |g| g.held(p as usize) as i64).unwrap_or(0)
     });
+    register_kind_queries(engine, slot);
     let s = Arc::clone(slot);
     engine.register_fn("dragon", move || -> Dynamic {
         read(&s, |g| g.dragon().map_or(Dynamic::UNIT, |p| xy(p.x, p.y))).unwrap_or(Dynamic::UNIT)
@@ -348,6 +380,95 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
     });
 }
 
+/// The queries that name a figure kind: `figure_kinds()`, `figure_noun(kind)`, `supply(p, kind)`, `supplies(p)`,
+/// `held(p, kind)`, `held_kinds(p)`. A kind the ruleset's figure table lacks is an error of the script.
+fn register_kind_queries(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn("figure_kinds", move || -> Array {
+        read(&s, |g| {
+            g.rules()
+                .figures
+                .rows()
+                .iter()
+                .map(|r| ImmutableString::from(r.kind.name()).into())
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("supply", move |p: i64, kind: ImmutableString| {
+        count_of(&s, p, &kind, |g, p, i| g.supply[p][i])
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("held", move |p: i64, kind: ImmutableString| {
+        count_of(&s, p, &kind, |g, p, i| g.held[p][i])
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "figure_noun",
+        move |kind: ImmutableString| -> Result<ImmutableString, Box<rhai::EvalAltResult>> {
+            read(&s, |g| crate::script::host::figure_kind(g, &kind))
+                .unwrap_or_else(|| Err(format!("no figure `{kind}` outside a game")))
+                .map(|(k, _)| k.noun().into())
+                .map_err(|e| e.into())
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn("supplies", move |p: i64| -> Map {
+        read(&s, |g| {
+            let Some(supply) = usize::try_from(p).ok().and_then(|p| g.supply.get(p)) else {
+                return Map::new();
+            };
+            g.rules()
+                .figures
+                .rows()
+                .iter()
+                .zip(supply)
+                .filter(|(_, n)| **n > 0)
+                .map(|(r, n)| (r.kind.name().into(), i64::from(*n).into()))
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("held_kinds", move |p: i64| -> Array {
+        read(&s, |g| {
+            let Some(held) = usize::try_from(p).ok().and_then(|p| g.held.get(p)) else {
+                return Array::new();
+            };
+            g.rules()
+                .figures
+                .rows()
+                .iter()
+                .zip(held)
+                .filter(|(_, n)| **n > 0)
+                .map(|(r, _)| ImmutableString::from(r.kind.name()).into())
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+}
+
+/// A count of player `p`'s figures of the kind called `kind` (`count` reads it at the seat and
+/// the kind's place in the table); 0 for a seat that does not exist, an error for a kind the
+/// ruleset lacks.
+fn count_of(
+    slot: &Slot,
+    p: i64,
+    kind: &str,
+    count: impl Fn(&Game, usize, usize) -> u8,
+) -> Result<i64, Box<rhai::EvalAltResult>> {
+    read(slot, |g| {
+        let (_, i) = crate::script::host::figure_kind(g, kind)?;
+        Ok(usize::try_from(p)
+            .ok()
+            .filter(|p| *p < g.scores().len())
+            .map_or(0, |p| i64::from(count(g, p, i))))
+    })
+    .unwrap_or(Ok(0))
+    .map_err(|e: String| e.into())
+}
+
 fn register_board_queries(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn("tiles", move || -> Array {
@@ -399,7 +520,7 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
         "find_spots",
         move |filter: Map| -> Result<Array, Box<rhai::EvalAltResult>> {
             let filter = SpotFilter::read(&filter).map_err(|e| e.to_string())?;
-            Ok(read(&s, |g| filter.spots(g)).unwrap_or_default())
+            Ok(read(&s, |g| filter.spots(g)).unwrap_or(Ok(Array::new()))?)
         },
     );
     let s = Arc::clone(slot);
@@ -481,6 +602,80 @@ fn emit(out: &Out, ctx: &NativeCallContext, command: Command) {
     lock(out).push((command, ctx.call_position()));
 }
 
+/// `take_figure`, `release_figure`, `put_figure` and their forms for the plain follower
+/// (`take_follower`, …); the host checks the kind when it applies them.
+fn register_figure_commands(engine: &mut Engine, out: &Out) {
+    const FOLLOWER: &str = "follower";
+    register_supply_command(engine, out, "take", |player, kind| Command::TakeFigure {
+        player,
+        kind,
+    });
+    register_supply_command(engine, out, "release", |player, kind| {
+        Command::ReleaseFigure { player, kind }
+    });
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "put_follower",
+        move |ctx: NativeCallContext,
+              p: i64,
+              x: i64,
+              y: i64,
+              spot: ImmutableString,
+              ignore: bool| {
+            let kind = FOLLOWER.to_string();
+            emit(&o, &ctx, put(p, kind, x, y, &spot, ignore));
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "put_figure",
+        move |ctx: NativeCallContext,
+              p: i64,
+              kind: ImmutableString,
+              x: i64,
+              y: i64,
+              spot: ImmutableString,
+              ignore: bool| {
+            emit(&o, &ctx, put(p, kind.to_string(), x, y, &spot, ignore));
+        },
+    );
+}
+
+/// `<verb>_follower(p)` and `<verb>_figure(p, kind)`: the command `make(p, kind)`.
+fn register_supply_command(
+    engine: &mut Engine,
+    out: &Out,
+    verb: &str,
+    make: fn(i64, String) -> Command,
+) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        format!("{verb}_follower"),
+        move |ctx: NativeCallContext, p: i64| {
+            emit(&o, &ctx, make(p, "follower".to_string()));
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        format!("{verb}_figure"),
+        move |ctx: NativeCallContext, p: i64, kind: ImmutableString| {
+            emit(&o, &ctx, make(p, kind.to_string()));
+        },
+    );
+}
+
+/// The command of `put_figure(p, kind, x, y, spot, ignore_occupancy)`.
+fn put(p: i64, kind: String, x: i64, y: i64, spot: &str, ignore_occupancy: bool) -> Command {
+    Command::PutFigure {
+        player: p,
+        kind,
+        x,
+        y,
+        spot: spot.to_string(),
+        ignore_occupancy,
+    }
+}
+
 fn register_commands(engine: &mut Engine, out: &Out) {
     let o = Arc::clone(out);
     engine.register_fn(
@@ -521,42 +716,7 @@ fn register_commands(engine: &mut Engine, out: &Out) {
     engine.register_fn("return_figure", move |ctx: NativeCallContext, id: i64| {
         emit(&o, &ctx, Command::ReturnFigure { id });
     });
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "take_follower",
-        move |ctx: NativeCallContext, player: i64| {
-            emit(&o, &ctx, Command::TakeFollower { player });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "release_follower",
-        move |ctx: NativeCallContext, player: i64| {
-            emit(&o, &ctx, Command::ReleaseFollower { player });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "put_follower",
-        move |ctx: NativeCallContext,
-              player: i64,
-              x: i64,
-              y: i64,
-              spot: ImmutableString,
-              ignore_occupancy: bool| {
-            emit(
-                &o,
-                &ctx,
-                Command::PutFollower {
-                    player,
-                    x,
-                    y,
-                    spot: spot.to_string(),
-                    ignore_occupancy,
-                },
-            );
-        },
-    );
+    register_figure_commands(engine, out);
     let o = Arc::clone(out);
     engine.register_fn(
         "move_dragon",

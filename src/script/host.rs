@@ -9,7 +9,7 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Fairy, Game, Journey, Setup};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
-use crate::model::figure::{Figure, FigureKind, FigureTable};
+use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
 use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
@@ -612,9 +612,20 @@ impl Game {
         self.script_value.clone()
     }
 
-    /// Followers a script holds off the board for `player` (a variant's hiding place).
+    /// Figures of every kind a script holds off the board for `player` (a variant's hiding
+    /// place).
     pub fn held(&self, player: usize) -> u32 {
-        self.held.get(player).copied().unwrap_or(0)
+        self.held
+            .get(player)
+            .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum())
+    }
+
+    /// Figures of `kind` a script holds off the board for `player`.
+    pub fn held_of(&self, player: usize, kind: FigureKind) -> u8 {
+        let Some((i, _)) = self.rules.figures.find(kind) else {
+            return 0;
+        };
+        self.held.get(player).map_or(0, |h| h[i])
     }
 
     /// The script state (JSON), saved with the game.
@@ -627,6 +638,52 @@ impl Game {
             .ok()
             .filter(|s| *s < self.scores.len())
             .ok_or_else(|| format!("there is no player {p}"))
+    }
+
+    /// A seat and a figure kind of the ruleset's table given by name, with the kind's place in
+    /// the table (and so in the supply).
+    fn seat_kind(&self, p: i64, name: &str) -> Result<(usize, FigureKind, usize), String> {
+        let seat = self.seat(p)?;
+        let (kind, i) = figure_kind(self, name)?;
+        Ok((seat, kind, i))
+    }
+
+    /// Whether a figure of `kind` of player `p` may be put on `seg`, as a deployment would be
+    /// checked: the figure stands on that kind of feature; a figure that joins its owner's
+    /// follower (builder, pig) finds one there; any other finds the feature free unless
+    /// `ignore_occupancy` (B-F3).
+    fn check_put(
+        &self,
+        p: usize,
+        kind: FigureKind,
+        seg: u32,
+        ignore_occupancy: bool,
+    ) -> Result<(), String> {
+        let feature = self.features.segment(seg).kind;
+        let row = self
+            .rules
+            .figures
+            .row(kind)
+            .ok_or_else(|| format!("the ruleset has no figure `{}`", kind.name()))?;
+        if !row.stands_on.on(feature) {
+            return Err(format!(
+                "{} cannot stand on a {}",
+                kind.words(),
+                feature.name()
+            ));
+        }
+        if row.joins_own {
+            if !crate::mechanic::base::has_own_follower(self, p, seg) {
+                return Err(format!(
+                    "{} joins one of its owner's followers, and there is none in that {}",
+                    kind.words(),
+                    feature.name()
+                ));
+            }
+        } else if !ignore_occupancy && self.features.totals(seg).followers > 0 {
+            return Err("that feature already has a follower (B-F3)".into());
+        }
+        Ok(())
     }
 
     fn figure_index(&self, id: i64) -> Result<usize, String> {
@@ -702,60 +759,67 @@ impl Game {
                 let fid = self.figures[i].id;
                 self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
             }
-            Command::TakeFollower { player } => {
-                let p = self.seat(player)?;
-                if self.supply[p][FigureTable::FOLLOWER] == 0 {
-                    return Err(format!("player {p} has no follower in supply to take"));
+            Command::TakeFigure { player, kind } => {
+                let (p, kind, i) = self.seat_kind(player, &kind)?;
+                if self.supply[p][i] == 0 {
+                    return Err(format!(
+                        "player {p} has no {} in supply to take",
+                        kind.noun()
+                    ));
                 }
-                self.supply[p][FigureTable::FOLLOWER] -= 1;
-                self.held[p] += 1;
+                self.supply[p][i] -= 1;
+                self.held[p][i] += 1;
                 events.push(Event::FollowerHeld {
                     script: Arc::clone(script),
                     player: p,
+                    figure: kind,
                 });
             }
-            Command::ReleaseFollower { player } => {
-                let p = self.seat(player)?;
-                if self.held[p] == 0 {
-                    return Err(format!("the script holds no follower of player {p}"));
+            Command::ReleaseFigure { player, kind } => {
+                let (p, kind, i) = self.seat_kind(player, &kind)?;
+                if self.held[p][i] == 0 {
+                    return Err(format!("the script holds no {} of player {p}", kind.noun()));
                 }
-                self.held[p] -= 1;
-                self.supply[p][FigureTable::FOLLOWER] += 1;
+                self.held[p][i] -= 1;
+                self.supply[p][i] += 1;
                 events.push(Event::FollowerReleased {
                     script: Arc::clone(script),
                     player: p,
+                    figure: kind,
                 });
             }
-            Command::PutFollower {
+            Command::PutFigure {
                 player,
+                kind,
                 x,
                 y,
                 spot,
                 ignore_occupancy,
             } => {
-                let p = self.seat(player)?;
+                let (p, kind, i) = self.seat_kind(player, &kind)?;
                 let pos = self.tile_pos(x, y)?;
                 let seg = script::spot_of(&spot)
                     .and_then(|s| self.seg_at(pos, s))
                     .ok_or_else(|| format!("the tile at ({x},{y}) has no feature at `{spot}`"))?;
-                if self.held[p] == 0 {
-                    return Err(format!("the script holds no follower of player {p} to put"));
+                if self.held[p][i] == 0 {
+                    return Err(format!(
+                        "the script holds no {} of player {p} to put",
+                        kind.noun()
+                    ));
                 }
-                if !ignore_occupancy && self.features.totals(seg).followers > 0 {
-                    return Err("that feature already has a follower (B-F3)".into());
-                }
-                self.held[p] -= 1;
+                self.check_put(p, kind, seg, ignore_occupancy)?;
+                self.held[p][i] -= 1;
                 self.figures.push(Figure {
                     id: self.next_figure,
                     owner: p,
-                    kind: FigureKind::Follower,
+                    kind,
                     seg,
                 });
                 self.next_figure += 1;
                 self.features.add_followers(seg, 1);
                 events.push(Event::FigureDeployed {
                     player: p,
-                    figure: FigureKind::Follower,
+                    figure: kind,
                     x: pos.x,
                     y: pos.y,
                     feature: self.features.segment(seg).kind,
@@ -887,6 +951,26 @@ impl Game {
         let player = self.asked.front().map_or(self.active, |a| a.0);
         (player, DecisionKind::Script)
     }
+}
+
+/// The kind of the ruleset's figure table called `name`, and its place in the table: an error
+/// that lists the table's names for any other name.
+pub(crate) fn figure_kind(game: &Game, name: &str) -> Result<(FigureKind, usize), String> {
+    FigureKind::parse(name)
+        .and_then(|kind| game.rules.figures.find(kind).map(|(i, _)| (kind, i)))
+        .ok_or_else(|| {
+            let names: Vec<&str> = game
+                .rules
+                .figures
+                .rows()
+                .iter()
+                .map(|r| r.kind.name())
+                .collect();
+            format!(
+                "the ruleset has no figure `{name}` (its figures: {})",
+                names.join(", ")
+            )
+        })
 }
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.

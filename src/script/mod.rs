@@ -86,14 +86,20 @@ pub(crate) enum Command {
     ReturnFigure {
         id: i64,
     },
-    TakeFollower {
+    /// `take_follower(p)` (kind `follower`) or `take_figure(p, kind)`.
+    TakeFigure {
         player: i64,
+        kind: String,
     },
-    ReleaseFollower {
+    /// `release_follower(p)` or `release_figure(p, kind)`.
+    ReleaseFigure {
         player: i64,
+        kind: String,
     },
-    PutFollower {
+    /// `put_follower(p, …)` or `put_figure(p, kind, …)`.
+    PutFigure {
         player: i64,
+        kind: String,
         x: i64,
         y: i64,
         spot: String,

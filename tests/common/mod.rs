@@ -1,6 +1,7 @@
 //! What the record-based tests of the expansion figures share (tests/abbot.rs,
-//! tests/big_follower.rs, tests/traders_builders.rs): loading a record of `tests/records/`,
-//! playing it under another ruleset, replaying it.
+//! tests/big_follower.rs, tests/traders_builders.rs, tests/dungeon.rs, tests/dungeon_full.rs):
+//! loading a record of `tests/records/`, playing it under another ruleset, replaying it, and the
+//! dungeon's random games and `simulate` runs.
 #![allow(dead_code)] // each test file uses its own part of it
 
 use castellan::data::ruleset::Ruleset;
@@ -48,4 +49,45 @@ pub fn before(mut record: Record, n: usize) -> Game {
 /// The figure kind a shipped row names.
 pub fn kind(name: &str) -> FigureKind {
     FigureKind::parse(name).unwrap_or_else(|| panic!("no figure {name}"))
+}
+
+/// How many random games a dungeon test plays: `DUNGEON_GAMES=n`, else `default`.
+pub fn dungeon_games(default: u64) -> u64 {
+    std::env::var("DUNGEON_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Each of `names` was chosen at least once (`chosen`: how often each script action was).
+pub fn all_chosen(chosen: &std::collections::BTreeMap<String, usize>, names: &[&str]) {
+    for name in names {
+        assert!(
+            chosen.get(*name).is_some_and(|n| *n > 0),
+            "{name}: {chosen:?}"
+        );
+    }
+}
+
+/// `castellan simulate --ruleset RULESET --games GAMES` plays its games.
+pub fn simulate(ruleset: &str, games: u32) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .args([
+            "simulate",
+            "--ruleset",
+            ruleset,
+            "--games",
+            &games.to_string(),
+            "--json",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("castellan runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(&format!("\"games\":{games}")), "{text}");
 }
