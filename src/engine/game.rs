@@ -643,6 +643,49 @@ impl Game {
         }
     }
 
+    /// One legal answer to the pending decision, as `pick(n)` chooses among the `n` that
+    /// [`Game::legal_actions`] lists (its index in that list), or `None` when there is none
+    /// (`pick` is not called). Where the mechanics can count their answers
+    /// ([`Mechanic::count_actions`]), only the chosen one is built; otherwise the list is built
+    /// in `scratch`. The same `pick` gives the same answer either way.
+    ///
+    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    pub fn pick_legal(
+        &self,
+        scratch: &mut Vec<Action>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<Action> {
+        if let Some((a, n)) = self.count_legal() {
+            let owner = self.mechanic(a.by)?;
+            return (n > 0)
+                .then(|| owner.nth_action(self, a, pick(n)))
+                .flatten();
+        }
+        scratch.clear();
+        self.legal_actions(scratch);
+        match scratch.len() {
+            0 => None,
+            n => scratch.get(pick(n)).copied(),
+        }
+    }
+
+    /// The pending decision and how many legal answers it has, when the mechanic asking can
+    /// count them without listing them, the others add none and it may not be declined.
+    fn count_legal(&self) -> Option<(Asked, usize)> {
+        let Pending::Asked(a) = self.pending else {
+            return None;
+        };
+        let owner = self.mechanic(a.by)?;
+        if self.offer.is_some() || owner.may_pass(self, a) {
+            return None;
+        }
+        let n = owner.count_actions(self, a)?;
+        self.mechanics
+            .adders(a.by)
+            .all(|m| m.count_actions(self, a) == Some(0))
+            .then_some((a, n))
+    }
+
     /// The legal answers as a new vector.
     pub fn legal(&self) -> Vec<Action> {
         let mut v = Vec::new();

@@ -61,6 +61,13 @@ struct Open {
 /// Radius of a new board; it doubles whenever a tile comes near the border.
 const FIRST_RADIUS: i32 = 12;
 
+/// How many rotations a four-bit set of them holds (a table in one constant: the default
+/// target has no population-count instruction).
+fn rotation_count(rotations: u8) -> usize {
+    const COUNTS: u64 = 0x4332_3221_3221_2110;
+    ((COUNTS >> (4 * (rotations & 15))) & 15) as usize
+}
+
 /// Placed tiles on a square grid centred on the origin that grows as needed.
 #[derive(Debug)]
 pub struct Board {
@@ -273,6 +280,38 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// How many legal placements `tile` has (as many as [`Board::each_placement`] finds).
+    pub fn count_placements(&self, tiles: &[TileType], tile: TileId) -> usize {
+        let table = &tiles[tile as usize].fits;
+        self.frontier
+            .iter()
+            .map(|open| rotation_count(table.rotations(open.needs)))
+            .sum()
+    }
+
+    /// The `n`-th legal placement of `tile` in the order of [`Board::each_placement`].
+    pub fn nth_placement(&self, tiles: &[TileType], tile: TileId, n: usize) -> Option<Placement> {
+        let table = &tiles[tile as usize].fits;
+        let mut left = n;
+        for open in &self.frontier {
+            let mut fits = table.rotations(open.needs);
+            let here = rotation_count(fits);
+            if left >= here {
+                left -= here;
+                continue;
+            }
+            for _ in 0..left {
+                fits &= fits - 1;
+            }
+            return Some(Placement {
+                pos: open.pos,
+                // `fits` has four bits: no bounds check is needed.
+                rotation: Rotation::ALL[fits.trailing_zeros() as usize & 3],
+            });
+        }
+        None
     }
 
     /// Whether `tile` fits anywhere (B-P5).

@@ -100,6 +100,12 @@ impl Base {
         });
     }
 
+    /// Whether `asked` is the placement and no mechanic filters placements, so the edge rules
+    /// alone decide and the board counts them.
+    fn counts_placements(&self, g: &Game, asked: Asked) -> bool {
+        asked == self.asked(PLACE) && !g.mechanics.any(Hooks::PLACEMENT)
+    }
+
     /// Every legal deployment: on the tile just laid, or on any tile when a mechanic opens the
     /// whole board (the magic portal).
     fn deployments(&self, g: &Game, out: &mut Vec<Action>) {
@@ -427,6 +433,22 @@ impl Mechanic for Base {
             (true, _) => self.deployments(g, out),
             _ => {}
         }
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        self.counts_placements(g, asked).then(|| {
+            g.tile
+                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
+        })
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n)?;
+        Some(Action::Place {
+            pos: p.pos,
+            rotation: p.rotation,
+        })
     }
 
     fn may_pass(&self, _g: &Game, asked: Asked) -> bool {

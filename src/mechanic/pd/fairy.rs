@@ -333,6 +333,11 @@ impl Mechanic for FairyMechanic {
         }
     }
 
+    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+        // Its claim and its moves answer only its own decision and the deployment.
+        (asked.by != self.id && asked != self.deploy).then_some(0)
+    }
+
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
         true
     }
