@@ -1109,12 +1109,13 @@ impl Game {
     /// Each player's strength in the feature of `seg` (B-M1).
     pub(crate) fn strength(&mut self, seg: SegId) -> Vec<u32> {
         let mut strength = vec![0u32; self.scores.len()];
+        let key = self.features.root(seg);
         for f in &self.figures {
-            if self.features.same(f.seg, seg) {
+            if self.features.root(f.seg) == key {
                 strength[f.owner] += self.rules.figures.strength(f.kind);
             }
         }
-        let (key, kind) = (self.features.root(seg), self.features.segment(seg).kind);
+        let kind = self.features.segment(seg).kind;
         self.add_strength(key, kind, &mut strength);
         strength
     }
