@@ -679,11 +679,15 @@ impl Game {
         if self.offer.is_some() || owner.may_pass(self, a) {
             return None;
         }
-        let n = owner.count_actions(self, a)?;
-        self.mechanics
+        // The others first: they answer at once, the owner may have to count.
+        let none_added = self
+            .mechanics
             .adders(a.by)
-            .all(|m| m.count_actions(self, a) == Some(0))
-            .then_some((a, n))
+            .all(|m| m.count_actions(self, a) == Some(0));
+        if !none_added {
+            return None;
+        }
+        owner.count_actions(self, a).map(|n| (a, n))
     }
 
     /// The legal answers as a new vector.

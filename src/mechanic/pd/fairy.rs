@@ -100,9 +100,11 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
     match rules.attach {
         Attach::Follower => {
             let current = g.fairy.and_then(|f| f.follower);
-            for f in g.figures.iter().filter(|f| {
-                f.owner == g.active && current != Some(f.id) && counts_for_fairy(g, f)
-            }) {
+            for f in g
+                .figures
+                .iter()
+                .filter(|f| f.owner == g.active && current != Some(f.id) && counts_for_fairy(g, f))
+            {
                 let (pos, spot) = g.figure_spot(f);
                 if at == Some(pos) && !rules.reassign_same_tile {
                     continue;
