@@ -160,3 +160,35 @@ fn simulate_refuses_disagreeing_or_unknown_bots() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown bot `clever`"));
 }
+
+/// `Game::pick_legal`, which the random bot uses to build only the action it picks, chooses
+/// exactly what indexing the full legal list would: the first, middle and last answer of every
+/// decision in seeded games of rulesets with and without placement filters, portals, abbots
+/// and scripts, and nothing where nothing is legal.
+#[test]
+fn picking_a_legal_action_matches_the_legal_list() {
+    for name in ["base", "hig", "hig-full", "count", "dungeon"] {
+        let rules = Ruleset::load(name).expect("a shipped ruleset");
+        for seed in 1..=3 {
+            let names = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) =
+                Game::new(Arc::clone(&rules), Setup::new(names, seed)).expect("starts");
+            let mut bot = bot::RandomBot::new(seed);
+            let (mut list, mut scratch) = (Vec::new(), Vec::new());
+            while !game.is_over() {
+                list.clear();
+                game.legal_actions(&mut list);
+                let n = list.len();
+                for k in [0, n / 2, n.saturating_sub(1)] {
+                    let picked = game.pick_legal(&mut scratch, |m| {
+                        assert_eq!(m, n, "{name} seed {seed}: the count");
+                        k
+                    });
+                    assert_eq!(picked, list.get(k).copied(), "{name} seed {seed}: pick {k}");
+                }
+                let action = bot.choose(&game);
+                game.apply(&action).expect("a legal action");
+            }
+        }
+    }
+}

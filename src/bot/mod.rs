@@ -45,12 +45,9 @@ impl Bot for RandomBot {
     }
 
     fn choose(&mut self, game: &Game) -> Action {
-        self.buffer.clear();
-        game.legal_actions(&mut self.buffer);
-        match self.buffer.len() {
-            0 => Action::Pass,
-            n => self.buffer[self.rng.random_range(0..n)],
-        }
+        let rng = &mut self.rng;
+        game.pick_legal(&mut self.buffer, |n| rng.random_range(0..n))
+            .unwrap_or(Action::Pass)
     }
 }
 

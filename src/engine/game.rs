@@ -652,6 +652,53 @@ impl Game {
         }
     }
 
+    /// One legal answer to the pending decision, as `pick(n)` chooses among the `n` that
+    /// [`Game::legal_actions`] lists (its index in that list), or `None` when there is none
+    /// (`pick` is not called). Where the mechanics can count their answers
+    /// ([`Mechanic::count_actions`]), only the chosen one is built; otherwise the list is built
+    /// in `scratch`. The same `pick` gives the same answer either way.
+    ///
+    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    pub fn pick_legal(
+        &self,
+        scratch: &mut Vec<Action>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<Action> {
+        if let Some((a, n)) = self.count_legal() {
+            let owner = self.mechanic(a.by)?;
+            return (n > 0)
+                .then(|| owner.nth_action(self, a, pick(n)))
+                .flatten();
+        }
+        scratch.clear();
+        self.legal_actions(scratch);
+        match scratch.len() {
+            0 => None,
+            n => scratch.get(pick(n)).copied(),
+        }
+    }
+
+    /// The pending decision and how many legal answers it has, when the mechanic asking can
+    /// count them without listing them, the others add none and it may not be declined.
+    fn count_legal(&self) -> Option<(Asked, usize)> {
+        let Pending::Asked(a) = self.pending else {
+            return None;
+        };
+        let owner = self.mechanic(a.by)?;
+        if self.offer.is_some() || owner.may_pass(self, a) {
+            return None;
+        }
+        // The others first: they answer at once, the owner may have to count.
+        let none_added = self
+            .mechanics
+            .adders(a.by)
+            .all(|m| m.count_actions(self, a) == Some(0));
+        if !none_added {
+            return None;
+        }
+        owner.count_actions(self, a).map(|n| (a, n))
+    }
+
     /// The legal answers as a new vector.
     pub fn legal(&self) -> Vec<Action> {
         let mut v = Vec::new();
@@ -1075,12 +1122,13 @@ impl Game {
     /// Each player's strength in the feature of `seg` (B-M1).
     pub(crate) fn strength(&mut self, seg: SegId) -> Vec<u32> {
         let mut strength = vec![0u32; self.scores.len()];
+        let key = self.features.root(seg);
         for f in &self.figures {
-            if self.features.same(f.seg, seg) {
+            if self.features.root(f.seg) == key {
                 strength[f.owner] += self.rules.figures.strength(f.kind);
             }
         }
-        let (key, kind) = (self.features.root(seg), self.features.segment(seg).kind);
+        let kind = self.features.segment(seg).kind;
         self.add_strength(key, kind, &mut strength);
         strength
     }

@@ -225,6 +225,19 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// decision every mechanic may add its own (the fairy's moves).
     fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
 
+    /// How many answers [`Mechanic::actions`] lists for `asked`, where the mechanic can tell
+    /// without listing them (`None`: it cannot, and the list is built). A bot that picks one
+    /// answer at random ([`Game::pick_legal`]) then builds only the one it picks.
+    fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
+        None
+    }
+
+    /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
+    /// them ([`Mechanic::count_actions`]); `n` is below the count.
+    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize) -> Option<Action> {
+        None
+    }
+
     /// Whether this mechanic's decision `kind` may be declined (`pass`).
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
         false

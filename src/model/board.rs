@@ -61,6 +61,13 @@ struct Open {
 /// Radius of a new board; it doubles whenever a tile comes near the border.
 const FIRST_RADIUS: i32 = 12;
 
+/// How many rotations a four-bit set of them holds (a table in one constant: the default
+/// target has no population-count instruction).
+fn rotation_count(rotations: u8) -> usize {
+    const COUNTS: u64 = 0x4332_3221_3221_2110;
+    ((COUNTS >> (4 * (rotations & 15))) & 15) as usize
+}
+
 /// Placed tiles on a square grid centred on the origin that grows as needed.
 #[derive(Debug)]
 pub struct Board {
@@ -121,9 +128,23 @@ impl Board {
     }
 
     fn index(&self, p: Pos) -> Option<usize> {
-        let (x, y) = (p.x.checked_add(self.radius)?, p.y.checked_add(self.radius)?);
-        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.width)
-            .then(|| y as usize * self.width + x as usize)
+        // A coordinate inside the grid lies in 0..width once shifted by the radius; any other
+        // (below it, or wrapping past `i32::MAX`) ends up negative, so past `width` as unsigned.
+        let x = p.x.wrapping_add(self.radius) as u32 as usize;
+        let y = p.y.wrapping_add(self.radius) as u32 as usize;
+        (x < self.width && y < self.width).then(|| y * self.width + x)
+    }
+
+    /// The cells next to cell `i` across each edge (in [`Edge::ALL`] order) and the ring of
+    /// eight around it (in [`Pos::ring`] order), for a cell that [`Board::reach`] made room
+    /// around.
+    fn around(&self, i: usize) -> ([usize; 4], [usize; 8]) {
+        let w = self.width;
+        let (n, s) = (i - w, i + w);
+        (
+            [n, i + 1, s, i - 1],
+            [n, n + 1, i + 1, s + 1, s, s - 1, i - 1, n - 1],
+        )
     }
 
     /// Makes sure `p` and the ring around its neighbours lie inside the grid.
@@ -198,30 +219,29 @@ impl Board {
             rotation,
             seg_base,
         });
-        if let Some(i) = self.index(pos) {
-            self.cells[i].tile = id + 1;
-            self.leave_frontier(i);
-        }
-        for e in Edge::ALL {
-            let n = pos.step(e);
-            let Some(i) = self.index(n) else { continue };
+        // `reach` made room for the tile and the ring around its neighbours.
+        let Some(i) = self.index(pos) else {
+            return id;
+        };
+        self.cells[i].tile = id + 1;
+        self.leave_frontier(i);
+        let (edges, ring) = self.around(i);
+        for (e, i) in Edge::ALL.into_iter().zip(edges) {
             if self.cells[i].tile != 0 {
                 continue;
             }
             if self.cells[i].slot == NOT_FRONTIER {
                 self.cells[i].slot = self.frontier.len() as u16;
                 self.frontier.push(Open {
-                    pos: n,
+                    pos: pos.step(e),
                     needs: Needs::NONE,
                 });
             }
             let open = &mut self.frontier[self.cells[i].slot as usize];
             open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
         }
-        for q in pos.ring() {
-            if let Some(i) = self.index(q) {
-                self.cells[i].around += 1;
-            }
+        for i in ring {
+            self.cells[i].around += 1;
         }
         id
     }
@@ -273,6 +293,38 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// How many legal placements `tile` has (as many as [`Board::each_placement`] finds).
+    pub fn count_placements(&self, tiles: &[TileType], tile: TileId) -> usize {
+        let table = &tiles[tile as usize].fits;
+        self.frontier
+            .iter()
+            .map(|open| rotation_count(table.rotations(open.needs)))
+            .sum()
+    }
+
+    /// The `n`-th legal placement of `tile` in the order of [`Board::each_placement`].
+    pub fn nth_placement(&self, tiles: &[TileType], tile: TileId, n: usize) -> Option<Placement> {
+        let table = &tiles[tile as usize].fits;
+        let mut left = n;
+        for open in &self.frontier {
+            let mut fits = table.rotations(open.needs);
+            let here = rotation_count(fits);
+            if left >= here {
+                left -= here;
+                continue;
+            }
+            for _ in 0..left {
+                fits &= fits - 1;
+            }
+            return Some(Placement {
+                pos: open.pos,
+                // `fits` has four bits: no bounds check is needed.
+                rotation: Rotation::ALL[fits.trailing_zeros() as usize & 3],
+            });
+        }
+        None
     }
 
     /// Whether `tile` fits anywhere (B-P5).

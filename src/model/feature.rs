@@ -128,6 +128,12 @@ impl Features {
         self.totals[self.sets.find(s) as usize]
     }
 
+    /// The feature's representative segment and how many followers stand in it.
+    pub fn root_followers(&self, s: SegId) -> (SegId, u32) {
+        let root = self.sets.find(s);
+        (root, self.totals[root as usize].followers)
+    }
+
     /// Whether two segments belong to the same feature.
     pub fn same(&self, a: SegId, b: SegId) -> bool {
         self.sets.find(a) == self.sets.find(b)

@@ -129,6 +129,11 @@ impl Mechanic for Abbot {
         }
     }
 
+    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+        // Its recalls answer only the deployment.
+        (asked != self.deploy).then_some(0)
+    }
+
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         (asked == self.deploy && AbbotAction::of(action).is_some()).then(|| check_recall(g, action))
     }

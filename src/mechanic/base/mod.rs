@@ -100,6 +100,12 @@ impl Base {
         });
     }
 
+    /// Whether `asked` is the placement and no mechanic filters placements, so the edge rules
+    /// alone decide and the board counts them.
+    fn counts_placements(&self, g: &Game, asked: Asked) -> bool {
+        asked == self.asked(PLACE) && !g.mechanics.any(Hooks::PLACEMENT)
+    }
+
     /// Every legal deployment: on the tile just laid, or on any tile when a mechanic opens the
     /// whole board (the magic portal).
     fn deployments(&self, g: &Game, out: &mut Vec<Action>) {
@@ -128,22 +134,33 @@ impl Base {
             *slot = Some(row);
         }
         let kinds = kinds.iter().map_while(|k| *k);
+        // The features holding one of the player's followers, for the figures that join one.
+        let own: Vec<SegId> = if joins {
+            own_follower_roots(g, g.active).collect()
+        } else {
+            Vec::new()
+        };
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
             let features = &g.board.oriented(&g.rules.tiles, t).features;
             for (f, def) in features.iter().enumerate() {
                 let seg = p.seg_base + f as u32;
+                let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
-                let occupied = g.features.totals(seg).followers > 0;
+                let occupied = followers > 0;
                 if occupied && !joins {
                     continue;
                 }
                 // Every check of `problem` but these two follows.
                 for row in kinds.clone() {
-                    let free =
-                        !(occupied || row.joins_own) || occupancy_problem(g, row, seg).is_none();
+                    // `occupancy_problem`, with the player's followers found once.
+                    let free = if row.joins_own {
+                        own.contains(&root)
+                    } else {
+                        !occupied
+                    };
                     if free
                         && figure_problem(g, row, def.kind).is_none()
                         && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
@@ -289,16 +306,24 @@ fn tile_problem(
 
 /// Whether `player` has a follower (a figure tagged `follower`) in the feature of `seg`.
 pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
-    g.figures.iter().any(|f| {
-        f.owner == player
-            && g.features.same(f.seg, seg)
-            && g.rules
-                .figures
-                .row(f.kind)
-                .is_some_and(|r| r.has_tag("follower"))
-    })
+    let root = g.features.root(seg);
+    own_follower_roots(g, player).any(|r| r == root)
 }
 
+/// The features (their root segments) where `player` has a follower (a figure tagged
+/// `follower`), once for each follower.
+fn own_follower_roots(g: &Game, player: usize) -> impl Iterator<Item = SegId> + '_ {
+    g.figures
+        .iter()
+        .filter(move |f| {
+            f.owner == player
+                && g.rules
+                    .figures
+                    .row(f.kind)
+                    .is_some_and(|r| r.has_tag("follower"))
+        })
+        .map(|f| g.features.root(f.seg))
+}
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at
 /// `pos` (checked by the caller).
 pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &mut Vec<Event>) {
@@ -427,6 +452,22 @@ impl Mechanic for Base {
             (true, _) => self.deployments(g, out),
             _ => {}
         }
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        self.counts_placements(g, asked).then(|| {
+            g.tile
+                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
+        })
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n)?;
+        Some(Action::Place {
+            pos: p.pos,
+            rotation: p.rotation,
+        })
     }
 
     fn may_pass(&self, _g: &Game, asked: Asked) -> bool {

@@ -100,11 +100,10 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
             for f in g
                 .figures
                 .iter()
-                .filter(|f| f.owner == g.active && counts_for_fairy(g, f))
+                .filter(|f| f.owner == g.active && current != Some(f.id) && counts_for_fairy(g, f))
             {
                 let (pos, spot) = g.figure_spot(f);
-                let same_tile = at == Some(pos);
-                if current == Some(f.id) || (same_tile && !rules.reassign_same_tile) {
+                if at == Some(pos) && !rules.reassign_same_tile {
                     continue;
                 }
                 out.push(
@@ -328,6 +327,11 @@ impl Mechanic for FairyMechanic {
         } else if asked == self.deploy {
             fairy_actions(g, out);
         }
+    }
+
+    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+        // Its claim and its moves answer only its own decision and the deployment.
+        (asked.by != self.id && asked != self.deploy).then_some(0)
     }
 
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
