@@ -67,7 +67,7 @@ pub const DEFAULT_ITERATIONS: u32 = 1000;
 /// Exploration constant of the upper confidence bound (rewards are in 0..=1; see the module
 /// documentation for why it is small). Measured in `hig`, `mcts:1000` against `greedy`, seats
 /// swapped: the old rank-and-margin reward with 0.7 won 25 of 40 games; this reward with 0.1
-/// won 32 of the same 40, and 153 of 200 (docs/lab.md).
+/// won 32 of the same 40, and 153 of 200 before the root prior (docs/lab.md).
 const EXPLORATION: f64 = 0.1;
 
 /// Score difference at which a reward is about seven eighths of the way to its bound
