@@ -109,6 +109,8 @@ pub struct GreedyBot {
     /// A legal list for each level of the look-ahead (by `depth`).
     lists: Vec<Vec<Action>>,
     ties: Vec<Action>,
+    /// The value of each candidate of the decision being answered.
+    values: Vec<f64>,
     estimator: Estimator,
 }
 
@@ -121,6 +123,7 @@ impl GreedyBot {
             copies: Vec::new(),
             lists: Vec::new(),
             ties: Vec::new(),
+            values: Vec::new(),
             estimator: Estimator::default(),
         }
     }
@@ -257,28 +260,42 @@ impl Bot for GreedyBot {
 }
 
 impl GreedyBot {
-    /// The legal action (of two or more) whose outcome evaluates best; ties broken at random.
-    fn best_of(&mut self, game: &Game, legal: &[Action]) -> Action {
+    /// How each of `legal` (actions legal in `game`) turns out for the player who decides, as
+    /// this bot judges its candidates ([`evaluate`] after the action, the same player's next
+    /// decisions of the turn answered at their best), into `values` in the same order; an
+    /// action the game refuses (only a failing script does) gets minus infinity.
+    pub(crate) fn judge(&mut self, game: &Game, legal: &[Action], values: &mut Vec<f64>) {
         let me = game.decision().player;
         // Every state estimated below descends from this one: walks of its features are kept.
         self.estimator.remember(game);
-        let mut best = f64::NEG_INFINITY;
-        self.ties.clear();
+        values.clear();
         for action in legal {
             let mut next = self.copy_of(LOOKAHEAD + 1, game);
             self.events.clear();
-            if next.apply_legal(action, &mut self.events).is_ok() {
-                let value = self.reach(&next, me, LOOKAHEAD);
-                if value > best + EPSILON {
-                    best = value;
-                    self.ties.clear();
-                    self.ties.push(*action);
-                } else if value > best - EPSILON {
-                    self.ties.push(*action);
-                }
-            }
+            values.push(match next.apply_legal(action, &mut self.events) {
+                Ok(_) => self.reach(&next, me, LOOKAHEAD),
+                Err(_) => f64::NEG_INFINITY,
+            });
             self.keep_copy(LOOKAHEAD + 1, next);
         }
+    }
+
+    /// The legal action (of two or more) whose outcome evaluates best; ties broken at random.
+    fn best_of(&mut self, game: &Game, legal: &[Action]) -> Action {
+        let mut values = std::mem::take(&mut self.values);
+        self.judge(game, legal, &mut values);
+        let mut best = f64::NEG_INFINITY;
+        self.ties.clear();
+        for (action, value) in legal.iter().zip(&values) {
+            if *value > best + EPSILON {
+                best = *value;
+                self.ties.clear();
+                self.ties.push(*action);
+            } else if *value > best - EPSILON {
+                self.ties.push(*action);
+            }
+        }
+        self.values = values;
         match self.ties.len() {
             0 => legal[0],
             n => self.ties[self.rng.random_range(0..n)],
