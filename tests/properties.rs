@@ -529,7 +529,7 @@ proptest! {
 
     /// RULES.md B-C2, B-F4, B-M3, CO-1, §1.10: each of a player's figures (followers, big
     /// followers, abbots: every row of the figure table) is always on the board, in supply,
-    /// held by a script (any kind: the dungeon) or (followers) in the City of Carcassonne, and
+    /// held by a script (any kind: the dungeon) or (followers of any kind, CT-6) in the City of Carcassonne, and
     /// together there are exactly the row's `per_player` of each kind.
     #[test]
     fn followers_are_conserved(spec in specs()) {
@@ -541,12 +541,8 @@ proptest! {
                     let on_board =
                         game.figures().iter().filter(|f| f.owner == p && f.kind == kind).count();
                     let supply = game.supply(p, kind) as usize;
-                    let city = if kind == FigureKind::Follower {
-                        castellan::mechanic::count::state(game).map_or(0, |c| c.followers(p))
-                            as usize
-                    } else {
-                        0
-                    };
+                    let city = castellan::mechanic::count::state(game)
+                        .map_or(0, |c| c.followers_of(p, kind)) as usize;
                     let held = game.held_of(p, kind) as usize;
                     prop_assert_eq!(
                         on_board + supply + city + held,

@@ -205,6 +205,21 @@ impl Count {
             .sum();
         inside + self.moving(player) as u32
     }
+
+    /// `player`'s followers of kind `figure` in the City or on their way out of it.
+    pub fn followers_of(&self, player: usize, figure: FigureKind) -> u32 {
+        let inside: u32 = Quarter::ALL
+            .iter()
+            .map(|q| self.in_quarter_of(player, *q, figure) as u32)
+            .sum();
+        let moving: u32 = self
+            .moving
+            .iter()
+            .filter(|m| m.player == player && m.figure == figure)
+            .map(|m| m.count as u32)
+            .sum();
+        inside + moving
+    }
 }
 
 /// The Count's decisions.
