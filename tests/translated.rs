@@ -125,13 +125,22 @@ fn jcz_trade_goods_final_scoring() {
     );
 }
 
-/// JCloisterZone `CityScoring.tiny`; RULES.md §1.6: a 2-tile city pays 2 per tile (JCloisterZone's
-/// "tiny city 2 points" house rule is not a castellan toggle; only the standard value is used).
+/// JCloisterZone `CityScoring.tiny`; RULES.md §1.6: a 2-tile city pays 2 per tile under
+/// `small_city_two_tiles = "normal"`.
 #[test]
 fn jcz_city_tiny() {
     let r = common::run(&record("jcz-tiny-city"));
     assert_eq!(r.game.scores(), [4, 0]);
     assert_eq!(scored(&r.events), vec![(0, 4, FeatureKind::City)]);
+}
+
+/// JCloisterZone `CityScoring.tinyCustomRule` (its "tiny city 2 points" rule); RULES.md §1.6,
+/// A27: castellan's `small_city_two_tiles = "half"` pays the same 2-tile city 1 per tile.
+#[test]
+fn jcz_city_tiny_custom_rule() {
+    let r = common::run(&common::under(record("jcz-tiny-city"), "ic-half.toml"));
+    assert_eq!(r.game.scores(), [2, 0]);
+    assert_eq!(scored(&r.events), vec![(0, 2, FeatureKind::City)]);
 }
 
 /// JCloisterZone `CityScoring.unfinshedCathedral`; RULES.md §1.6 I&C and T-B3: an open
