@@ -13,13 +13,13 @@
 //! Rules exercised: RULES.md §1.6 (the I&C line: inns and cathedrals), T-B3, §1.10 and B-E2
 //! (Traders & Builders goods).
 
-use castellan::engine::event::Event;
 use castellan::mechanic::tb::{self, vocabulary::TbEvent};
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::{FeatureKind, Good};
 use castellan::record::{Record, Replay};
 
 mod common;
+use common::scored;
 
 /// The record `tests/records/translated/NAME.toml`.
 fn record(name: &str) -> Record {
@@ -34,22 +34,6 @@ fn on_and_off(record: Record) -> [Replay; 2] {
         assert!(r.game.is_over(), "the game ends with the record");
         r
     })
-}
-
-/// Every `Scored` event as (player, points, feature).
-fn scored(events: &[Event]) -> Vec<(usize, u32, FeatureKind)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Scored {
-                player,
-                points,
-                feature,
-                ..
-            } => Some((player, points, feature)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Where `player`'s figures stand at the end.
