@@ -8,11 +8,13 @@
 //! T-B3 ("cathedral city incomplete → 0"), and [ext:X1] (Wikicarpedia "Inns and Cathedrals").
 
 use castellan::data::ruleset::Ruleset;
-use castellan::engine::event::Event;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, Replay};
 use std::path::Path;
+
+mod common;
+use common::{Scored, scored};
 
 fn replay(name: &str, rule: bool) -> Replay {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -28,25 +30,6 @@ fn replay(name: &str, rule: bool) -> Replay {
         .replay()
         .unwrap_or_else(|e| panic!("{name}: {}", e.diagnostic()))
 }
-
-/// Every `Scored` event as (player, points, feature).
-fn scored(events: &[Event]) -> Vec<Scored> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Scored {
-                player,
-                points,
-                feature,
-                ..
-            } => Some((player, points, feature)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// A scoring event: (player, points, feature).
-type Scored = (usize, u32, FeatureKind);
 
 /// The record's final scores and scoring events with the rule on and off.
 fn both(name: &str) -> [(Vec<u32>, Vec<Scored>); 2] {

@@ -1,12 +1,14 @@
-//! What the record-based tests of the expansion figures share (tests/abbot.rs,
-//! tests/big_follower.rs, tests/traders_builders.rs, tests/dungeon.rs, tests/dungeon_full.rs):
-//! loading a record of `tests/records/`, playing it under another ruleset, replaying it, and the
-//! dungeon's random games and `simulate` runs.
+//! What the record-based tests share (tests/abbot.rs, tests/big_follower.rs,
+//! tests/traders_builders.rs, tests/dungeon.rs, tests/dungeon_full.rs, tests/inns_cathedrals.rs,
+//! tests/translated.rs): loading a record of `tests/records/`, playing it under another ruleset,
+//! replaying it, its scoring events, and the dungeon's random games and `simulate` runs.
 #![allow(dead_code)] // each test file uses its own part of it
 
 use castellan::data::ruleset::Ruleset;
+use castellan::engine::event::Event;
 use castellan::engine::game::Game;
 use castellan::model::figure::FigureKind;
+use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, Replay};
 use std::path::Path;
 
@@ -44,6 +46,25 @@ pub fn run(record: &Record) -> Replay {
 pub fn before(mut record: Record, n: usize) -> Game {
     record.actions.truncate(n);
     run(&record).game
+}
+
+/// A scoring event: (player, points, feature).
+pub type Scored = (usize, u32, FeatureKind);
+
+/// Every `Scored` event as (player, points, feature).
+pub fn scored(events: &[Event]) -> Vec<Scored> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Scored {
+                player,
+                points,
+                feature,
+                ..
+            } => Some((player, points, feature)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The figure kind a shipped row names.
