@@ -1396,3 +1396,30 @@ fn written_record_with_reshuffle_replays_identically() {
         assert_eq!(replayed.events, events, "seed {seed}");
     }
 }
+
+/// The log says why a figure goes home: the dragon eats it (D7, T-D1), the princess sends it
+/// home (PR3, T-P1), and a scored feature returns its followers (B-M3).
+#[test]
+fn the_log_says_why_a_figure_goes_home() {
+    let lines = |name: &str| -> Vec<String> {
+        let Replay { game, events } = replay(name);
+        let names = game.setup().players.clone();
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::FigureReturned { .. }))
+            .map(|e| castellan::engine::words::event(e, &names).to_string())
+            .collect()
+    };
+    let journey = lines("dragon/t-d1-journey");
+    assert!(
+        journey.contains(&"the dragon eats Bob's follower at (-1,-1) (D7)".to_string()),
+        "{journey:?}"
+    );
+    let removed = lines("princess/t-p1-remove");
+    assert!(
+        removed.contains(&"the princess sends Blue's follower at (0,0) home (PR3)".to_string()),
+        "{removed:?}"
+    );
+    let scored = lines("dragon/t-d3-after-scoring");
+    assert_eq!(scored, ["Red's follower at (1,0) returns to supply"]);
+}

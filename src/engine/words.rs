@@ -5,7 +5,7 @@
 //! feature lies where, what the dragon would eat).
 
 use crate::engine::action::Action;
-use crate::engine::event::Event;
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::vocabulary;
 use crate::model::geometry::{Pos, Rotation};
 use std::fmt;
@@ -129,14 +129,21 @@ impl fmt::Display for Described<'_> {
                 figure,
                 x,
                 y,
-                ..
+                reason,
             } => {
-                write!(
-                    f,
-                    "{}'s {} at ({x},{y}) returns to supply",
-                    who(player),
-                    figure.noun()
-                )
+                let (who, what) = (who(player), figure.noun());
+                match reason {
+                    ReturnReason::Eaten => {
+                        write!(f, "the dragon eats {who}'s {what} at ({x},{y}) (D7)")
+                    }
+                    ReturnReason::Princess => write!(
+                        f,
+                        "the princess sends {who}'s {what} at ({x},{y}) home (PR3)"
+                    ),
+                    ReturnReason::Scored | ReturnReason::Script => {
+                        write!(f, "{who}'s {what} at ({x},{y}) returns to supply")
+                    }
+                }
             }
             Event::ScriptScored {
                 script,
@@ -153,7 +160,7 @@ impl fmt::Display for Described<'_> {
             } => {
                 write!(
                     f,
-                    "{script}: one of {}'s {}s leaves the board",
+                    "{script}: one of {}'s {}s is taken from supply",
                     who(player),
                     figure.noun()
                 )
