@@ -395,3 +395,20 @@ fn a_builder_in_enter_figures_is_refused() {
     assert_eq!(e.hook, "game_start");
     assert!(e.message.contains("\"builder\" is no follower"), "{e}");
 }
+
+/// A finished game answers nothing: no legal action is left over from the last decision the
+/// scripts prepared a list for (found by the property `legal_actions_are_accepted_and_others_
+/// refused` on this game: 5 players, its last deploy decision had script offers).
+#[test]
+fn a_finished_game_lists_no_actions() {
+    let rules = Ruleset::load("dungeon-full").expect("the shipped preset loads");
+    let names = (1..=5).map(|i| format!("P{i}")).collect();
+    let (mut game, _) =
+        Game::new(rules, Setup::new(names, 1_805_801_481_365_668_869)).expect("the game starts");
+    let mut bot = RandomBot::new(11_833_750_347_289_034_741);
+    while !game.is_over() {
+        let action = bot.choose(&game);
+        game.apply(&action).expect("a legal action");
+    }
+    assert_eq!(game.legal(), Vec::<Action>::new());
+}

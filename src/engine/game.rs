@@ -633,13 +633,13 @@ impl Game {
     /// other mechanics' additions (the fairy's moves at deployment), then `pass` where the
     /// decision may be declined.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        let Pending::Asked(a) = self.pending else {
+            return;
+        };
         if let Some(offer) = &self.offer {
             out.extend_from_slice(offer);
             return;
         }
-        let Pending::Asked(a) = self.pending else {
-            return;
-        };
         let owner = self.mechanic(a.by);
         if let Some(m) = owner {
             m.actions(self, a, out);
@@ -948,6 +948,8 @@ impl Game {
             scores: self.scores.clone(),
         });
         self.pending = Pending::Over;
+        // The last decision's list (scripts') is no answer to anything now.
+        self.offer = None;
         None
     }
 
