@@ -41,18 +41,10 @@ fn remove(x: i32, y: i32, spot: &str) -> Action {
 }
 
 /// Every positive score as (player, points, feature).
-fn scored(events: &[Event]) -> Vec<(usize, u32, FeatureKind)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Scored {
-                player,
-                points,
-                feature,
-                ..
-            } if points > 0 => Some((player, points, feature)),
-            _ => None,
-        })
+fn scored(events: &[Event]) -> Vec<common::Scored> {
+    common::scored(events)
+        .into_iter()
+        .filter(|(_, points, _)| *points > 0)
         .collect()
 }
 
