@@ -136,9 +136,10 @@ pub struct PyGame {
     events: Vec<Event>,
     ruleset: String,
     names: Arc<Vec<String>>,
-    /// The legal list of the state after `scratch_for` actions (`None`: not listed yet).
+    /// Room for legal lists.
     scratch: Vec<Action>,
-    scratch_for: Option<usize>,
+    /// `scratch` holds the whole legal list of the state after this many actions.
+    listed: Option<usize>,
 }
 
 impl PyGame {
@@ -150,19 +151,23 @@ impl PyGame {
             ruleset,
             names,
             scratch: Vec::new(),
-            scratch_for: None,
+            listed: None,
         }
     }
 
-    /// The legal list of the current state, listed once per state.
-    fn fresh_legal(&mut self) -> &[Action] {
-        let now = self.game.history().len();
-        if self.scratch_for != Some(now) {
-            self.scratch.clear();
-            self.game.legal_actions(&mut self.scratch);
-            self.scratch_for = Some(now);
-        }
-        &self.scratch
+    /// How many legal answers the pending decision has (counted without listing them where
+    /// the rules can).
+    /// When the rules list them instead, the list is kept for [`PyGame::apply_nth`].
+    fn count_legal(&mut self) -> usize {
+        let mut count = 0;
+        self.scratch.clear();
+        self.game.pick_legal(&mut self.scratch, |c| {
+            count = c;
+            0
+        });
+        let listed = !self.scratch.is_empty();
+        self.listed = listed.then(|| self.game.history().len());
+        count
     }
 
     fn wrap(&self, events: &[Event]) -> Vec<PyEvent> {
@@ -310,7 +315,7 @@ impl PyGame {
 
     /// How many legal answers the pending decision has.
     fn num_legal(&mut self) -> usize {
-        self.fresh_legal().len()
+        self.count_legal()
     }
 
     /// Answers the pending decision; returns the events it caused (up to the next decision).
@@ -320,22 +325,33 @@ impl PyGame {
         Ok(self.wrap(&self.events[before..]))
     }
 
-    /// Plays the `n`-th of the legal actions (the order of `legal_actions()`); returns how
-    /// many events it caused. The fast path for loops that choose by index.
+    /// Plays the `n`-th of the legal actions (the order of `legal_actions()`) and returns how
+    /// many legal actions the next decision has (0 once the game is over). The fast path for
+    /// loops that choose by index: `n = g.num_legal()`, then `while n: n = g.apply_nth(pick(n))`.
     fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
-        let legal = self.fresh_legal();
-        let Some(action) = legal.get(n).copied() else {
+        let now = self.game.history().len();
+        let (action, count) = if self.listed == Some(now) {
+            (self.scratch.get(n).copied(), self.scratch.len())
+        } else {
+            // As the CLI's random bot picks: only the chosen action is built where the rules
+            // can count their answers.
+            let mut count = 0;
+            let action = self.game.pick_legal(&mut self.scratch, |c| {
+                count = c;
+                n.min(c - 1)
+            });
+            (action.filter(|_| n < count), count)
+        };
+        let Some(action) = action else {
             return Err(crate::errors::IllegalActionError::new_err(format!(
-                "there are {} legal actions, no action {n}",
-                legal.len()
+                "there are {count} legal actions, no action {n}"
             )));
         };
-        let before = self.events.len();
         // Taken from this very state's legal list: the rules need not check it again.
         self.game
             .apply_legal(&action, &mut self.events)
             .map_err(|e| rule_error(py, &e))?;
-        Ok(self.events.len() - before)
+        Ok(self.count_legal())
     }
 
     /// Plays on with random bots (`castellan simulate`'s random bot, seeded) until the game is

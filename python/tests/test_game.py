@@ -101,3 +101,15 @@ def test_actions_compare_and_read_as_records():
     x, y, degrees = a.table["place"]
     assert degrees in (0, 90, 180, 270)
     assert f"({x},{y})" in a.words
+
+
+def test_apply_nth_answers_with_the_next_decisions_count():
+    game = castellan.Game("base", 2, seed=3)
+    n, steps = game.num_legal(), 0
+    while n:
+        legal = game.legal_actions()
+        n = game.apply_nth(steps % n)
+        assert game.history[-1] == legal[steps % len(legal)]
+        assert n == game.num_legal()
+        steps += 1
+    assert game.is_over and len(game.history) == steps
