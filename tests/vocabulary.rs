@@ -291,3 +291,38 @@ fn the_guide_quotes_the_vocabulary_example() {
         "the guide's vocabulary example differs"
     );
 }
+
+/// `registry::vocabularies_in` names the families a ruleset's mechanics use: every action its
+/// games offer belongs to one of them (the Python environment lays its action space out by
+/// them).
+#[test]
+fn a_ruleset_names_the_vocabularies_of_its_actions() {
+    use castellan::registry::vocabularies_in;
+    let keys = |name: &str| -> Vec<&'static str> {
+        let rules = Ruleset::load(name).unwrap();
+        vocabularies_in(&rules)
+            .iter()
+            .flat_map(|v| v.record_keys().iter().map(|k| k.key))
+            .collect()
+    };
+    assert!(keys("base").is_empty());
+    assert_eq!(keys("hig"), ["fairy", "dragon", "remove", "claim"]);
+    assert!(keys("count").contains(&"quarter"));
+    assert!(keys("hig-abbot").contains(&"recall"));
+    for name in ["hig", "count", "hig-full", "dungeon"] {
+        let rules = Ruleset::load(name).unwrap();
+        let families: Vec<_> = vocabularies_in(&rules).iter().map(|v| v.id()).collect();
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(players, 3)).unwrap();
+        let mut bot = RandomBot::new(3);
+        while !game.is_over() {
+            for a in game.legal() {
+                if let Action::Mechanic(m) = a {
+                    assert!(families.contains(&m.mechanic), "{name}: {a:?}");
+                }
+            }
+            let action = bot.choose(&game);
+            game.apply(&action).unwrap();
+        }
+    }
+}

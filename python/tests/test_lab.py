@@ -48,3 +48,27 @@ def test_simulate_stats_is_the_cli_summary(cli):
     cli_stats = json.loads(cli("simulate", "-r", "base", "-g", "30", "-s", "2", "--json"))
     for key in ("games", "bots", "mean_scores", "wins", "ties", "mean_turns"):
         assert stats[key] == cli_stats[key]
+
+
+def test_games_run_with_the_interpreter_released():
+    import threading
+    import time
+
+    done = threading.Event()
+    span = []
+
+    def play():
+        start = time.perf_counter()
+        castellan.simulate_stats("hig", games=600, seed=0, threads=1)
+        span.extend([start, time.perf_counter()])
+        done.set()
+
+    worker = threading.Thread(target=play)
+    ticks = []
+    worker.start()
+    while not done.is_set():  # this thread runs only while the games do not hold the GIL
+        ticks.append(time.perf_counter())
+    worker.join()
+    start, end = span
+    middle = (start + (end - start) / 4, end - (end - start) / 4)
+    assert any(middle[0] <= t <= middle[1] for t in ticks)
