@@ -97,8 +97,9 @@ class CastellanEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.game is not None
-        self._cumulative_rewards[agent] = 0
+        # An illegal index raises here and changes nothing.
         self.space.apply(self.game, int(action))
+        self._cumulative_rewards[agent] = 0
         scores = self.game.scores
         for seat, name in enumerate(self.possible_agents):
             if name in self.rewards:
