@@ -9,8 +9,10 @@ import castellan
 RECORD = "tests/records/base/b-deploy.toml"
 
 
-def test_a_record_replays_to_its_known_scores(root):
+def test_a_record_replays_to_its_known_scores(root, monkeypatch):
     # tests/records/base/b-deploy.toml (RULES.md §1.4 B-F, §1.7 B-M3): final Red 7, Blue 4.
+    # Its ruleset is a test fixture, which records may name from the repository's tree.
+    monkeypatch.chdir(root)
     record = castellan.Record.load(root / RECORD)
     assert record.players == ["Red", "Blue"]
     game = record.replay()
