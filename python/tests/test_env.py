@@ -16,6 +16,10 @@ def test_pettingzoo_api_test(ruleset):
     api_test(env(ruleset), num_cycles=300, verbose_progress=False)
 
 
+def test_pettingzoo_api_test_with_three_players():
+    api_test(env("hig", players=3), num_cycles=300, verbose_progress=False)
+
+
 @pytest.mark.parametrize("ruleset", castellan.rulesets())
 def test_every_legal_action_has_its_own_index(ruleset):
     rules = castellan.Ruleset.load(ruleset)
@@ -68,13 +72,33 @@ def test_an_illegal_index_raises_and_changes_nothing():
 
 
 def test_the_observation_shows_the_board_not_the_bag():
-    e = raw_env("base", 2)
-    e.reset(seed=3)
-    first = e.observe("player_0")
-    e2 = raw_env("base", 2)
-    e2.reset(seed=4)
-    # Same board (the start tile) and the same public numbers; only the drawn tile may differ.
-    board = first["observation"]
-    assert board[0].sum() == 1  # one tile on the board
-    assert board.shape == e.space.board_shape
-    assert np.array_equal(board, e2.observe("player_0")["observation"])
+    # Two games that differ only in the order of the bag look the same before the first draw
+    # is known: the same board, scores, supplies and tiles left; only the drawn tile differs.
+    first, second = raw_env("base", 2), raw_env("base", 2)
+    first.reset(seed=3)
+    second.reset(seed=4)
+    a, b = first.observe("player_0"), second.observe("player_0")
+    assert a["observation"][0].sum() == 1  # the start tile alone
+    assert a["observation"].shape == first.space.board_shape
+    assert np.array_equal(a["observation"], b["observation"])
+    drawn = slice(5 + 2, 5 + 2 + 5)  # after the decision kind and the acting seat
+    rest = np.ones(first.space.vector_size, dtype=bool)
+    rest[drawn] = False
+    assert np.array_equal(a["vector"][rest], b["vector"][rest])
+    assert a["vector"][drawn].any()
+
+
+def test_seats_are_counted_from_the_observer():
+    e = raw_env("hig", 3)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while len(set(e.game.scores)) < 3 and not e.game.is_over:
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    scores = e.game.scores
+    assert len(set(scores)) == 3  # three different scores tell the seats apart
+    size = e.space.vector_size
+    for seat, agent in enumerate(e.possible_agents):
+        vector = e.observe(agent)["vector"]
+        at = 5 + 3 + 5 + 2  # the scores, seats counted from the observer
+        assert list(vector[at : at + 3]) == [scores[(seat + k) % 3] for k in range(3)]
+        assert vector.shape == (size,)
