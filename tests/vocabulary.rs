@@ -326,3 +326,39 @@ fn a_ruleset_names_the_vocabularies_of_its_actions() {
         }
     }
 }
+
+/// `record::parse_action` reads what `record::action_table` writes: every legal action of a
+/// few games of rulesets with mechanics' actions and scripts comes back as itself, and a table
+/// with the wrong number of values or no known key is refused with a reason.
+#[test]
+fn an_action_table_reads_back_as_its_action() {
+    use castellan::record::{action_table, parse_action};
+    for name in ["hig", "count", "hig-abbot", "dungeon"] {
+        let rules = Ruleset::load(name).unwrap();
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(players, 5)).unwrap();
+        let mut bot = RandomBot::new(5);
+        while !game.is_over() {
+            for a in game.legal() {
+                assert_eq!(parse_action(&action_table(&a)), Ok(a), "{name}");
+            }
+            let action = bot.choose(&game);
+            game.apply(&action).unwrap();
+        }
+    }
+    let table = |text: &str| text.parse::<toml::Table>().unwrap();
+    assert_eq!(
+        parse_action(&table("place = [0, 1]")),
+        Err("`place` takes 3 values, not 2".to_string())
+    );
+    assert!(
+        parse_action(&table("jump = 1"))
+            .unwrap_err()
+            .contains("unknown key `jump`")
+    );
+    assert!(
+        parse_action(&table("place = [0, 1, 45]"))
+            .unwrap_err()
+            .contains("rotation")
+    );
+}

@@ -37,6 +37,25 @@ impl PyAction {
 
 #[pymethods]
 impl PyAction {
+    /// The action a record's `[[action]]` table says, e.g. `{"place": [0, -1, 90]}`,
+    /// `{"deploy": [0, -1, "N"]}`, `{"dragon": [1, 0]}` or `{"pass": True}` (what `table`
+    /// gives); `CastellanError` says what is wrong with a table that says no action.
+    #[staticmethod]
+    fn from_table(table: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let json: String = table
+            .py()
+            .import("json")?
+            .call_method1("dumps", (table,))?
+            .extract()?;
+        let value: serde_json::Value = serde_json::from_str(&json).map_err(other)?;
+        let toml::Value::Table(t) = toml::Value::try_from(value).map_err(other)? else {
+            return Err(other("an action table is a dict, e.g. {\"pass\": True}"));
+        };
+        castellan::record::parse_action(&t)
+            .map(PyAction::new)
+            .map_err(other)
+    }
+
     /// The action's kind: its key in records (`place`, `deploy`, `pass`, `script`, or a
     /// mechanic's: `dragon`, `fairy`, `quarter`, …).
     #[getter]

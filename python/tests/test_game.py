@@ -115,3 +115,16 @@ def test_apply_nth_answers_with_the_next_decisions_count():
         assert n == game.num_legal()
         steps += 1
     assert game.is_over and len(game.history) == steps
+
+
+def test_actions_read_from_their_record_tables():
+    game = castellan.Game("hig", 2, seed=6)
+    for _ in range(40):
+        for action in game.legal_actions():
+            assert castellan.Action.from_table(action.table) == action
+        game.apply_nth(0)
+    assert castellan.Action.from_table({"pass": True}).kind == "pass"
+    with pytest.raises(castellan.CastellanError, match="takes 3 values"):
+        castellan.Action.from_table({"place": [0, 1]})
+    with pytest.raises(castellan.CastellanError, match="unknown key"):
+        castellan.Action.from_table({"jump": 1})
