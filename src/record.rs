@@ -108,28 +108,41 @@ fn arity_problem(text: &str) -> Option<(ActionKey, String)> {
     let doc: toml::Table = toml::from_str(text).ok()?;
     let actions = doc.get("action")?.as_array()?;
     let arities = arities();
-    for (index, action) in actions.iter().enumerate() {
-        let Some(action) = action.as_table() else {
-            continue;
-        };
-        for (key, sizes) in &arities {
-            let Some(len) = action.get(*key).and_then(|v| v.as_array()).map(Vec::len) else {
-                continue;
-            };
-            if !sizes.contains(&len) {
-                let want = sizes
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" or ");
-                return Some((
-                    ActionKey { index, key },
-                    format!("`{key}` takes {want} values, not {len}"),
-                ));
-            }
+    actions.iter().enumerate().find_map(|(index, action)| {
+        let (key, message) = action_arity(action.as_table()?, &arities)?;
+        Some((ActionKey { index, key }, message))
+    })
+}
+
+/// The first key of one action whose array holds more or fewer values than it takes.
+fn action_arity(
+    action: &toml::Table,
+    arities: &[(&'static str, &'static [usize])],
+) -> Option<(&'static str, String)> {
+    arities.iter().find_map(|(key, sizes)| {
+        let len = action.get(*key)?.as_array()?.len();
+        if sizes.contains(&len) {
+            return None;
         }
+        let want = sizes
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        Some((*key, format!("`{key}` takes {want} values, not {len}")))
+    })
+}
+
+/// The action one `[[action]]` table says, as [`action_table`] writes it (`place = [0, -1,
+/// 90]`, `deploy = [0, -1, "N"]`, `dragon = [1, 0]`, …), or what is wrong with it.
+pub fn parse_action(table: &toml::Table) -> Result<Action, String> {
+    if let Some((_, message)) = action_arity(table, &arities()) {
+        return Err(message);
     }
-    None
+    let file: ActionFile = toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| e.message().trim().to_string())?;
+    action_of(&file)
 }
 
 /// A parsed and checked record, ready to replay.

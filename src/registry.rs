@@ -38,6 +38,23 @@ pub fn vocabularies() -> [&'static dyn Vocabulary; 4] {
     ]
 }
 
+/// The vocabularies of the families whose mechanics `rules` switches on (a subset of
+/// [`vocabularies`], in its order): the families whose actions its games can ask for.
+pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
+    let on = rules.mechanics;
+    let pd = on.princess || on.dragon || on.fairy || on.portal || on.volcano;
+    let [pd_words, count, abbot, tb] = vocabularies();
+    [
+        (pd, pd_words),
+        (on.count, count),
+        (on.abbot, abbot),
+        (on.traders_builders, tb),
+    ]
+    .into_iter()
+    .filter_map(|(used, v)| used.then_some(v))
+    .collect()
+}
+
 /// The mechanics `rules` switches on, in registry order.
 pub fn mechanics(rules: &Ruleset) -> Mechanics {
     let on = rules.mechanics;

@@ -291,3 +291,74 @@ fn the_guide_quotes_the_vocabulary_example() {
         "the guide's vocabulary example differs"
     );
 }
+
+/// `registry::vocabularies_in` names the families a ruleset's mechanics use: every action its
+/// games offer belongs to one of them (the Python environment lays its action space out by
+/// them).
+#[test]
+fn a_ruleset_names_the_vocabularies_of_its_actions() {
+    use castellan::registry::vocabularies_in;
+    let keys = |name: &str| -> Vec<&'static str> {
+        let rules = Ruleset::load(name).unwrap();
+        vocabularies_in(&rules)
+            .iter()
+            .flat_map(|v| v.record_keys().iter().map(|k| k.key))
+            .collect()
+    };
+    assert!(keys("base").is_empty());
+    assert_eq!(keys("hig"), ["fairy", "dragon", "remove", "claim"]);
+    assert!(keys("count").contains(&"quarter"));
+    assert!(keys("hig-abbot").contains(&"recall"));
+    for name in ["hig", "count", "hig-full", "dungeon"] {
+        let rules = Ruleset::load(name).unwrap();
+        let families: Vec<_> = vocabularies_in(&rules).iter().map(|v| v.id()).collect();
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(players, 3)).unwrap();
+        let mut bot = RandomBot::new(3);
+        while !game.is_over() {
+            for a in game.legal() {
+                if let Action::Mechanic(m) = a {
+                    assert!(families.contains(&m.mechanic), "{name}: {a:?}");
+                }
+            }
+            let action = bot.choose(&game);
+            game.apply(&action).unwrap();
+        }
+    }
+}
+
+/// `record::parse_action` reads what `record::action_table` writes: every legal action of a
+/// few games of rulesets with mechanics' actions and scripts comes back as itself, and a table
+/// with the wrong number of values or no known key is refused with a reason.
+#[test]
+fn an_action_table_reads_back_as_its_action() {
+    use castellan::record::{action_table, parse_action};
+    for name in ["hig", "count", "hig-abbot", "dungeon"] {
+        let rules = Ruleset::load(name).unwrap();
+        let players = vec!["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(players, 5)).unwrap();
+        let mut bot = RandomBot::new(5);
+        while !game.is_over() {
+            for a in game.legal() {
+                assert_eq!(parse_action(&action_table(&a)), Ok(a), "{name}");
+            }
+            let action = bot.choose(&game);
+            game.apply(&action).unwrap();
+        }
+    }
+    let table = |text: &str| text.parse::<toml::Table>().unwrap();
+    assert_eq!(
+        parse_action(&table("place = [0, 1]")),
+        Err("`place` takes 3 values, not 2".to_string())
+    );
+    assert!(
+        parse_action(&table("jump = 1"))
+            .unwrap_err()
+            .contains("unknown key `jump`")
+    );
+    assert!(
+        parse_action(&table("place = [0, 1, 45]"))
+            .unwrap_err()
+            .contains("rotation")
+    );
+}

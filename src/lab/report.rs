@@ -27,10 +27,22 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, LabError> {
         return Err(bad(0, format!("larger than {MAX_RESULTS_BYTES} bytes")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| bad(0, e.to_string()))?;
+    parse_results(&text, &file)
+}
+
+/// Reads the game results of JSON-lines text (as [`read_results`] reads a file; `file` names
+/// the text in errors).
+pub fn parse_results(text: &str, file: &str) -> Result<Vec<GameResult>, LabError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| bad(i + 1, e.to_string())))
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| LabError::BadLine {
+                file: file.to_string(),
+                line: i + 1,
+                why: e.to_string(),
+            })
+        })
         .collect()
 }
 

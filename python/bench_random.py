@@ -1,0 +1,74 @@
+"""Random games per second: the CLI (`castellan simulate -r RULESET --threads 1`) against the
+same games through Python, in CPU seconds (steadier than wall-clock on a busy machine).
+
+    python python/bench_random.py [RULESET] [GAMES]
+
+Rows: the CLI; `castellan.simulate_stats` (the same batch, called from Python); a Python loop
+that chooses every action (`random.randrange` over `num_legal`, `apply_nth`); the same loop
+with Action objects (`random.choice(game.legal_actions())`, `apply`); `castellan.simulate`
+(one DataFrame row per game, the lab's tally of every event: compare with the CLI's
+`simulate --out`).
+"""
+
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas  # noqa: F401  (imported up front: the import is not the games' time)
+
+import castellan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cpu(run) -> float:
+    start = time.process_time()
+    run()
+    return time.process_time() - start
+
+
+def cli(*args: str) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([str(ROOT / "target" / "release" / "castellan"), *args], check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    ruleset = sys.argv[1] if len(sys.argv) > 1 else "hig"
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    rules = castellan.Ruleset.load(ruleset)
+    rng = random.Random(0)
+
+    def by_index():
+        for seed in range(games):
+            game = castellan.Game(rules, 2, seed)
+            n = game.num_legal()
+            while n:
+                n = game.apply_nth(rng.randrange(n))
+
+    def by_object():
+        for seed in range(games):
+            game = castellan.Game(rules, 2, seed)
+            while not game.is_over:
+                game.apply(rng.choice(game.legal_actions()))
+
+    rows = [
+        ("CLI simulate --threads 1", cli("simulate", "-r", ruleset, "-g", str(games), "--threads", "1")),
+        ("castellan.simulate_stats(threads=1)", cpu(lambda: castellan.simulate_stats(ruleset, games=games, threads=1))),
+        ("Python loop: apply_nth", cpu(by_index)),
+        ("Python loop: Action objects", cpu(by_object)),
+        ("CLI simulate --out (lab rows)", cli("simulate", "-r", ruleset, "-g", str(games), "--threads", "1", "--out", "/dev/null")),
+        ("castellan.simulate(threads=1) DataFrame", cpu(lambda: castellan.simulate(ruleset, games=games, threads=1))),
+    ]
+    base = games / rows[0][1]
+    for name, seconds in rows:
+        rate = games / seconds
+        print(f"{name:42} {rate:8.0f} games per CPU second  ({base / rate:.2f}x the CLI's time)")
+
+
+if __name__ == "__main__":
+    main()

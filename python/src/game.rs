@@ -1,0 +1,463 @@
+//! The game: its pending decision, legal actions, `apply`, events, scores, copies, the record
+//! and pictures.
+
+use crate::data::PyRuleset;
+use crate::errors::{other, rule_error};
+use crate::values::to_py;
+use castellan::bot::{Bot, RandomBot};
+use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, Setup};
+use castellan::engine::words;
+use castellan::ui::render::{svg, text};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// An action: an answer to a decision.
+#[pyclass(name = "Action", module = "castellan._castellan", frozen)]
+#[derive(Clone)]
+pub struct PyAction {
+    pub action: Action,
+}
+
+impl PyAction {
+    pub fn new(action: Action) -> PyAction {
+        PyAction { action }
+    }
+
+    /// The action as a record's `[[action]]` table writes it, as JSON.
+    fn table_json(&self) -> serde_json::Value {
+        serde_json::to_value(castellan::record::action_table(&self.action))
+            .unwrap_or(serde_json::Value::Null)
+    }
+}
+
+#[pymethods]
+impl PyAction {
+    /// The action a record's `[[action]]` table says, e.g. `{"place": [0, -1, 90]}`,
+    /// `{"deploy": [0, -1, "N"]}`, `{"dragon": [1, 0]}` or `{"pass": True}` (what `table`
+    /// gives); `CastellanError` says what is wrong with a table that says no action.
+    #[staticmethod]
+    fn from_table(table: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let json: String = table
+            .py()
+            .import("json")?
+            .call_method1("dumps", (table,))?
+            .extract()?;
+        let value: serde_json::Value = serde_json::from_str(&json).map_err(other)?;
+        let toml::Value::Table(t) = toml::Value::try_from(value).map_err(other)? else {
+            return Err(other("an action table is a dict, e.g. {\"pass\": True}"));
+        };
+        castellan::record::parse_action(&t)
+            .map(PyAction::new)
+            .map_err(other)
+    }
+
+    /// The action's kind: its key in records (`place`, `deploy`, `pass`, `script`, or a
+    /// mechanic's: `dragon`, `fairy`, `quarter`, …).
+    #[getter]
+    fn kind(&self) -> String {
+        let table = castellan::record::action_table(&self.action);
+        table
+            .keys()
+            .find(|k| k.as_str() != "figure")
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The action as a record writes it, e.g. `{"place": [0, -1, 90]}` or
+    /// `{"deploy": [0, -1, "N"]}`.
+    #[getter]
+    fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.table_json())
+    }
+
+    /// The action in words.
+    #[getter]
+    fn words(&self) -> String {
+        words::action(&self.action)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Action({})", self.table_json())
+    }
+
+    fn __str__(&self) -> String {
+        words::action(&self.action)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyAction>()
+            .is_ok_and(|o| o.get().action == self.action)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.action.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// Something that happened in a game.
+#[pyclass(name = "Event", module = "castellan._castellan", frozen)]
+pub struct PyEvent {
+    event: Event,
+    names: Arc<Vec<String>>,
+}
+
+impl PyEvent {
+    fn json(&self) -> serde_json::Value {
+        castellan::ui::report::event_json(&self.event, &self.names)
+    }
+}
+
+#[pymethods]
+impl PyEvent {
+    /// The event in words, as the CLI's replay prints it.
+    #[getter]
+    fn text(&self) -> String {
+        words::event(&self.event, &self.names).to_string()
+    }
+
+    /// The kind of event (`tile_placed`, `feature_scored`, …).
+    #[getter]
+    fn kind(&self) -> String {
+        self.json()
+            .get("event")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+            .to_string()
+    }
+
+    /// The event as a dict (the JSON of `castellan replay --json`, players by name).
+    fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.json())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Event({})", self.json())
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+}
+
+/// A game: always one pending decision, answered by legal actions.
+#[pyclass(name = "Game", module = "castellan._castellan")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub game: Game,
+    events: Vec<Event>,
+    ruleset: String,
+    names: Arc<Vec<String>>,
+    /// Room for legal lists.
+    scratch: Vec<Action>,
+    /// `scratch` holds the whole legal list of the state after this many actions.
+    listed: Option<usize>,
+}
+
+impl PyGame {
+    pub fn from_parts(game: Game, events: Vec<Event>, ruleset: String) -> PyGame {
+        let names = Arc::new(game.setup().players.clone());
+        PyGame {
+            game,
+            events,
+            ruleset,
+            names,
+            scratch: Vec::new(),
+            listed: None,
+        }
+    }
+
+    /// How many legal answers the pending decision has (counted without listing them where
+    /// the rules can).
+    /// When the rules list them instead, the list is kept for [`PyGame::apply_nth`].
+    fn count_legal(&mut self) -> usize {
+        let mut count = 0;
+        self.scratch.clear();
+        self.game.pick_legal(&mut self.scratch, |c| {
+            count = c;
+            0
+        });
+        let listed = !self.scratch.is_empty();
+        self.listed = listed.then(|| self.game.history().len());
+        count
+    }
+
+    fn wrap(&self, events: &[Event]) -> Vec<PyEvent> {
+        events
+            .iter()
+            .map(|e| PyEvent {
+                event: e.clone(),
+                names: Arc::clone(&self.names),
+            })
+            .collect()
+    }
+
+    /// Applies `action` after the rules check it; on refusal nothing changes.
+    pub fn apply_checked(&mut self, py: Python<'_>, action: &Action) -> PyResult<usize> {
+        let before = self.events.len();
+        self.game
+            .apply_into(action, &mut self.events)
+            .map_err(|e| rule_error(py, &e))?;
+        Ok(before)
+    }
+}
+
+/// Player names from `players`: a number of seats (`P1`, `P2`, …) or a list of names.
+fn player_names(players: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    match players {
+        None => Ok(vec!["P1".into(), "P2".into()]),
+        Some(p) => match p.extract::<usize>() {
+            Ok(n) => Ok((1..=n).map(|i| format!("P{i}")).collect()),
+            Err(_) => p.extract::<Vec<String>>(),
+        },
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// A new game under `ruleset` (a name, a path or a loaded `Ruleset`) between `players`
+    /// (a number of seats or a list of names; default 2), the bag shuffled by `seed`.
+    #[new]
+    #[pyo3(signature = (ruleset = None, players = None, seed = 0))]
+    fn py_new(
+        py: Python<'_>,
+        ruleset: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<PyGame> {
+        let (rules, reference) = match ruleset {
+            None => {
+                let r = PyRuleset::open(py, "hig")?;
+                (r.rules, r.reference)
+            }
+            Some(r) => match r.cast::<PyRuleset>() {
+                Ok(loaded) => {
+                    let l = loaded.get();
+                    (Arc::clone(&l.rules), l.reference.clone())
+                }
+                Err(_) => {
+                    let r =
+                        PyRuleset::open(py, &r.extract::<std::path::PathBuf>()?.to_string_lossy())?;
+                    (r.rules, r.reference)
+                }
+            },
+        };
+        let setup = Setup::new(player_names(players)?, seed);
+        let (game, events) = Game::new(rules, setup).map_err(other)?;
+        Ok(PyGame::from_parts(game, events, reference))
+    }
+
+    /// The pending decision: `player` (the seat that chooses), `kind` (`place`, `deploy`,
+    /// `script`, `game_over` or a mechanic's decision such as `dragon_step`) and, when a tile
+    /// is to be placed, its `tile` id.
+    #[getter]
+    fn decision<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = self.game.decision();
+        let dict = PyDict::new(py);
+        dict.set_item("player", d.player)?;
+        dict.set_item("kind", d.kind.name())?;
+        if let DecisionKind::PlaceTile { tile } = d.kind {
+            dict.set_item("tile", &*self.game.rules().tile(tile).id)?;
+        }
+        Ok(dict)
+    }
+
+    /// The seat that must choose now.
+    #[getter]
+    fn active(&self) -> usize {
+        self.game.decision().player
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The turn number.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.game.turn()
+    }
+
+    /// The scores by seat.
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.game.scores().to_vec()
+    }
+
+    /// Tiles still in the bag.
+    #[getter]
+    fn tiles_left(&self) -> usize {
+        self.game.tiles_left()
+    }
+
+    /// The players' names in seat order.
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        self.names.to_vec()
+    }
+
+    /// The seed of the bag.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.setup().seed
+    }
+
+    /// The ruleset's name.
+    #[getter]
+    fn ruleset(&self) -> String {
+        self.game.rules().name.clone()
+    }
+
+    /// The actions played so far.
+    #[getter]
+    fn history(&self) -> Vec<PyAction> {
+        self.game
+            .history()
+            .iter()
+            .map(|a| PyAction::new(*a))
+            .collect()
+    }
+
+    /// Every legal answer to the pending decision, in the engine's order.
+    fn legal_actions(&self) -> Vec<PyAction> {
+        self.game.legal().into_iter().map(PyAction::new).collect()
+    }
+
+    /// How many legal answers the pending decision has.
+    fn num_legal(&mut self) -> usize {
+        self.count_legal()
+    }
+
+    /// Answers the pending decision; returns the events it caused (up to the next decision).
+    /// An illegal action raises `IllegalActionError` and changes nothing.
+    fn apply(&mut self, py: Python<'_>, action: &PyAction) -> PyResult<Vec<PyEvent>> {
+        let before = self.apply_checked(py, &action.action)?;
+        Ok(self.wrap(&self.events[before..]))
+    }
+
+    /// Plays the `n`-th of the legal actions (the order of `legal_actions()`) and returns how
+    /// many legal actions the next decision has (0 once the game is over). The fast path for
+    /// loops that choose by index: `n = g.num_legal()`, then `while n: n = g.apply_nth(pick(n))`.
+    fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
+        let now = self.game.history().len();
+        let (action, count) = if self.listed == Some(now) {
+            (self.scratch.get(n).copied(), self.scratch.len())
+        } else {
+            // As the CLI's random bot picks: only the chosen action is built where the rules
+            // can count their answers.
+            let mut count = 0;
+            let action = self.game.pick_legal(&mut self.scratch, |c| {
+                count = c;
+                n.min(c - 1)
+            });
+            (action.filter(|_| n < count), count)
+        };
+        let Some(action) = action else {
+            return Err(crate::errors::IllegalActionError::new_err(format!(
+                "there are {count} legal actions, no action {n}"
+            )));
+        };
+        // Taken from this very state's legal list: the rules need not check it again.
+        self.game
+            .apply_legal(&action, &mut self.events)
+            .map_err(|e| rule_error(py, &e))?;
+        Ok(self.count_legal())
+    }
+
+    /// Plays on with random bots (`castellan simulate`'s random bot, seeded) until the game is
+    /// over or `max_actions` actions were played; returns how many were.
+    #[pyo3(signature = (seed = 0, max_actions = None))]
+    fn play_random(
+        &mut self,
+        py: Python<'_>,
+        seed: u64,
+        max_actions: Option<usize>,
+    ) -> PyResult<usize> {
+        let mut bot = RandomBot::new(seed);
+        let mut played = 0;
+        while !self.game.is_over() && max_actions.is_none_or(|m| played < m) {
+            let action = bot.choose(&self.game);
+            self.game
+                .apply_legal(&action, &mut self.events)
+                .map_err(|e| rule_error(py, &e))?;
+            played += 1;
+        }
+        Ok(played)
+    }
+
+    /// Every event since the set-up.
+    #[getter]
+    fn events(&self) -> Vec<PyEvent> {
+        self.wrap(&self.events)
+    }
+
+    /// The game as a dict (the JSON of `castellan replay --json` without the events):
+    /// scores, supply, figures on the board, the dragon, the fairy, the Count, tiles left.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut v = castellan::ui::report::game_json(&self.game, &[]);
+        if let Some(map) = v.as_object_mut() {
+            map.remove("events");
+        }
+        to_py(py, &v)
+    }
+
+    /// The game so far as a record (TOML text); `ruleset` is how the record names its
+    /// ruleset (default: as the game was given it).
+    #[pyo3(signature = (ruleset = None))]
+    fn record(&self, ruleset: Option<&str>) -> String {
+        castellan::record::write(&self.game, ruleset.unwrap_or(&self.ruleset))
+    }
+
+    /// The board as an SVG picture, with an optional caption.
+    #[pyo3(signature = (caption = None))]
+    fn render_svg(&self, caption: Option<&str>) -> String {
+        match caption {
+            Some(c) => svg::board_titled(&self.game, c),
+            None => svg::board(&self.game),
+        }
+    }
+
+    /// Jupyter shows the board inline.
+    fn _repr_svg_(&self) -> String {
+        svg::board(&self.game)
+    }
+
+    /// The board as text (as `castellan render` prints it, without colour).
+    fn render_text(&self) -> String {
+        text::board(&self.game, false)
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(ruleset={:?}, players={:?}, seed={}, turn={}, scores={:?}{})",
+            self.game.rules().name,
+            self.names,
+            self.game.setup().seed,
+            self.game.turn(),
+            self.game.scores(),
+            if self.game.is_over() { ", over" } else { "" }
+        )
+    }
+}

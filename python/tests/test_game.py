@@ -1,0 +1,130 @@
+"""The game API: records, decisions, legal actions, apply, events, copies, pictures."""
+
+import copy
+
+import pytest
+
+import castellan
+
+RECORD = "tests/records/base/b-deploy.toml"
+
+
+def test_a_record_replays_to_its_known_scores(root, monkeypatch):
+    # tests/records/base/b-deploy.toml (RULES.md §1.4 B-F, §1.7 B-M3): final Red 7, Blue 4.
+    # Its ruleset is a test fixture, which records may name from the repository's tree.
+    monkeypatch.chdir(root)
+    record = castellan.Record.load(root / RECORD)
+    assert record.players == ["Red", "Blue"]
+    game = record.replay()
+    assert game.is_over
+    assert game.scores == [7, 4]
+    assert len(game.history) == len(record)
+    texts = [e.text for e in game.events]
+    assert any("Red" in t and "6" in t for t in texts)
+    ended = [e.as_dict() for e in game.events if e.kind == "game_ended"]
+    assert ended and ended[0]["scores"] == {"Red": 7, "Blue": 4}
+
+
+def test_the_record_out_replays_to_the_same_game():
+    game = castellan.Game("hig", ["Ann", "Bob"], seed=11)
+    game.play_random(seed=3)
+    again = castellan.Record.parse(game.record()).replay()
+    assert again.scores == game.scores
+    assert again.history == game.history
+    assert [e.text for e in again.events] == [e.text for e in game.events]
+
+
+def test_decision_and_legal_actions():
+    game = castellan.Game("base", 2, seed=1)
+    decision = game.decision
+    assert decision["kind"] == "place" and decision["player"] == 0 and decision["tile"]
+    actions = game.legal_actions()
+    assert actions and all(a.kind == "place" for a in actions)
+    assert game.num_legal() == len(actions)
+    events = game.apply(actions[0])
+    assert events[0].kind == "tile_placed"
+    assert events[0].as_dict()["player"] == "P1"
+    assert game.decision["kind"] == "deploy"
+    assert any(a.kind == "pass" for a in game.legal_actions())
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    game = castellan.Game("hig", 2, seed=5)
+    place = game.legal_actions()[0]
+    game.apply(place)
+    before = (game.record(), game.scores, game.decision, game.legal_actions(), len(game.events))
+    with pytest.raises(castellan.IllegalActionError) as err:
+        game.apply(place)  # a placement answers no deploy decision
+    assert "deploy" in str(err.value)
+    assert (game.record(), game.scores, game.decision, game.legal_actions(), len(game.events)) == before
+    with pytest.raises(castellan.IllegalActionError):
+        game.apply_nth(10_000)
+    assert game.record() == before[0]
+
+
+def test_copies_are_independent():
+    game = castellan.Game("hig", 2, seed=9)
+    for other in (game.copy(), copy.copy(game), copy.deepcopy(game)):
+        other.play_random(seed=1)
+        assert other.is_over
+        assert not game.is_over and game.turn == 1 and game.history == []
+
+
+def test_the_board_draws_as_svg_for_jupyter():
+    game = castellan.Game("hig", 2, seed=2)
+    game.play_random(seed=2, max_actions=20)
+    svg = game.render_svg()
+    assert "<svg xmlns=" in svg and svg.rstrip().endswith("</svg>")
+    assert f"{game.tiles_left} left to draw" in svg
+    assert game._repr_svg_() == svg
+    assert "after twenty" in game.render_svg(caption="after twenty")
+    assert game.render_text().strip()
+
+
+def test_rulesets_and_tile_sets_load_bundled_and_from_paths(root):
+    assert {"base", "hig", "count", "dungeon"} <= set(castellan.rulesets())
+    hig = castellan.Ruleset.load("hig")
+    assert hig.name == "hig" and hig.players[0] >= 2 and hig.tile_count > 70
+    by_path = castellan.Ruleset.load(root / "rulesets" / "base.toml")
+    assert by_path.name == "base"
+    assert castellan.Ruleset.load("dungeon").scripted
+    tiles = castellan.TileSet.load("base")
+    assert len(tiles) == 24 and sum(t["count"] for t in tiles.tiles) == 72
+    assert castellan.TileSet.load(root / "tiles" / "count.toml").name
+    game = castellan.Game(hig, 3, seed=4)
+    assert game.players == ["P1", "P2", "P3"] and game.ruleset == "hig"
+
+
+def test_actions_compare_and_read_as_records():
+    game = castellan.Game("base", 2, seed=1)
+    a, b = game.legal_actions()[:2]
+    assert a == game.legal_actions()[0] and a != b
+    assert len({a, b, game.legal_actions()[0]}) == 2
+    x, y, degrees = a.table["place"]
+    assert degrees in (0, 90, 180, 270)
+    assert f"({x},{y})" in a.words
+
+
+def test_apply_nth_answers_with_the_next_decisions_count():
+    game = castellan.Game("base", 2, seed=3)
+    n, steps = game.num_legal(), 0
+    while n:
+        legal = game.legal_actions()
+        n = game.apply_nth(steps % n)
+        assert game.history[-1] == legal[steps % len(legal)]
+        assert n == game.num_legal()
+        steps += 1
+    assert game.is_over and len(game.history) == steps
+
+
+def test_actions_read_from_their_record_tables():
+    game = castellan.Game("hig", 2, seed=6)
+    for _ in range(40):
+        for action in game.legal_actions():
+            assert castellan.Action.from_table(action.table) == action
+        game.apply_nth(0)
+    assert castellan.Action.from_table({"pass": True}).kind == "pass"
+    with pytest.raises(castellan.CastellanError, match="takes 3 values"):
+        castellan.Action.from_table({"place": [0, 1]})
+    with pytest.raises(castellan.CastellanError, match="unknown key"):
+        castellan.Action.from_table({"jump": 1})
