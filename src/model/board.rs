@@ -74,11 +74,57 @@ pub struct Board {
     radius: i32,
     width: usize,
     cells: Vec<Cell>,
+    /// The positions whose cells may differ from [`EMPTY`]: those of the placed tiles and the
+    /// ring around them (a copy copies only these).
+    used: Span,
     frontier: Vec<Open>,
     placed: Vec<Placed>,
 }
 
-/// Copying a board: `clone_from` reuses the copy's memory.
+/// A rectangle of positions, from `min` to `max` (both included); empty when `min` lies past
+/// `max`.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    min: Pos,
+    max: Pos,
+}
+
+impl Span {
+    /// No position.
+    const NONE: Span = Span {
+        min: Pos { x: 1, y: 1 },
+        max: Pos { x: 0, y: 0 },
+    };
+
+    fn is_empty(self) -> bool {
+        self.min.x > self.max.x
+    }
+
+    /// The smallest span holding the positions of both.
+    fn union(self, other: Span) -> Span {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Span {
+            min: Pos::new(self.min.x.min(other.min.x), self.min.y.min(other.min.y)),
+            max: Pos::new(self.max.x.max(other.max.x), self.max.y.max(other.max.y)),
+        }
+    }
+
+    /// This span grown to hold `p` and the ring around it.
+    fn around(self, p: Pos) -> Span {
+        self.union(Span {
+            min: Pos::new(p.x.saturating_sub(1), p.y.saturating_sub(1)),
+            max: Pos::new(p.x.saturating_add(1), p.y.saturating_add(1)),
+        })
+    }
+}
+
+/// Copying a board: `clone_from` reuses the copy's memory and, on a grid of the same size,
+/// copies only the cells that either board uses (the rest are empty on both).
 impl Clone for Board {
     fn clone(&self) -> Board {
         let mut copy = Board::empty();
@@ -91,18 +137,40 @@ impl Clone for Board {
             radius,
             width,
             cells,
+            used,
             frontier,
             placed,
         } = source;
+        if self.width == *width && self.radius == *radius {
+            self.copy_cells(cells, self.used.union(*used));
+        } else {
+            self.cells.clone_from(cells);
+        }
         self.radius = *radius;
         self.width = *width;
-        self.cells.clone_from(cells);
+        self.used = *used;
         self.frontier.clone_from(frontier);
         self.placed.clone_from(placed);
     }
 }
 
 impl Board {
+    /// Copies the cells of `span` from `cells`, a grid of the same size.
+    fn copy_cells(&mut self, cells: &[Cell], span: Span) {
+        if span.is_empty() {
+            return;
+        }
+        let (Some(first), Some(last)) = (self.index(span.min), self.index(span.max)) else {
+            // Outside the grid (never, as `reach` makes room): copy all of it.
+            self.cells.clone_from_slice(cells);
+            return;
+        };
+        let row = last % self.width - first % self.width + 1;
+        for start in (first..=last).step_by(self.width) {
+            self.cells[start..start + row].copy_from_slice(&cells[start..start + row]);
+        }
+    }
+
     /// An empty board with room for about `tiles` tiles.
     pub fn new(tiles: usize) -> Board {
         let radius = FIRST_RADIUS;
@@ -111,6 +179,7 @@ impl Board {
             radius,
             width,
             cells: vec![EMPTY; width * width],
+            used: Span::NONE,
             frontier: Vec::with_capacity(tiles),
             placed: Vec::with_capacity(tiles),
         }
@@ -122,6 +191,7 @@ impl Board {
             radius: 0,
             width: 0,
             cells: Vec::new(),
+            used: Span::NONE,
             frontier: Vec::new(),
             placed: Vec::new(),
         }
@@ -212,6 +282,7 @@ impl Board {
         oriented: &Oriented,
     ) -> PlacedId {
         self.reach(pos);
+        self.used = self.used.around(pos);
         let id = self.placed.len() as PlacedId;
         self.placed.push(Placed {
             tile,
@@ -366,5 +437,35 @@ mod tests {
         assert!(b.is_open(Pos::new(41, -3)));
         assert_eq!(b.neighbours(Pos::new(1, 1)), 1);
         assert_eq!(b.frontier().count(), 8);
+    }
+
+    /// A copy made onto a board that went other ways (more tiles elsewhere, fewer, none)
+    /// equals the original cell for cell, though only the cells in use are copied.
+    #[test]
+    fn copying_onto_another_board_copies_every_cell_in_use() {
+        let [field, ..] = crate::model::tile::orientations(&[EdgeKind::Field; 4], &[]);
+        let line = |b: &mut Board, from: u16, to: u16, step: (i32, i32)| {
+            for i in from..to {
+                let p = Pos::new(step.0 * i as i32, step.1 * i as i32);
+                b.put(i, p, Rotation::default(), i as u32, &field);
+            }
+        };
+        let mut a = Board::new(16);
+        line(&mut a, 0, 4, (1, 0));
+        let mut b = a.clone();
+        line(&mut b, 4, 8, (0, -1));
+        let mut c = Board::new(16);
+        line(&mut c, 0, 6, (-1, 1));
+        for copy in [&mut b, &mut c] {
+            copy.clone_from(&a);
+            assert_eq!(copy.cells, a.cells);
+            assert_eq!(copy.frontier, a.frontier);
+            assert_eq!(copy.placed, a.placed);
+        }
+        let mut d = a.clone();
+        line(&mut a, 4, 6, (0, 1));
+        d.clone_from(&a);
+        assert_eq!(d.cells, a.cells);
+        assert_eq!(d.at(Pos::new(0, 5)), Some(5));
     }
 }

@@ -1,14 +1,13 @@
 //! Features across tiles: every feature part of a placed tile is a segment; segments joined
 //! across tile borders form a feature.
 //!
-//! The segments are the nodes of a petgraph graph (an edge per border joint) so that a feature
-//! can be walked, and an incremental union-find (`Sets`, cheap to copy) keeps per-feature
-//! totals (open edges, pennants, inns, cathedrals, goods, followers) at its root, so
-//! completion and occupancy are O(1) to read.
+//! Each border joint between two segments is kept (`Joints`, flat lists of plain values, so a
+//! copy is a few block copies) so that a feature can be walked, and an incremental union-find
+//! (`Sets`, cheap to copy) keeps per-feature totals (open edges, pennants, inns, cathedrals,
+//! goods, followers) at its root, so completion and occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
 use crate::model::tile::{FeatureKind, Marks};
-use petgraph::graph::{NodeIndex, UnGraph};
 
 /// Id of a segment (one feature part of one placed tile).
 pub type SegId = u32;
@@ -42,7 +41,7 @@ pub struct Totals {
 #[derive(Debug, Default)]
 pub struct Features {
     segments: Vec<Segment>,
-    graph: UnGraph<(), ()>,
+    joints: Joints,
     sets: Sets,
     totals: Vec<Totals>,
     stamp: Vec<u32>,
@@ -60,14 +59,14 @@ impl Clone for Features {
     fn clone_from(&mut self, source: &Features) {
         let Features {
             segments,
-            graph,
+            joints,
             sets,
             totals,
             stamp,
             epoch,
         } = source;
         self.segments.clone_from(segments);
-        self.graph.clone_from(graph);
+        self.joints.clone_from(joints);
         self.sets.clone_from(sets);
         self.totals.clone_from(totals);
         self.stamp.clone_from(stamp);
@@ -80,7 +79,7 @@ impl Features {
     pub fn with_capacity(segments: usize) -> Features {
         Features {
             segments: Vec::with_capacity(segments),
-            graph: UnGraph::with_capacity(segments, segments * 2),
+            joints: Joints::with_capacity(segments),
             sets: Sets::with_capacity(segments),
             totals: Vec::with_capacity(segments),
             stamp: Vec::with_capacity(segments),
@@ -91,7 +90,7 @@ impl Features {
     /// Adds a segment with its own totals and returns its id.
     pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
         let id = self.sets.new_set();
-        self.graph.add_node(());
+        self.joints.add_segment();
         self.segments.push(segment);
         self.totals.push(Totals {
             open,
@@ -148,8 +147,7 @@ impl Features {
     /// Joins two segments across a border (an edge for roads and cities, a half-edge for
     /// fields); each side loses one open edge.
     pub fn join(&mut self, a: SegId, b: SegId) {
-        self.graph
-            .add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
+        self.joints.join(a, b);
         let ra = self.sets.find_mut(a);
         let rb = self.sets.find_mut(b);
         self.totals[ra as usize].open -= 1;
@@ -185,15 +183,91 @@ impl Features {
         self.stamp[s as usize] = self.epoch;
         let mut i = start;
         while i < out.len() {
-            let cur = out[i];
-            for n in self.graph.neighbors(NodeIndex::new(cur as usize)) {
-                let n = n.index() as SegId;
-                if self.stamp[n as usize] != self.epoch {
-                    self.stamp[n as usize] = self.epoch;
+            let (stamp, epoch) = (&mut self.stamp, self.epoch);
+            self.joints.each_neighbour(out[i], |n| {
+                if stamp[n as usize] != epoch {
+                    stamp[n as usize] = epoch;
                     out.push(n);
                 }
-            }
+            });
             i += 1;
+        }
+    }
+}
+
+/// The border joints between segments: each joint is threaded on two lists, one of the joints
+/// it was added from (its first end) and one of those it was added to (its second end), newest
+/// first, so that a segment's neighbours come out in a fixed order: across the joints of its
+/// first list, then those of its second (the order in which features are walked, and so the
+/// order of events, depends on it). Plain values only: copying is block copies.
+#[derive(Debug, Default)]
+struct Joints {
+    /// Each segment's newest joint as first end and as second end ([`NO_JOINT`]: none).
+    heads: Vec<[u32; 2]>,
+    joints: Vec<Joint>,
+}
+
+/// One border joint between two segments.
+#[derive(Clone, Copy, Debug)]
+struct Joint {
+    /// The segments it joins: the one it was added from, the one it was added to.
+    ends: [SegId; 2],
+    /// The next (older) joint on the list of each end.
+    next: [u32; 2],
+}
+
+/// The end of a list of joints.
+const NO_JOINT: u32 = u32::MAX;
+
+impl Clone for Joints {
+    fn clone(&self) -> Joints {
+        Joints {
+            heads: self.heads.clone(),
+            joints: self.joints.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Joints) {
+        self.heads.clone_from(&source.heads);
+        self.joints.clone_from(&source.joints);
+    }
+}
+
+impl Joints {
+    fn with_capacity(segments: usize) -> Joints {
+        Joints {
+            heads: Vec::with_capacity(segments),
+            joints: Vec::with_capacity(segments * 2),
+        }
+    }
+
+    /// Room for one more segment, without joints.
+    fn add_segment(&mut self) {
+        self.heads.push([NO_JOINT; 2]);
+    }
+
+    /// Joins `a` to `b`: the new joint heads `a`'s first list and `b`'s second.
+    fn join(&mut self, a: SegId, b: SegId) {
+        let j = self.joints.len() as u32;
+        let next = [self.heads[a as usize][0], self.heads[b as usize][1]];
+        self.joints.push(Joint { ends: [a, b], next });
+        self.heads[a as usize][0] = j;
+        self.heads[b as usize][1] = j;
+    }
+
+    /// Calls `visit` with each segment joined to `s`: across its first list, then across its
+    /// second (where a joint of `s` to itself, met again, is skipped).
+    fn each_neighbour(&self, s: SegId, mut visit: impl FnMut(SegId)) {
+        let [mut first, mut second] = self.heads[s as usize];
+        while let Some(joint) = self.joints.get(first as usize) {
+            first = joint.next[0];
+            visit(joint.ends[1]);
+        }
+        while let Some(joint) = self.joints.get(second as usize) {
+            second = joint.next[1];
+            if joint.ends[0] != s {
+                visit(joint.ends[0]);
+            }
         }
     }
 }
@@ -316,5 +390,27 @@ mod tests {
         f.members(c, &mut out);
         out.sort();
         assert_eq!(out, vec![a, b, c]);
+    }
+
+    /// A feature is walked in a fixed order (the order of events depends on it): from each
+    /// segment, across the joints it was joined from, newest first, then across those it was
+    /// joined to, newest first.
+    #[test]
+    fn members_come_in_joint_order() {
+        let mut f = Features::with_capacity(6);
+        let s: Vec<SegId> = (0..6)
+            .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+            .collect();
+        f.join(s[0], s[1]);
+        f.join(s[2], s[0]);
+        f.join(s[0], s[3]);
+        f.join(s[4], s[0]);
+        f.join(s[1], s[5]);
+        let mut out = Vec::new();
+        f.members(s[0], &mut out);
+        assert_eq!(out, vec![s[0], s[3], s[1], s[4], s[2], s[5]]);
+        out.clear();
+        f.members(s[5], &mut out);
+        assert_eq!(out, vec![s[5], s[1], s[0], s[3], s[4], s[2]]);
     }
 }
