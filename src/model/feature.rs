@@ -44,11 +44,14 @@ pub struct Features {
     joints: Joints,
     sets: Sets,
     totals: Vec<Totals>,
+    /// Working memory of [`Features::members`]: the number of the walk that last visited each
+    /// segment (never above `epoch`).
     stamp: Vec<u32>,
     epoch: u32,
 }
 
-/// Copying the features: `clone_from` reuses the copy's memory.
+/// Copying the features: `clone_from` reuses the copy's memory, and keeps its own working
+/// memory of walks (only its length follows the source).
 impl Clone for Features {
     fn clone(&self) -> Features {
         let mut copy = Features::default();
@@ -62,15 +65,15 @@ impl Clone for Features {
             joints,
             sets,
             totals,
-            stamp,
-            epoch,
+            stamp: _,
+            epoch: _,
         } = source;
         self.segments.clone_from(segments);
         self.joints.clone_from(joints);
         self.sets.clone_from(sets);
         self.totals.clone_from(totals);
-        self.stamp.clone_from(stamp);
-        self.epoch = *epoch;
+        // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
+        self.stamp.resize(segments.len(), 0);
     }
 }
 
