@@ -1,6 +1,7 @@
 //! The board: placed tiles on a grid, and the frontier of open positions next to them, so
 //! legal placements are found without scanning the board.
 
+use crate::model::copylog::CopyLog;
 use crate::model::geometry::{Edge, Pos, Rotation};
 use crate::model::tile::TileId;
 use crate::model::tile::{Needs, Oriented, TileType};
@@ -79,6 +80,8 @@ pub struct Board {
     used: Span,
     frontier: Vec<Open>,
     placed: Vec<Placed>,
+    /// The cells changed since the board was last copied.
+    log: CopyLog,
 }
 
 /// A rectangle of positions, from `min` to `max` (both included); empty when `min` lies past
@@ -124,11 +127,13 @@ impl Span {
 }
 
 /// Copying a board: `clone_from` reuses the copy's memory and, on a grid of the same size,
-/// copies only the cells that either board uses (the rest are empty on both).
+/// copies only the cells that either board uses (the rest are empty on both). Copied again from
+/// the same source (unchanged since), a copy rewrites only the cells it changed.
 impl Clone for Board {
     fn clone(&self) -> Board {
         let mut copy = Board::empty();
         copy.clone_from(self);
+        copy.forget_source();
         copy
     }
 
@@ -140,21 +145,37 @@ impl Clone for Board {
             used,
             frontier,
             placed,
+            log,
         } = source;
-        if self.width == *width && self.radius == *radius {
-            self.copy_cells(cells, self.used.union(*used));
+        let id = log.id();
+        if self.log.restorable(id) {
+            for i in self.log.changed() {
+                self.cells[*i as usize] = cells[*i as usize];
+            }
+            self.placed.truncate(placed.len());
         } else {
-            self.cells.clone_from(cells);
+            if self.width == *width && self.radius == *radius {
+                self.copy_cells(cells, self.used.union(*used));
+            } else {
+                self.cells.clone_from(cells);
+            }
+            self.placed.clone_from(placed);
         }
+        self.log.copied(id, cells.len());
         self.radius = *radius;
         self.width = *width;
         self.used = *used;
         self.frontier.clone_from(frontier);
-        self.placed.clone_from(placed);
     }
 }
 
 impl Board {
+    /// Stops logging changes for a cheap copy back from the source (for a fresh copy, seldom
+    /// copied onto again).
+    pub(crate) fn forget_source(&mut self) {
+        self.log.stop();
+    }
+
     /// Copies the cells of `span` from `cells`, a grid of the same size.
     fn copy_cells(&mut self, cells: &[Cell], span: Span) {
         if span.is_empty() {
@@ -182,6 +203,7 @@ impl Board {
             used: Span::NONE,
             frontier: Vec::with_capacity(tiles),
             placed: Vec::with_capacity(tiles),
+            log: CopyLog::default(),
         }
     }
 
@@ -194,6 +216,7 @@ impl Board {
             used: Span::NONE,
             frontier: Vec::new(),
             placed: Vec::new(),
+            log: CopyLog::default(),
         }
     }
 
@@ -228,6 +251,7 @@ impl Board {
         while radius < need {
             radius *= 2;
         }
+        self.log.change_all();
         let width = (2 * radius + 1) as usize;
         let mut cells = vec![EMPTY; width * width];
         for y in -self.radius..=self.radius {
@@ -282,6 +306,7 @@ impl Board {
         oriented: &Oriented,
     ) -> PlacedId {
         self.reach(pos);
+        self.log.grow();
         self.used = self.used.around(pos);
         let id = self.placed.len() as PlacedId;
         self.placed.push(Placed {
@@ -294,9 +319,11 @@ impl Board {
         let Some(i) = self.index(pos) else {
             return id;
         };
+        let (edges, ring) = self.around(i);
+        self.log.changes([i]);
+        self.log.changes(ring);
         self.cells[i].tile = id + 1;
         self.leave_frontier(i);
-        let (edges, ring) = self.around(i);
         for (e, i) in Edge::ALL.into_iter().zip(edges) {
             if self.cells[i].tile != 0 {
                 continue;
@@ -327,6 +354,7 @@ impl Board {
         if let Some(moved) = self.frontier.get(slot as usize)
             && let Some(j) = self.index(moved.pos)
         {
+            self.log.changes([j]);
             self.cells[j].slot = slot;
         }
     }
@@ -439,8 +467,9 @@ mod tests {
         assert_eq!(b.frontier().count(), 8);
     }
 
-    /// A copy made onto a board that went other ways (more tiles elsewhere, fewer, none)
-    /// equals the original cell for cell, though only the cells in use are copied.
+    /// Issue 11, item 5: a copy made onto a board that went other ways (more tiles elsewhere,
+    /// fewer, none) equals the original cell for cell, though only the cells in use (or, copied
+    /// again from the same source, only those it changed) are copied.
     #[test]
     fn copying_onto_another_board_copies_every_cell_in_use() {
         let [field, ..] = crate::model::tile::orientations(&[EdgeKind::Field; 4], &[]);
@@ -467,5 +496,17 @@ mod tests {
         d.clone_from(&a);
         assert_eq!(d.cells, a.cells);
         assert_eq!(d.at(Pos::new(0, 5)), Some(5));
+        // Copied onto again from the unchanged source: only the cells changed are rewritten,
+        // whether the copy laid a tile nearby, grew its grid, or did nothing.
+        for far in [5, 30, 0] {
+            if far > 0 {
+                d.put(9, Pos::new(far, 0), Rotation::default(), 9, &field);
+            }
+            d.clone_from(&a);
+            assert_eq!((d.width, d.radius), (a.width, a.radius));
+            assert_eq!(d.cells, a.cells);
+            assert_eq!(d.frontier, a.frontier);
+            assert_eq!(d.placed, a.placed);
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! goods, followers) at its root, so completion and occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
+use crate::model::copylog::CopyLog;
 use crate::model::tile::{FeatureKind, Marks};
 
 /// Id of a segment (one feature part of one placed tile).
@@ -48,14 +49,19 @@ pub struct Features {
     /// segment (never above `epoch`).
     stamp: Vec<u32>,
     epoch: u32,
+    /// The segments whose rows (joint heads, union-find, totals) changed since the features
+    /// were last copied.
+    log: CopyLog,
 }
 
 /// Copying the features: `clone_from` reuses the copy's memory, and keeps its own working
-/// memory of walks (only its length follows the source).
+/// memory of walks (only its length follows the source). Copied again from the same source
+/// (unchanged since), a copy takes back only what it added and the rows it changed.
 impl Clone for Features {
     fn clone(&self) -> Features {
         let mut copy = Features::default();
         copy.clone_from(self);
+        copy.forget_source();
         copy
     }
 
@@ -67,17 +73,47 @@ impl Clone for Features {
             totals,
             stamp: _,
             epoch: _,
+            log,
         } = source;
-        self.segments.clone_from(segments);
-        self.joints.clone_from(joints);
-        self.sets.clone_from(sets);
-        self.totals.clone_from(totals);
+        let id = log.id();
+        if self.log.restorable(id) {
+            self.restore(source);
+        } else {
+            self.segments.clone_from(segments);
+            self.joints.clone_from(joints);
+            self.sets.clone_from(sets);
+            self.totals.clone_from(totals);
+        }
+        self.log.copied(id, segments.len());
         // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
         self.stamp.resize(segments.len(), 0);
     }
 }
 
 impl Features {
+    /// Stops logging changes for a cheap copy back from the source (for a fresh copy, seldom
+    /// copied onto again).
+    pub(crate) fn forget_source(&mut self) {
+        self.log.stop();
+    }
+
+    /// Makes these features, copied from `source`'s content and changed since only as logged,
+    /// equal to `source` again.
+    fn restore(&mut self, source: &Features) {
+        let n = source.len();
+        self.segments.truncate(n);
+        self.joints.truncate(&source.joints);
+        self.sets.truncate(n);
+        self.totals.truncate(n);
+        for s in self.log.changed() {
+            let s = *s as usize;
+            self.joints.heads[s] = source.joints.heads[s];
+            self.sets.parent[s] = source.sets.parent[s];
+            self.sets.rank[s] = source.sets.rank[s];
+            self.totals[s] = source.totals[s];
+        }
+    }
+
     /// Room for about `segments` segments.
     pub fn with_capacity(segments: usize) -> Features {
         Features {
@@ -87,11 +123,13 @@ impl Features {
             totals: Vec::with_capacity(segments),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
+            log: CopyLog::default(),
         }
     }
 
     /// Adds a segment with its own totals and returns its id.
     pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
+        self.log.grow();
         let id = self.sets.new_set();
         self.joints.add_segment();
         self.segments.push(segment);
@@ -150,9 +188,14 @@ impl Features {
     /// Joins two segments across a border (an edge for roads and cities, a half-edge for
     /// fields); each side loses one open edge.
     pub fn join(&mut self, a: SegId, b: SegId) {
+        self.log_paths([a, b]);
         self.joints.join(a, b);
         let ra = self.sets.find_mut(a);
         let rb = self.sets.find_mut(b);
+        // The joint heads of `a` and `b` change, and the totals and union-find rows of both
+        // roots (one of which stays the root).
+        self.log
+            .changes([a as usize, b as usize, ra as usize, rb as usize]);
         self.totals[ra as usize].open -= 1;
         self.totals[rb as usize].open -= 1;
         if ra != rb {
@@ -170,8 +213,26 @@ impl Features {
 
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
     pub fn add_followers(&mut self, s: SegId, delta: i32) {
+        self.log_paths([s]);
         let r = self.sets.find_mut(s) as usize;
+        self.log.changes([r]);
         self.totals[r].followers = self.totals[r].followers.saturating_add_signed(delta);
+    }
+
+    /// Logs the segments on the way from each of `from` to its root, which a search may point
+    /// elsewhere, if changes are logged.
+    fn log_paths<const N: usize>(&mut self, from: [SegId; N]) {
+        if !self.log.logging() {
+            return;
+        }
+        for mut x in from {
+            let mut up = self.sets.parent[x as usize];
+            while up != x {
+                self.log.changes([x as usize]);
+                x = up;
+                up = self.sets.parent[x as usize];
+            }
+        }
     }
 
     /// Walks the feature containing `s` and appends its segments to `out`.
@@ -211,7 +272,7 @@ struct Joints {
 }
 
 /// One border joint between two segments.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Joint {
     /// The segments it joins: the one it was added from, the one it was added to.
     ends: [SegId; 2],
@@ -242,6 +303,12 @@ impl Joints {
             heads: Vec::with_capacity(segments),
             joints: Vec::with_capacity(segments * 2),
         }
+    }
+
+    /// Takes back the segments and joints added since these joints were equal to `source`.
+    fn truncate(&mut self, source: &Joints) {
+        self.heads.truncate(source.heads.len());
+        self.joints.truncate(source.joints.len());
     }
 
     /// Room for one more segment, without joints.
@@ -304,6 +371,12 @@ impl Sets {
             parent: Vec::with_capacity(n),
             rank: Vec::with_capacity(n),
         }
+    }
+
+    /// Takes back the sets added past the first `n`.
+    fn truncate(&mut self, n: usize) {
+        self.parent.truncate(n);
+        self.rank.truncate(n);
     }
 
     /// A new set of its own.
@@ -393,6 +466,66 @@ mod tests {
         f.members(c, &mut out);
         out.sort();
         assert_eq!(out, vec![a, b, c]);
+    }
+
+    /// Whether two sets of features hold the same content (walk stamps aside).
+    fn same_content(x: &Features, y: &Features) -> bool {
+        x.segments == y.segments
+            && x.joints.heads == y.joints.heads
+            && x.joints.joints == y.joints.joints
+            && x.sets.parent == y.sets.parent
+            && x.sets.rank == y.sets.rank
+            && x.totals == y.totals
+    }
+
+    /// Changes `f` at random: `steps` new segments, joins and followers.
+    fn scramble(f: &mut Features, rng: &mut impl rand::RngExt, steps: usize) {
+        for _ in 0..steps {
+            let n = f.len() as SegId;
+            match rng.random_range(0..4) {
+                0 => {
+                    f.add(seg(n as PlacedId), 4, 0, Marks::default());
+                }
+                1 | 2 if n > 1 => {
+                    let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+                    if a != b {
+                        f.join(a, b);
+                    }
+                }
+                _ if n > 0 => f.add_followers(rng.random_range(0..n), 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Issue 11, item 5: a copy copied onto again from its unchanged source takes back only
+    /// what it changed, and ends equal to the source all the same; so does a copy whose source
+    /// changed, or that changed more than it logs (both copied whole).
+    #[test]
+    fn a_copy_copied_again_equals_its_source() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut source = Features::with_capacity(8);
+        scramble(&mut source, &mut rng, 200);
+        let mut copy = source.clone();
+        for round in 0..300 {
+            // Mostly small changes (as a bot's candidate), now and then many.
+            let steps = if round % 50 == 7 { 2_000 } else { round % 9 };
+            scramble(&mut copy, &mut rng, steps);
+            if round % 10 == 3 {
+                scramble(&mut source, &mut rng, 3);
+            }
+            copy.clone_from(&source);
+            assert!(same_content(&copy, &source), "round {round}");
+            let mut walked = (Vec::new(), Vec::new());
+            for s in 0..source.len() as SegId {
+                walked.0.clear();
+                walked.1.clear();
+                copy.members(s, &mut walked.0);
+                source.members(s, &mut walked.1);
+                assert_eq!(walked.0, walked.1);
+            }
+        }
     }
 
     /// A feature is walked in a fixed order (the order of events depends on it): from each
