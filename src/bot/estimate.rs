@@ -158,6 +158,11 @@ struct Compose {
     /// The features of the remembered state (by their root there) that segments laid since
     /// join, in the state last prepared.
     touched: Vec<SegId>,
+    /// For each segment of the remembered state: the number of the linking (by
+    /// [`Estimator::link_new`]) that found its feature among `touched`, so that whether a
+    /// feature is touched is read at once.
+    touched_at: Vec<u32>,
+    linkings: u32,
     /// Tiles counted, by the number of the count that counted them last.
     counted: Vec<u32>,
     counts: u32,
@@ -392,7 +397,7 @@ impl Estimator {
     /// has joined (its root then is the same in the state prepared), else `None`.
     fn untouched_root(&self, segments: usize, seg: SegId) -> Option<SegId> {
         let root = *self.memory.roots.get(seg as usize)?;
-        ((seg as usize) < segments && !self.compose.touched.contains(&root)).then_some(root)
+        ((seg as usize) < segments && !self.is_touched(root)).then_some(root)
     }
 
     /// [`Estimator::new_group`] for a feature of the remembered state that no segment laid
@@ -441,7 +446,7 @@ impl Estimator {
         };
         memory.cities[walk.cities.0..walk.cities.1]
             .iter()
-            .all(|c| !self.compose.touched.contains(&memory.roots[*c as usize]))
+            .all(|c| !self.is_touched(memory.roots[*c as usize]))
     }
 
     /// Adds the strength of figure `f` to group `i`.
@@ -628,6 +633,24 @@ impl Estimator {
                 .iter()
                 .filter_map(|(_, b)| roots.get(*b as usize).copied()),
         );
+        c.linkings = c.linkings.wrapping_add(1);
+        if c.linkings == 0 {
+            c.touched_at.iter_mut().for_each(|t| *t = 0);
+            c.linkings = 1;
+        }
+        if c.touched_at.len() < roots.len() {
+            c.touched_at.resize(roots.len(), 0);
+        }
+        for root in &c.touched {
+            c.touched_at[*root as usize] = c.linkings;
+        }
+    }
+
+    /// Whether segments laid since the remembered state join the feature whose root there is
+    /// `root`, in the state last prepared.
+    fn is_touched(&self, root: SegId) -> bool {
+        let c = &self.compose;
+        c.touched_at.get(root as usize) == Some(&c.linkings)
     }
 
     /// [`Estimator::tiles_of`] from the remembered walks (the segments laid since must have
