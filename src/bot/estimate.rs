@@ -35,6 +35,8 @@ pub fn values(game: &Game) -> Vec<f64> {
 #[derive(Clone, Debug, Default)]
 struct Group {
     root: SegId,
+    /// Strength by seat (of the first `players` of the estimator).
+    strength: [u32; MAX_SEATS],
     /// What the feature pays its majority.
     worth: f64,
     /// The chance that it is completed (its followers come back).
@@ -69,10 +71,8 @@ pub struct Estimator {
     value: Vec<f64>,
     /// Each seat's followers in supply, in the prepared state.
     supply: Vec<u32>,
-    /// The seats in the prepared state.
+    /// The seats in the prepared state (up to [`MAX_SEATS`]).
     players: usize,
-    /// Each group's strength by seat, group after group (`players` each).
-    strengths: Vec<u32>,
     /// What each prepared group pays each seat holding its majority (seat, worth), group
     /// after group.
     payouts: Vec<(usize, f64)>,
@@ -141,6 +141,9 @@ struct Walk {
     tiles: (usize, usize),
     cities: (usize, usize),
 }
+
+/// The most seats a game has (a ruleset allows at most 8 players).
+const MAX_SEATS: usize = 8;
 
 /// A segment of the remembered state whose feature has not been walked yet.
 const UNWALKED: u32 = u32::MAX;
@@ -270,7 +273,7 @@ impl Estimator {
             self.seen.resize(features.len(), 0);
         }
         self.next_preparation(features.len());
-        self.players = game.scores().len();
+        self.players = game.scores().len().min(MAX_SEATS);
         self.count_supply(game);
         let base = self.descends(game).map(|(segments, _)| segments);
         for f in game.figures() {
@@ -285,11 +288,8 @@ impl Estimator {
             self.returns.push((f.owner, self.groups[i].chance));
         }
         self.payouts.clear();
-        let players = self.players;
-        for (g, strength) in self.groups[..self.used]
-            .iter_mut()
-            .zip(self.strengths.chunks_exact(players.max(1)))
-        {
+        for g in &mut self.groups[..self.used] {
+            let strength = &g.strength[..self.players];
             let best = strength.iter().copied().max().unwrap_or(0);
             let from = self.payouts.len();
             if best > 0 {
@@ -367,14 +367,14 @@ impl Estimator {
 
     /// Takes a new group for the feature of `seg`: walks it and works out its worth.
     fn new_group(&mut self, game: &Game, seg: SegId) -> usize {
-        let i = self.take_group(game, game.features().root(seg));
+        let i = self.take_group(game.features().root(seg));
         self.worth(game, i, seg);
         i
     }
 
     /// Takes a new group for the feature whose root is `root`, without strength (its worth is
     /// left to be set).
-    fn take_group(&mut self, game: &Game, root: SegId) -> usize {
+    fn take_group(&mut self, root: SegId) -> usize {
         let i = self.used;
         if self.groups.len() == i {
             self.groups.push(Group::default());
@@ -384,11 +384,7 @@ impl Estimator {
         if let Some(at) = self.group_at.get_mut(root as usize) {
             *at = (self.preparations, i as u32);
         }
-        let players = game.scores().len();
-        if self.strengths.len() < self.used * players {
-            self.strengths.resize(self.used * players, 0);
-        }
-        self.strengths[i * players..self.used * players].fill(0);
+        self.groups[i].strength = [0; MAX_SEATS];
         i
     }
 
@@ -413,7 +409,7 @@ impl Estimator {
         let left = game.tiles_left();
         let kept = self.memory.worths[root as usize];
         if kept.left == left && self.borders_untouched(seg, kind) {
-            let i = self.take_group(game, root);
+            let i = self.take_group(root);
             (self.groups[i].worth, self.groups[i].chance) = (kept.worth, kept.chance);
             return i;
         }
@@ -451,8 +447,8 @@ impl Estimator {
 
     /// Adds the strength of figure `f` to group `i`.
     fn add_strength(&mut self, game: &Game, i: usize, f: &Figure) {
-        if f.owner < self.players {
-            self.strengths[i * self.players + f.owner] += game.rules().figures.strength(f.kind);
+        if let Some(s) = self.groups[i].strength.get_mut(f.owner) {
+            *s += game.rules().figures.strength(f.kind);
         }
     }
 
@@ -579,7 +575,7 @@ impl Estimator {
     /// Pays group `i`'s worth to the seats holding its majority once `extra` joins it.
     fn pay_with(&mut self, game: &Game, i: usize, extra: Figure) {
         let added = game.rules().figures.strength(extra.kind);
-        let strength = &self.strengths[i * self.players..(i + 1) * self.players];
+        let strength = &self.groups[i].strength[..self.players];
         let with = |p: usize| strength[p] + if extra.owner == p { added } else { 0 };
         let best = (0..strength.len()).map(with).max().unwrap_or(0);
         if best > 0 {
