@@ -80,7 +80,9 @@ impl Clone for Features {
             self.restore(source);
         } else {
             self.segments.clone_from(segments);
-            self.joints.clone_from(joints);
+            // Plain values: block copies into the copy's own memory.
+            self.joints.heads.clone_from(&joints.heads);
+            self.joints.joints.clone_from(&joints.joints);
             self.sets.clone_from(sets);
             self.totals.clone_from(totals);
         }
@@ -263,7 +265,8 @@ impl Features {
 /// it was added from (its first end) and one of those it was added to (its second end), newest
 /// first, so that a segment's neighbours come out in a fixed order: across the joints of its
 /// first list, then those of its second (the order in which features are walked, and so the
-/// order of events, depends on it). Plain values only: copying is block copies.
+/// order of events, depends on it). Plain values only: copying is block copies (see
+/// [`Features`]'s `clone_from`).
 #[derive(Debug, Default)]
 struct Joints {
     /// Each segment's newest joint as first end and as second end ([`NO_JOINT`]: none).
@@ -282,20 +285,6 @@ struct Joint {
 
 /// The end of a list of joints.
 const NO_JOINT: u32 = u32::MAX;
-
-impl Clone for Joints {
-    fn clone(&self) -> Joints {
-        Joints {
-            heads: self.heads.clone(),
-            joints: self.joints.clone(),
-        }
-    }
-
-    fn clone_from(&mut self, source: &Joints) {
-        self.heads.clone_from(&source.heads);
-        self.joints.clone_from(&source.joints);
-    }
-}
 
 impl Joints {
     fn with_capacity(segments: usize) -> Joints {
