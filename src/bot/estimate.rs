@@ -35,15 +35,15 @@ pub fn values(game: &Game) -> Vec<f64> {
 #[derive(Clone, Debug, Default)]
 struct Group {
     root: SegId,
-    /// Strength by seat.
-    strength: Vec<u32>,
+    /// Strength by seat (of the first `players` of the estimator).
+    strength: [u32; MAX_SEATS],
     /// What the feature pays its majority.
     worth: f64,
     /// The chance that it is completed (its followers come back).
     chance: f64,
-    /// Where the seats holding its majority (without an extra figure) lie in the estimator's
-    /// `winners`.
-    winners: (usize, usize),
+    /// Where its payouts to the seats holding its majority (without an extra figure) lie in
+    /// the estimator's `payouts`.
+    payouts: (usize, usize),
 }
 
 /// The estimate's working memory (see the module's text). Estimates made with it equal those
@@ -71,10 +71,19 @@ pub struct Estimator {
     value: Vec<f64>,
     /// Each seat's followers in supply, in the prepared state.
     supply: Vec<u32>,
-    /// The seats holding each prepared group's majority, group after group.
-    winners: Vec<usize>,
-    /// The group of each of the prepared state's figures, in the order of its figure list.
-    figure_groups: Vec<usize>,
+    /// The seats in the prepared state (up to [`MAX_SEATS`]).
+    players: usize,
+    /// What each prepared group pays each seat holding its majority (seat, worth), group
+    /// after group.
+    payouts: Vec<(usize, f64)>,
+    /// For each of the prepared state's figures, in the order of its figure list: its owner
+    /// and the chance that its feature is completed.
+    returns: Vec<(usize, f64)>,
+    /// For each segment that is a group's root: the number of the preparation that took the
+    /// group, and the group (see [`Estimator::group_of`]).
+    group_at: Vec<(u32, u32)>,
+    /// The number of the current preparation.
+    preparations: u32,
     /// Walks of the features of the state given to [`Estimator::remember`].
     memory: Memory,
     /// Working memory for putting a feature together from remembered walks.
@@ -133,6 +142,9 @@ struct Walk {
     cities: (usize, usize),
 }
 
+/// The most seats a game has (a ruleset allows at most 8 players).
+const MAX_SEATS: usize = 8;
+
 /// A segment of the remembered state whose feature has not been walked yet.
 const UNWALKED: u32 = u32::MAX;
 
@@ -149,6 +161,11 @@ struct Compose {
     /// The features of the remembered state (by their root there) that segments laid since
     /// join, in the state last prepared.
     touched: Vec<SegId>,
+    /// For each segment of the remembered state: the number of the linking (by
+    /// [`Estimator::link_new`]) that found its feature among `touched`, so that whether a
+    /// feature is touched is read at once.
+    touched_at: Vec<u32>,
+    linkings: u32,
     /// Tiles counted, by the number of the count that counted them last.
     counted: Vec<u32>,
     counts: u32,
@@ -246,7 +263,7 @@ impl Estimator {
     pub fn prepare(&mut self, game: &Game) {
         self.used = 0;
         self.prepared = 0;
-        self.figure_groups.clear();
+        self.returns.clear();
         self.link_new(game);
         if game.is_over() {
             return;
@@ -255,9 +272,12 @@ impl Estimator {
         if self.seen.len() < features.len() {
             self.seen.resize(features.len(), 0);
         }
+        self.next_preparation(features.len());
+        self.players = game.scores().len().min(MAX_SEATS);
         self.count_supply(game);
+        let base = self.descends(game).map(|(segments, _)| segments);
         for f in game.figures() {
-            let untouched = self.untouched_root(game, f.seg);
+            let untouched = base.and_then(|segments| self.untouched_root(segments, f.seg));
             let root = untouched.unwrap_or_else(|| features.root(f.seg));
             let i = match self.group_of(root) {
                 Some(i) => i,
@@ -265,19 +285,33 @@ impl Estimator {
                 None => self.new_group(game, f.seg),
             };
             self.add_strength(game, i, f);
-            self.figure_groups.push(i);
+            self.returns.push((f.owner, self.groups[i].chance));
         }
-        self.winners.clear();
+        self.payouts.clear();
         for g in &mut self.groups[..self.used] {
-            let best = g.strength.iter().copied().max().unwrap_or(0);
-            let from = self.winners.len();
+            let strength = &g.strength[..self.players];
+            let best = strength.iter().copied().max().unwrap_or(0);
+            let from = self.payouts.len();
             if best > 0 {
-                let seats = g.strength.iter().enumerate().filter(|(_, s)| **s == best);
-                self.winners.extend(seats.map(|(p, _)| p));
+                let seats = strength.iter().enumerate().filter(|(_, s)| **s == best);
+                self.payouts.extend(seats.map(|(p, _)| (p, g.worth)));
             }
-            g.winners = (from, self.winners.len());
+            g.payouts = (from, self.payouts.len());
         }
         self.prepared = self.used;
+    }
+
+    /// Starts a new preparation: groups taken before are no longer found by
+    /// [`Estimator::group_of`]; room for `segments` segments.
+    fn next_preparation(&mut self, segments: usize) {
+        self.preparations = self.preparations.wrapping_add(1);
+        if self.preparations == 0 {
+            self.group_at.iter_mut().for_each(|g| g.0 = 0);
+            self.preparations = 1;
+        }
+        if self.group_at.len() < segments {
+            self.group_at.resize(segments, (0, 0));
+        }
     }
 
     /// Counts each seat's followers in supply: every kind of follower the players were given
@@ -325,38 +359,41 @@ impl Estimator {
 
     /// The group in use whose feature is `root`.
     fn group_of(&self, root: SegId) -> Option<usize> {
-        self.groups[..self.used].iter().position(|g| g.root == root)
+        self.group_at
+            .get(root as usize)
+            .filter(|(preparation, _)| *preparation == self.preparations)
+            .map(|(_, i)| *i as usize)
     }
 
     /// Takes a new group for the feature of `seg`: walks it and works out its worth.
     fn new_group(&mut self, game: &Game, seg: SegId) -> usize {
-        let i = self.take_group(game, game.features().root(seg));
+        let i = self.take_group(game.features().root(seg));
         self.worth(game, i, seg);
         i
     }
 
     /// Takes a new group for the feature whose root is `root`, without strength (its worth is
     /// left to be set).
-    fn take_group(&mut self, game: &Game, root: SegId) -> usize {
+    fn take_group(&mut self, root: SegId) -> usize {
         let i = self.used;
         if self.groups.len() == i {
             self.groups.push(Group::default());
         }
         self.used += 1;
-        let players = game.scores().len();
-        let g = &mut self.groups[i];
-        g.root = root;
-        g.strength.clear();
-        g.strength.resize(players, 0);
+        self.groups[i].root = root;
+        if let Some(at) = self.group_at.get_mut(root as usize) {
+            *at = (self.preparations, i as u32);
+        }
+        self.groups[i].strength = [0; MAX_SEATS];
         i
     }
 
-    /// The root of the feature of `seg` if it is a feature of the remembered state that no
-    /// segment laid since has joined (its root then is the same in `game`), else `None`.
-    fn untouched_root(&self, game: &Game, seg: SegId) -> Option<SegId> {
-        let (segments, _) = self.descends(game)?;
+    /// The root of the feature of `seg` if it is a feature of the remembered state (of
+    /// `segments` segments, from which the state prepared descends) that no segment laid since
+    /// has joined (its root then is the same in the state prepared), else `None`.
+    fn untouched_root(&self, segments: usize, seg: SegId) -> Option<SegId> {
         let root = *self.memory.roots.get(seg as usize)?;
-        ((seg as usize) < segments && !self.compose.touched.contains(&root)).then_some(root)
+        ((seg as usize) < segments && !self.is_touched(root)).then_some(root)
     }
 
     /// [`Estimator::new_group`] for a feature of the remembered state that no segment laid
@@ -372,7 +409,7 @@ impl Estimator {
         let left = game.tiles_left();
         let kept = self.memory.worths[root as usize];
         if kept.left == left && self.borders_untouched(seg, kind) {
-            let i = self.take_group(game, root);
+            let i = self.take_group(root);
             (self.groups[i].worth, self.groups[i].chance) = (kept.worth, kept.chance);
             return i;
         }
@@ -405,7 +442,7 @@ impl Estimator {
         };
         memory.cities[walk.cities.0..walk.cities.1]
             .iter()
-            .all(|c| !self.compose.touched.contains(&memory.roots[*c as usize]))
+            .all(|c| !self.is_touched(memory.roots[*c as usize]))
     }
 
     /// Adds the strength of figure `f` to group `i`.
@@ -498,38 +535,28 @@ impl Estimator {
             };
             (i, f)
         });
-        let own_group = extra_group.map(|(i, _)| i).filter(|i| *i >= self.prepared);
-        for i in (0..self.prepared).chain(own_group) {
-            let g = &self.groups[i];
-            let Some(with_extra) = extra_group.filter(|(e, _)| *e == i).map(|(_, f)| f) else {
-                // The majority worked out when prepared.
-                for p in &self.winners[g.winners.0..g.winners.1] {
-                    self.value[*p] += g.worth;
-                }
-                continue;
-            };
-            let bonus = |p: usize| {
-                if with_extra.owner == p {
-                    game.rules().figures.strength(with_extra.kind)
-                } else {
-                    0
-                }
-            };
-            let best = (0..g.strength.len())
-                .map(|p| g.strength[p] + bonus(p))
-                .max()
-                .unwrap_or(0);
-            if best > 0 {
-                for p in 0..g.strength.len() {
-                    if g.strength[p] + bonus(p) == best {
-                        self.value[p] += g.worth;
-                    }
-                }
-            }
+        // The groups pay in order, the extra figure's where it stands (its own group last),
+        // the others as worked out when prepared.
+        let all = self.payouts.len();
+        let (before, after) = match extra_group {
+            Some((e, _)) if e < self.prepared => self.groups[e].payouts,
+            _ => (all, all),
+        };
+        for (p, worth) in &self.payouts[..before] {
+            self.value[*p] += *worth;
+        }
+        if let Some((e, f)) = extra_group.filter(|(e, _)| *e < self.prepared) {
+            self.pay_with(game, e, f);
+        }
+        for (p, worth) in &self.payouts[after..] {
+            self.value[*p] += *worth;
+        }
+        if let Some((e, f)) = extra_group.filter(|(e, _)| *e >= self.prepared) {
+            self.pay_with(game, e, f);
         }
         // A follower comes back to supply when its feature is completed.
-        for (f, i) in figures.iter().zip(&self.figure_groups) {
-            self.value[f.owner] += self.groups[*i].chance * follower;
+        for (owner, chance) in &self.returns {
+            self.value[*owner] += chance * follower;
         }
         if let Some((i, f)) = extra_group {
             self.value[f.owner] += self.groups[i].chance * follower;
@@ -542,6 +569,22 @@ impl Estimator {
                 .and_then(|id| figures.iter().find(|f| f.id == id))
         {
             self.value[f.owner] += 2.0 * time_left(game);
+        }
+    }
+
+    /// Pays group `i`'s worth to the seats holding its majority once `extra` joins it.
+    fn pay_with(&mut self, game: &Game, i: usize, extra: Figure) {
+        let added = game.rules().figures.strength(extra.kind);
+        let strength = &self.groups[i].strength[..self.players];
+        let with = |p: usize| strength[p] + if extra.owner == p { added } else { 0 };
+        let best = (0..strength.len()).map(with).max().unwrap_or(0);
+        if best > 0 {
+            let worth = self.groups[i].worth;
+            for p in 0..strength.len() {
+                if with(p) == best {
+                    self.value[p] += worth;
+                }
+            }
         }
     }
 
@@ -586,6 +629,24 @@ impl Estimator {
                 .iter()
                 .filter_map(|(_, b)| roots.get(*b as usize).copied()),
         );
+        c.linkings = c.linkings.wrapping_add(1);
+        if c.linkings == 0 {
+            c.touched_at.iter_mut().for_each(|t| *t = 0);
+            c.linkings = 1;
+        }
+        if c.touched_at.len() < roots.len() {
+            c.touched_at.resize(roots.len(), 0);
+        }
+        for root in &c.touched {
+            c.touched_at[*root as usize] = c.linkings;
+        }
+    }
+
+    /// Whether segments laid since the remembered state join the feature whose root there is
+    /// `root`, in the state last prepared.
+    fn is_touched(&self, root: SegId) -> bool {
+        let c = &self.compose;
+        c.touched_at.get(root as usize) == Some(&c.linkings)
     }
 
     /// [`Estimator::tiles_of`] from the remembered walks (the segments laid since must have

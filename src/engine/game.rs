@@ -247,6 +247,9 @@ impl Clone for Game {
     fn clone(&self) -> Game {
         let mut copy = self.placeholder();
         copy.clone_from(self);
+        // A fresh copy is seldom copied onto again: its board and features log no changes.
+        copy.board.forget_source();
+        copy.features.forget_source();
         copy
     }
 

@@ -1,6 +1,7 @@
 //! The board: placed tiles on a grid, and the frontier of open positions next to them, so
 //! legal placements are found without scanning the board.
 
+use crate::model::copylog::CopyLog;
 use crate::model::geometry::{Edge, Pos, Rotation};
 use crate::model::tile::TileId;
 use crate::model::tile::{Needs, Oriented, TileType};
@@ -74,15 +75,65 @@ pub struct Board {
     radius: i32,
     width: usize,
     cells: Vec<Cell>,
+    /// The positions whose cells may differ from [`EMPTY`]: those of the placed tiles and the
+    /// ring around them (a copy copies only these).
+    used: Span,
     frontier: Vec<Open>,
     placed: Vec<Placed>,
+    /// The cells changed since the board was last copied.
+    log: CopyLog,
 }
 
-/// Copying a board: `clone_from` reuses the copy's memory.
+/// A rectangle of positions, from `min` to `max` (both included); empty when `min` lies past
+/// `max`.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    min: Pos,
+    max: Pos,
+}
+
+impl Span {
+    /// No position.
+    const NONE: Span = Span {
+        min: Pos { x: 1, y: 1 },
+        max: Pos { x: 0, y: 0 },
+    };
+
+    fn is_empty(self) -> bool {
+        self.min.x > self.max.x
+    }
+
+    /// The smallest span holding the positions of both.
+    fn union(self, other: Span) -> Span {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Span {
+            min: Pos::new(self.min.x.min(other.min.x), self.min.y.min(other.min.y)),
+            max: Pos::new(self.max.x.max(other.max.x), self.max.y.max(other.max.y)),
+        }
+    }
+
+    /// This span grown to hold `p` and the ring around it.
+    fn around(self, p: Pos) -> Span {
+        self.union(Span {
+            min: Pos::new(p.x.saturating_sub(1), p.y.saturating_sub(1)),
+            max: Pos::new(p.x.saturating_add(1), p.y.saturating_add(1)),
+        })
+    }
+}
+
+/// Copying a board: `clone_from` reuses the copy's memory and, on a grid of the same size,
+/// copies only the cells that either board uses (the rest are empty on both). Copied again from
+/// the same source (unchanged since), a copy rewrites only the cells it changed.
 impl Clone for Board {
     fn clone(&self) -> Board {
         let mut copy = Board::empty();
         copy.clone_from(self);
+        copy.forget_source();
         copy
     }
 
@@ -91,18 +142,56 @@ impl Clone for Board {
             radius,
             width,
             cells,
+            used,
             frontier,
             placed,
+            log,
         } = source;
+        let id = log.id();
+        if self.log.restorable(id) {
+            for i in self.log.changed() {
+                self.cells[*i as usize] = cells[*i as usize];
+            }
+            self.placed.truncate(placed.len());
+        } else {
+            if self.width == *width && self.radius == *radius {
+                self.copy_cells(cells, self.used.union(*used));
+            } else {
+                self.cells.clone_from(cells);
+            }
+            self.placed.clone_from(placed);
+        }
+        self.log.copied(id, cells.len());
         self.radius = *radius;
         self.width = *width;
-        self.cells.clone_from(cells);
+        self.used = *used;
         self.frontier.clone_from(frontier);
-        self.placed.clone_from(placed);
     }
 }
 
 impl Board {
+    /// Stops logging changes for a cheap copy back from the source (for a fresh copy, seldom
+    /// copied onto again).
+    pub(crate) fn forget_source(&mut self) {
+        self.log.stop();
+    }
+
+    /// Copies the cells of `span` from `cells`, a grid of the same size.
+    fn copy_cells(&mut self, cells: &[Cell], span: Span) {
+        if span.is_empty() {
+            return;
+        }
+        let (Some(first), Some(last)) = (self.index(span.min), self.index(span.max)) else {
+            // Outside the grid (never, as `reach` makes room): copy all of it.
+            self.cells.clone_from_slice(cells);
+            return;
+        };
+        let row = last % self.width - first % self.width + 1;
+        for start in (first..=last).step_by(self.width) {
+            self.cells[start..start + row].copy_from_slice(&cells[start..start + row]);
+        }
+    }
+
     /// An empty board with room for about `tiles` tiles.
     pub fn new(tiles: usize) -> Board {
         let radius = FIRST_RADIUS;
@@ -111,8 +200,10 @@ impl Board {
             radius,
             width,
             cells: vec![EMPTY; width * width],
+            used: Span::NONE,
             frontier: Vec::with_capacity(tiles),
             placed: Vec::with_capacity(tiles),
+            log: CopyLog::default(),
         }
     }
 
@@ -122,8 +213,10 @@ impl Board {
             radius: 0,
             width: 0,
             cells: Vec::new(),
+            used: Span::NONE,
             frontier: Vec::new(),
             placed: Vec::new(),
+            log: CopyLog::default(),
         }
     }
 
@@ -158,6 +251,7 @@ impl Board {
         while radius < need {
             radius *= 2;
         }
+        self.log.change_all();
         let width = (2 * radius + 1) as usize;
         let mut cells = vec![EMPTY; width * width];
         for y in -self.radius..=self.radius {
@@ -212,6 +306,8 @@ impl Board {
         oriented: &Oriented,
     ) -> PlacedId {
         self.reach(pos);
+        self.log.grow();
+        self.used = self.used.around(pos);
         let id = self.placed.len() as PlacedId;
         self.placed.push(Placed {
             tile,
@@ -223,9 +319,11 @@ impl Board {
         let Some(i) = self.index(pos) else {
             return id;
         };
+        let (edges, ring) = self.around(i);
+        self.log.changes([i]);
+        self.log.changes(ring);
         self.cells[i].tile = id + 1;
         self.leave_frontier(i);
-        let (edges, ring) = self.around(i);
         for (e, i) in Edge::ALL.into_iter().zip(edges) {
             if self.cells[i].tile != 0 {
                 continue;
@@ -256,6 +354,7 @@ impl Board {
         if let Some(moved) = self.frontier.get(slot as usize)
             && let Some(j) = self.index(moved.pos)
         {
+            self.log.changes([j]);
             self.cells[j].slot = slot;
         }
     }
@@ -366,5 +465,48 @@ mod tests {
         assert!(b.is_open(Pos::new(41, -3)));
         assert_eq!(b.neighbours(Pos::new(1, 1)), 1);
         assert_eq!(b.frontier().count(), 8);
+    }
+
+    /// Issue 11, item 5: a copy made onto a board that went other ways (more tiles elsewhere,
+    /// fewer, none) equals the original cell for cell, though only the cells in use (or, copied
+    /// again from the same source, only those it changed) are copied.
+    #[test]
+    fn copying_onto_another_board_copies_every_cell_in_use() {
+        let [field, ..] = crate::model::tile::orientations(&[EdgeKind::Field; 4], &[]);
+        let line = |b: &mut Board, from: u16, to: u16, step: (i32, i32)| {
+            for i in from..to {
+                let p = Pos::new(step.0 * i as i32, step.1 * i as i32);
+                b.put(i, p, Rotation::default(), i as u32, &field);
+            }
+        };
+        let mut a = Board::new(16);
+        line(&mut a, 0, 4, (1, 0));
+        let mut b = a.clone();
+        line(&mut b, 4, 8, (0, -1));
+        let mut c = Board::new(16);
+        line(&mut c, 0, 6, (-1, 1));
+        for copy in [&mut b, &mut c] {
+            copy.clone_from(&a);
+            assert_eq!(copy.cells, a.cells);
+            assert_eq!(copy.frontier, a.frontier);
+            assert_eq!(copy.placed, a.placed);
+        }
+        let mut d = a.clone();
+        line(&mut a, 4, 6, (0, 1));
+        d.clone_from(&a);
+        assert_eq!(d.cells, a.cells);
+        assert_eq!(d.at(Pos::new(0, 5)), Some(5));
+        // Copied onto again from the unchanged source: only the cells changed are rewritten,
+        // whether the copy laid a tile nearby, grew its grid, or did nothing.
+        for far in [5, 30, 0] {
+            if far > 0 {
+                d.put(9, Pos::new(far, 0), Rotation::default(), 9, &field);
+            }
+            d.clone_from(&a);
+            assert_eq!((d.width, d.radius), (a.width, a.radius));
+            assert_eq!(d.cells, a.cells);
+            assert_eq!(d.frontier, a.frontier);
+            assert_eq!(d.placed, a.placed);
+        }
     }
 }

@@ -1,14 +1,14 @@
 //! Features across tiles: every feature part of a placed tile is a segment; segments joined
 //! across tile borders form a feature.
 //!
-//! The segments are the nodes of a petgraph graph (an edge per border joint) so that a feature
-//! can be walked, and an incremental union-find (`Sets`, cheap to copy) keeps per-feature
-//! totals (open edges, pennants, inns, cathedrals, goods, followers) at its root, so
-//! completion and occupancy are O(1) to read.
+//! Each border joint between two segments is kept (`Joints`, flat lists of plain values, so a
+//! copy is a few block copies) so that a feature can be walked, and an incremental union-find
+//! (`Sets`, cheap to copy) keeps per-feature totals (open edges, pennants, inns, cathedrals,
+//! goods, followers) at its root, so completion and occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
+use crate::model::copylog::CopyLog;
 use crate::model::tile::{FeatureKind, Marks};
-use petgraph::graph::{NodeIndex, UnGraph};
 
 /// Id of a segment (one feature part of one placed tile).
 pub type SegId = u32;
@@ -42,56 +42,98 @@ pub struct Totals {
 #[derive(Debug, Default)]
 pub struct Features {
     segments: Vec<Segment>,
-    graph: UnGraph<(), ()>,
+    joints: Joints,
     sets: Sets,
     totals: Vec<Totals>,
+    /// Working memory of [`Features::members`]: the number of the walk that last visited each
+    /// segment (never above `epoch`).
     stamp: Vec<u32>,
     epoch: u32,
+    /// The segments whose rows (joint heads, union-find, totals) changed since the features
+    /// were last copied.
+    log: CopyLog,
 }
 
-/// Copying the features: `clone_from` reuses the copy's memory.
+/// Copying the features: `clone_from` reuses the copy's memory, and keeps its own working
+/// memory of walks (only its length follows the source). Copied again from the same source
+/// (unchanged since), a copy takes back only what it added and the rows it changed.
 impl Clone for Features {
     fn clone(&self) -> Features {
         let mut copy = Features::default();
         copy.clone_from(self);
+        copy.forget_source();
         copy
     }
 
     fn clone_from(&mut self, source: &Features) {
         let Features {
             segments,
-            graph,
+            joints,
             sets,
             totals,
-            stamp,
-            epoch,
+            stamp: _,
+            epoch: _,
+            log,
         } = source;
-        self.segments.clone_from(segments);
-        self.graph.clone_from(graph);
-        self.sets.clone_from(sets);
-        self.totals.clone_from(totals);
-        self.stamp.clone_from(stamp);
-        self.epoch = *epoch;
+        let id = log.id();
+        if self.log.restorable(id) {
+            self.restore(source);
+        } else {
+            self.segments.clone_from(segments);
+            // Plain values: block copies into the copy's own memory.
+            self.joints.heads.clone_from(&joints.heads);
+            self.joints.joints.clone_from(&joints.joints);
+            self.sets.clone_from(sets);
+            self.totals.clone_from(totals);
+        }
+        self.log.copied(id, segments.len());
+        // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
+        self.stamp.resize(segments.len(), 0);
     }
 }
 
 impl Features {
+    /// Stops logging changes for a cheap copy back from the source (for a fresh copy, seldom
+    /// copied onto again).
+    pub(crate) fn forget_source(&mut self) {
+        self.log.stop();
+    }
+
+    /// Makes these features, copied from `source`'s content and changed since only as logged,
+    /// equal to `source` again.
+    fn restore(&mut self, source: &Features) {
+        let n = source.len();
+        self.segments.truncate(n);
+        self.joints.truncate(&source.joints);
+        self.sets.truncate(n);
+        self.totals.truncate(n);
+        for s in self.log.changed() {
+            let s = *s as usize;
+            self.joints.heads[s] = source.joints.heads[s];
+            self.sets.parent[s] = source.sets.parent[s];
+            self.sets.rank[s] = source.sets.rank[s];
+            self.totals[s] = source.totals[s];
+        }
+    }
+
     /// Room for about `segments` segments.
     pub fn with_capacity(segments: usize) -> Features {
         Features {
             segments: Vec::with_capacity(segments),
-            graph: UnGraph::with_capacity(segments, segments * 2),
+            joints: Joints::with_capacity(segments),
             sets: Sets::with_capacity(segments),
             totals: Vec::with_capacity(segments),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
+            log: CopyLog::default(),
         }
     }
 
     /// Adds a segment with its own totals and returns its id.
     pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
+        self.log.grow();
         let id = self.sets.new_set();
-        self.graph.add_node(());
+        self.joints.add_segment();
         self.segments.push(segment);
         self.totals.push(Totals {
             open,
@@ -148,10 +190,14 @@ impl Features {
     /// Joins two segments across a border (an edge for roads and cities, a half-edge for
     /// fields); each side loses one open edge.
     pub fn join(&mut self, a: SegId, b: SegId) {
-        self.graph
-            .add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
+        self.log_paths([a, b]);
+        self.joints.join(a, b);
         let ra = self.sets.find_mut(a);
         let rb = self.sets.find_mut(b);
+        // The joint heads of `a` and `b` change, and the totals and union-find rows of both
+        // roots (one of which stays the root).
+        self.log
+            .changes([a as usize, b as usize, ra as usize, rb as usize]);
         self.totals[ra as usize].open -= 1;
         self.totals[rb as usize].open -= 1;
         if ra != rb {
@@ -169,8 +215,26 @@ impl Features {
 
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
     pub fn add_followers(&mut self, s: SegId, delta: i32) {
+        self.log_paths([s]);
         let r = self.sets.find_mut(s) as usize;
+        self.log.changes([r]);
         self.totals[r].followers = self.totals[r].followers.saturating_add_signed(delta);
+    }
+
+    /// Logs the segments on the way from each of `from` to its root, which a search may point
+    /// elsewhere, if changes are logged.
+    fn log_paths<const N: usize>(&mut self, from: [SegId; N]) {
+        if !self.log.logging() {
+            return;
+        }
+        for mut x in from {
+            let mut up = self.sets.parent[x as usize];
+            while up != x {
+                self.log.changes([x as usize]);
+                x = up;
+                up = self.sets.parent[x as usize];
+            }
+        }
     }
 
     /// Walks the feature containing `s` and appends its segments to `out`.
@@ -185,15 +249,84 @@ impl Features {
         self.stamp[s as usize] = self.epoch;
         let mut i = start;
         while i < out.len() {
-            let cur = out[i];
-            for n in self.graph.neighbors(NodeIndex::new(cur as usize)) {
-                let n = n.index() as SegId;
-                if self.stamp[n as usize] != self.epoch {
-                    self.stamp[n as usize] = self.epoch;
+            let (stamp, epoch) = (&mut self.stamp, self.epoch);
+            self.joints.each_neighbour(out[i], |n| {
+                if stamp[n as usize] != epoch {
+                    stamp[n as usize] = epoch;
                     out.push(n);
                 }
-            }
+            });
             i += 1;
+        }
+    }
+}
+
+/// The border joints between segments: each joint is threaded on two lists, one of the joints
+/// it was added from (its first end) and one of those it was added to (its second end), newest
+/// first, so that a segment's neighbours come out in a fixed order: across the joints of its
+/// first list, then those of its second (the order in which features are walked, and so the
+/// order of events, depends on it). Plain values only: copying is block copies (see
+/// [`Features`]'s `clone_from`).
+#[derive(Debug, Default)]
+struct Joints {
+    /// Each segment's newest joint as first end and as second end ([`NO_JOINT`]: none).
+    heads: Vec<[u32; 2]>,
+    joints: Vec<Joint>,
+}
+
+/// One border joint between two segments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Joint {
+    /// The segments it joins: the one it was added from, the one it was added to.
+    ends: [SegId; 2],
+    /// The next (older) joint on the list of each end.
+    next: [u32; 2],
+}
+
+/// The end of a list of joints.
+const NO_JOINT: u32 = u32::MAX;
+
+impl Joints {
+    fn with_capacity(segments: usize) -> Joints {
+        Joints {
+            heads: Vec::with_capacity(segments),
+            joints: Vec::with_capacity(segments * 2),
+        }
+    }
+
+    /// Takes back the segments and joints added since these joints were equal to `source`.
+    fn truncate(&mut self, source: &Joints) {
+        self.heads.truncate(source.heads.len());
+        self.joints.truncate(source.joints.len());
+    }
+
+    /// Room for one more segment, without joints.
+    fn add_segment(&mut self) {
+        self.heads.push([NO_JOINT; 2]);
+    }
+
+    /// Joins `a` to `b`: the new joint heads `a`'s first list and `b`'s second.
+    fn join(&mut self, a: SegId, b: SegId) {
+        let j = self.joints.len() as u32;
+        let next = [self.heads[a as usize][0], self.heads[b as usize][1]];
+        self.joints.push(Joint { ends: [a, b], next });
+        self.heads[a as usize][0] = j;
+        self.heads[b as usize][1] = j;
+    }
+
+    /// Calls `visit` with each segment joined to `s`: across its first list, then across its
+    /// second (where a joint of `s` to itself, met again, is skipped).
+    fn each_neighbour(&self, s: SegId, mut visit: impl FnMut(SegId)) {
+        let [mut first, mut second] = self.heads[s as usize];
+        while let Some(joint) = self.joints.get(first as usize) {
+            first = joint.next[0];
+            visit(joint.ends[1]);
+        }
+        while let Some(joint) = self.joints.get(second as usize) {
+            second = joint.next[1];
+            if joint.ends[0] != s {
+                visit(joint.ends[0]);
+            }
         }
     }
 }
@@ -227,6 +360,12 @@ impl Sets {
             parent: Vec::with_capacity(n),
             rank: Vec::with_capacity(n),
         }
+    }
+
+    /// Takes back the sets added past the first `n`.
+    fn truncate(&mut self, n: usize) {
+        self.parent.truncate(n);
+        self.rank.truncate(n);
     }
 
     /// A new set of its own.
@@ -316,5 +455,87 @@ mod tests {
         f.members(c, &mut out);
         out.sort();
         assert_eq!(out, vec![a, b, c]);
+    }
+
+    /// Whether two sets of features hold the same content (walk stamps aside).
+    fn same_content(x: &Features, y: &Features) -> bool {
+        x.segments == y.segments
+            && x.joints.heads == y.joints.heads
+            && x.joints.joints == y.joints.joints
+            && x.sets.parent == y.sets.parent
+            && x.sets.rank == y.sets.rank
+            && x.totals == y.totals
+    }
+
+    /// Changes `f` at random: `steps` new segments, joins and followers.
+    fn scramble(f: &mut Features, rng: &mut impl rand::RngExt, steps: usize) {
+        for _ in 0..steps {
+            let n = f.len() as SegId;
+            match rng.random_range(0..4) {
+                0 => {
+                    f.add(seg(n as PlacedId), 4, 0, Marks::default());
+                }
+                1 | 2 if n > 1 => {
+                    let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+                    if a != b {
+                        f.join(a, b);
+                    }
+                }
+                _ if n > 0 => f.add_followers(rng.random_range(0..n), 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Issue 11, item 5: a copy copied onto again from its unchanged source takes back only
+    /// what it changed, and ends equal to the source all the same; so does a copy whose source
+    /// changed, or that changed more than it logs (both copied whole).
+    #[test]
+    fn a_copy_copied_again_equals_its_source() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut source = Features::with_capacity(8);
+        scramble(&mut source, &mut rng, 200);
+        let mut copy = source.clone();
+        for round in 0..300 {
+            // Mostly small changes (as a bot's candidate), now and then many.
+            let steps = if round % 50 == 7 { 2_000 } else { round % 9 };
+            scramble(&mut copy, &mut rng, steps);
+            if round % 10 == 3 {
+                scramble(&mut source, &mut rng, 3);
+            }
+            copy.clone_from(&source);
+            assert!(same_content(&copy, &source), "round {round}");
+            let mut walked = (Vec::new(), Vec::new());
+            for s in 0..source.len() as SegId {
+                walked.0.clear();
+                walked.1.clear();
+                copy.members(s, &mut walked.0);
+                source.members(s, &mut walked.1);
+                assert_eq!(walked.0, walked.1);
+            }
+        }
+    }
+
+    /// A feature is walked in a fixed order (the order of events depends on it): from each
+    /// segment, across the joints it was joined from, newest first, then across those it was
+    /// joined to, newest first.
+    #[test]
+    fn members_come_in_joint_order() {
+        let mut f = Features::with_capacity(6);
+        let s: Vec<SegId> = (0..6)
+            .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+            .collect();
+        f.join(s[0], s[1]);
+        f.join(s[2], s[0]);
+        f.join(s[0], s[3]);
+        f.join(s[4], s[0]);
+        f.join(s[1], s[5]);
+        let mut out = Vec::new();
+        f.members(s[0], &mut out);
+        assert_eq!(out, vec![s[0], s[3], s[1], s[4], s[2], s[5]]);
+        out.clear();
+        f.members(s[5], &mut out);
+        assert_eq!(out, vec![s[5], s[1], s[0], s[3], s[4], s[2]]);
     }
 }

@@ -2,6 +2,7 @@
 //! rules live here, and nothing here names an expansion.
 
 pub mod board;
+pub(crate) mod copylog;
 pub mod feature;
 pub mod figure;
 pub mod geometry;
