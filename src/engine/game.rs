@@ -640,63 +640,76 @@ impl Game {
             out.extend_from_slice(offer);
             return;
         }
-        let owner = self.mechanic(a.by);
-        if let Some(m) = owner {
+        for m in self.mechanics.listing(a.by) {
             m.actions(self, a, out);
         }
-        for m in self.mechanics.adders(a.by) {
-            m.actions(self, a, out);
-        }
-        if owner.is_some_and(|m| m.may_pass(self, a)) {
+        if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             out.push(Action::Pass);
         }
     }
 
     /// One legal answer to the pending decision, as `pick(n)` chooses among the `n` that
     /// [`Game::legal_actions`] lists (its index in that list), or `None` when there is none
-    /// (`pick` is not called). Where the mechanics can count their answers
-    /// ([`Mechanic::count_actions`]), only the chosen one is built; otherwise the list is built
-    /// in `scratch`. The same `pick` gives the same answer either way.
+    /// (`pick` is not called). The answers come in the same parts as there: the asking
+    /// mechanic's, each other mechanic's additions, then `pass`. A mechanic that can count its
+    /// part ([`Mechanic::count_actions`]) builds only the answer picked from it
+    /// ([`Mechanic::nth_action`]); the others' parts are listed in `scratch`. The same `pick`
+    /// gives the same answer either way.
     ///
     /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
     pub fn pick_legal(
         &self,
         scratch: &mut Vec<Action>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        if let Some((a, n)) = self.count_legal() {
-            let owner = self.mechanic(a.by)?;
-            return (n > 0)
-                .then(|| owner.nth_action(self, a, pick(n)))
-                .flatten();
-        }
-        scratch.clear();
-        self.legal_actions(scratch);
-        match scratch.len() {
-            0 => None,
-            n => scratch.get(pick(n)).copied(),
-        }
-    }
-
-    /// The pending decision and how many legal answers it has, when the mechanic asking can
-    /// count them without listing them, the others add none and it may not be declined.
-    fn count_legal(&self) -> Option<(Asked, usize)> {
         let Pending::Asked(a) = self.pending else {
             return None;
         };
-        let owner = self.mechanic(a.by)?;
-        if self.offer.is_some() || owner.may_pass(self, a) {
+        scratch.clear();
+        if let Some(offer) = &self.offer {
+            let n = offer.len();
+            return (n > 0).then(|| offer.get(pick(n)).copied()).flatten();
+        }
+        // Each part's size, and which parts are listed in `scratch` (bit `i` for part `i`): the
+        // asking mechanic and the others that add, at most one more than the call lists hold.
+        let mut sizes = [0u32; Mechanics::MAX + 1];
+        let mut listed = 0u64;
+        let mut total = 0;
+        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+            let size = m.count_actions(self, a).unwrap_or_else(|| {
+                listed |= 1 << i;
+                let before = scratch.len();
+                m.actions(self, a, scratch);
+                scratch.len() - before
+            });
+            // No decision has four billion answers.
+            sizes[i] = u32::try_from(size).unwrap_or(u32::MAX);
+            total += size;
+        }
+        let pass = self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a));
+        let n = total + usize::from(pass);
+        if n == 0 {
             return None;
         }
-        // The others first: they answer at once, the owner may have to count.
-        let none_added = self
-            .mechanics
-            .adders(a.by)
-            .all(|m| m.count_actions(self, a) == Some(0));
-        if !none_added {
-            return None;
+        let mut k = pick(n);
+        let mut start = 0;
+        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+            let size = sizes[i] as usize;
+            let here = listed & 1 << i != 0;
+            if k < size {
+                return if here {
+                    scratch.get(start + k).copied()
+                } else {
+                    m.nth_action(self, a, k)
+                };
+            }
+            k -= size;
+            if here {
+                start += size;
+            }
         }
-        owner.count_actions(self, a).map(|n| (a, n))
+        (pass && k == 0).then_some(Action::Pass)
     }
 
     /// The legal answers as a new vector.

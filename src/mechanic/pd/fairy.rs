@@ -93,29 +93,10 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
         return;
     }
     let rules = g.rules.pd.fairy;
-    let at = g.fairy.map(|f| f.pos);
     match rules.attach {
-        Attach::Follower => {
-            let current = g.fairy.and_then(|f| f.follower);
-            for f in g
-                .figures
-                .iter()
-                .filter(|f| f.owner == g.active && current != Some(f.id) && counts_for_fairy(g, f))
-            {
-                let (pos, spot) = g.figure_spot(f);
-                if at == Some(pos) && !rules.reassign_same_tile {
-                    continue;
-                }
-                out.push(
-                    PdAction::Fairy {
-                        pos,
-                        spot: Some(spot),
-                    }
-                    .into(),
-                );
-            }
-        }
+        Attach::Follower => out.extend(fairy_followers(g).map(|f| move_next_to(g, f))),
         Attach::Tile => {
+            let at = g.fairy.map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
@@ -135,6 +116,40 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
             );
         }
     }
+}
+
+/// In follower mode, the followers the fairy may move next to (FA3, FA4, A25), in the order of
+/// the figures: the active player's, but the one it stands next to (and, unless
+/// `pd.fairy.reassign_same_tile`, those on its tile).
+fn fairy_followers(g: &Game) -> impl Iterator<Item = &Figure> {
+    let current = g.fairy.and_then(|f| f.follower);
+    let at = g.fairy.map(|f| f.pos);
+    let same_tile = g.rules.pd.fairy.reassign_same_tile;
+    g.figures.iter().filter(move |f| {
+        f.owner == g.active
+            && current != Some(f.id)
+            && counts_for_fairy(g, f)
+            && (same_tile || at != Some(g.root_pos(f.seg)))
+    })
+}
+
+/// The fairy's move next to the follower `f`.
+fn move_next_to(g: &Game, f: &Figure) -> Action {
+    let (pos, spot) = g.figure_spot(f);
+    PdAction::Fairy {
+        pos,
+        spot: Some(spot),
+    }
+    .into()
+}
+
+/// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
+/// them (in follower mode).
+fn count_fairy_moves(g: &Game) -> Option<usize> {
+    if !fairy_may_move(g) {
+        return Some(0);
+    }
+    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g).count())
 }
 
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
@@ -329,9 +344,24 @@ impl Mechanic for FairyMechanic {
         }
     }
 
-    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
         // Its claim and its moves answer only its own decision and the deployment.
-        (asked.by != self.id && asked != self.deploy).then_some(0)
+        if asked.by == self.id {
+            Some(1)
+        } else if asked == self.deploy {
+            count_fairy_moves(g)
+        } else {
+            Some(0)
+        }
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+        if asked.by == self.id {
+            return (n == 0).then(|| PdAction::Claim.into());
+        }
+        // Counted moves are follower mode's.
+        let moves = (asked == self.deploy && fairy_may_move(g)).then(|| fairy_followers(g));
+        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
