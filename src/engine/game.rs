@@ -20,7 +20,7 @@ use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
 use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
-use crate::model::tile::{FeatureKind, NO_FEATURE, Symbol};
+use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -382,7 +382,8 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            history: Vec::new(),
+            // Room for a placement and a deployment per tile (more actions are rare).
+            history: Vec::with_capacity(2 * tiles),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: vec![[0; MAX_FIGURES]; n],
@@ -1102,8 +1103,8 @@ impl Game {
     /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
     /// tile's own features first, then the cloisters and gardens around it clockwise from north
     /// (B-M5).
-    pub(crate) fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
-        let mut done: Vec<SegId> = Vec::new();
+    pub(crate) fn completed_by(&self, placed: PlacedId) -> Completed {
+        let mut done = Completed::default();
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules.tiles, placed);
         for (i, f) in oriented.features.iter().enumerate() {
@@ -1299,6 +1300,32 @@ pub struct Size {
     pub tiles: u32,
     /// Pennants in a city.
     pub pennants: u32,
+}
+
+/// The features a laid tile completed ([`Game::completed_by`]), kept without the heap: at most
+/// one per feature of the tile and one per cloister or garden around it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Completed {
+    segs: [SegId; MAX_TILE_FEATURES + 8],
+    len: usize,
+}
+
+impl Completed {
+    fn push(&mut self, seg: SegId) {
+        // Room for every feature of a tile and the 8 tiles around it.
+        if let Some(slot) = self.segs.get_mut(self.len) {
+            *slot = seg;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Completed {
+    type Target = [SegId];
+
+    fn deref(&self) -> &[SegId] {
+        &self.segs[..self.len]
+    }
 }
 
 /// The ruleset's tiles, less one copy of each start tile.

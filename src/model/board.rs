@@ -61,13 +61,6 @@ struct Open {
 /// Radius of a new board; it doubles whenever a tile comes near the border.
 const FIRST_RADIUS: i32 = 12;
 
-/// How many rotations a four-bit set of them holds (a table in one constant: the default
-/// target has no population-count instruction).
-fn rotation_count(rotations: u8) -> usize {
-    const COUNTS: u64 = 0x4332_3221_3221_2110;
-    ((COUNTS >> (4 * (rotations & 15))) & 15) as usize
-}
-
 /// Placed tiles on a square grid centred on the origin that grows as needed.
 #[derive(Debug)]
 pub struct Board {
@@ -300,7 +293,7 @@ impl Board {
         let table = &tiles[tile as usize].fits;
         self.frontier
             .iter()
-            .map(|open| rotation_count(table.rotations(open.needs)))
+            .map(|open| table.count(open.needs))
             .sum()
     }
 
@@ -309,12 +302,12 @@ impl Board {
         let table = &tiles[tile as usize].fits;
         let mut left = n;
         for open in &self.frontier {
-            let mut fits = table.rotations(open.needs);
-            let here = rotation_count(fits);
+            let here = table.count(open.needs);
             if left >= here {
                 left -= here;
                 continue;
             }
+            let mut fits = table.rotations(open.needs);
             for _ in 0..left {
                 fits &= fits - 1;
             }

@@ -202,6 +202,9 @@ impl FeatureDef {
 /// Marks an edge or half-edge that belongs to no feature.
 pub const NO_FEATURE: u8 = u8::MAX;
 
+/// The most features one tile type may have (tile sets with more are refused).
+pub const MAX_TILE_FEATURES: usize = 16;
+
 /// A tile type in one orientation: everything the engine looks up during play.
 #[derive(Clone, Debug)]
 pub struct Oriented {
@@ -334,7 +337,8 @@ impl Needs {
 }
 
 /// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for
-/// [`Rotation::quarters`] `r`): B-P2 for the tile type, worked out once when it is loaded.
+/// [`Rotation::quarters`] `r`) and, in the high four bits, how many they are: B-P2 for the tile
+/// type, worked out once when it is loaded.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Fits(Box<[u8]>);
 
@@ -357,7 +361,7 @@ impl Fits {
                 for (r, code) in codes.iter().enumerate() {
                     rotations |= u8::from(code & mask == want) << r;
                 }
-                rotations
+                rotations | (rotations.count_ones() as u8) << 4
             })
             .collect();
         Fits(table)
@@ -365,6 +369,15 @@ impl Fits {
 
     /// The rotations that meet `needs` (bit `r` for [`Rotation::quarters`] `r`).
     pub fn rotations(&self, needs: Needs) -> u8 {
+        self.entry(needs) & 15
+    }
+
+    /// How many rotations meet `needs`.
+    pub fn count(&self, needs: Needs) -> usize {
+        usize::from(self.entry(needs) >> 4)
+    }
+
+    fn entry(&self, needs: Needs) -> u8 {
         self.0.get(needs.0 as usize).copied().unwrap_or(0)
     }
 }

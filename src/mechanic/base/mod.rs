@@ -207,7 +207,7 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
-        for seg in g.completed_by(placed) {
+        for &seg in g.completed_by(placed).iter() {
             score_feature(g, seg, true, events);
         }
     }
