@@ -340,30 +340,36 @@ impl Needs {
 /// [`Rotation::quarters`] `r`) and, in the high four bits, how many they are: B-P2 for the tile
 /// type, worked out once when it is loaded.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Fits(Box<[u8]>);
+pub struct Fits(Box<[u8; FITS_SLOTS]>);
+
+/// The slots of a [`Fits`] table: one for every [`Needs`] (there are fewer), so many that any
+/// needs taken to ten bits lands inside and a lookup needs no bounds check.
+const FITS_SLOTS: usize = 1024;
 
 impl Fits {
     /// The table for a tile type's four orientations.
     pub fn new(oriented: &[Oriented; 4]) -> Fits {
         let codes = oriented.each_ref().map(|o| o.edge_code);
-        let table = (0..NEEDS_COUNT as u16)
-            .map(|key| {
-                // The needs as (mask, wanted) over the packed edge code.
-                let (mut mask, mut want) = (0u8, 0u8);
-                for e in 0..4 {
-                    let digit = Needs(key).digit(e) as u8;
-                    if digit != 4 {
-                        mask |= 3 << (2 * e);
-                        want |= digit << (2 * e);
-                    }
+        let mut table = Box::new([0; FITS_SLOTS]);
+        let entries = (0..NEEDS_COUNT as u16).map(|key| {
+            // The needs as (mask, wanted) over the packed edge code.
+            let (mut mask, mut want) = (0u8, 0u8);
+            for e in 0..4 {
+                let digit = Needs(key).digit(e) as u8;
+                if digit != 4 {
+                    mask |= 3 << (2 * e);
+                    want |= digit << (2 * e);
                 }
-                let mut rotations = 0u8;
-                for (r, code) in codes.iter().enumerate() {
-                    rotations |= u8::from(code & mask == want) << r;
-                }
-                rotations | (rotations.count_ones() as u8) << 4
-            })
-            .collect();
+            }
+            let mut rotations = 0u8;
+            for (r, code) in codes.iter().enumerate() {
+                rotations |= u8::from(code & mask == want) << r;
+            }
+            rotations | (rotations.count_ones() as u8) << 4
+        });
+        for (slot, entry) in table.iter_mut().zip(entries) {
+            *slot = entry;
+        }
         Fits(table)
     }
 
@@ -378,15 +384,15 @@ impl Fits {
     }
 
     fn entry(&self, needs: Needs) -> u8 {
-        self.0.get(needs.0 as usize).copied().unwrap_or(0)
+        self.0[usize::from(needs.0) & (FITS_SLOTS - 1)]
     }
 }
 
-/// The table is 625 bytes of bits: it is summed up rather than printed.
+/// The table holds 625 entries of bits: it is summed up rather than printed.
 impl std::fmt::Debug for Fits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let fitting = self.0.iter().filter(|r| **r != 0).count();
-        write!(f, "Fits({fitting} of {} neighbourhoods)", self.0.len())
+        write!(f, "Fits({fitting} of {NEEDS_COUNT} neighbourhoods)")
     }
 }
 
