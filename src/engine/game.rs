@@ -413,7 +413,7 @@ impl Game {
         for m in mechanics.on(Hooks::SETUP) {
             m.setup(&mut game, &mut events);
         }
-        game.advance(&mut events);
+        game.advance(&mechanics, &mut events);
         if let Some(e) = game.take_fault() {
             return Err(SetupError::Script(e));
         }
@@ -786,7 +786,7 @@ impl Game {
             .find_map(|m| m.apply(self, a, action, events))
             .unwrap_or(Then::Next);
         if then == Then::Resume {
-            return self.resume(events);
+            return self.resume(&mechanics, events);
         }
         if let Some(decision) = decision {
             for m in mechanics.on(Hooks::ANSWERED) {
@@ -796,18 +796,18 @@ impl Game {
         if then == Then::Next {
             self.stage += 1;
         }
-        self.advance(events);
+        self.advance(&mechanics, events);
     }
 
     /// After a decision that interrupted the turn: the next interjection, the decision that
     /// waited, or onwards from the stage where the turn stands.
-    fn resume(&mut self, events: &mut Vec<Event>) {
+    fn resume(&mut self, mechanics: &Mechanics, events: &mut Vec<Event>) {
         if let Some(a) = self.interjection() {
-            self.wait(Pending::Asked(a));
+            self.wait(mechanics, Pending::Asked(a));
         } else if let Some(p) = self.resume.take() {
-            self.wait(p);
+            self.wait(mechanics, p);
         } else {
-            self.advance(events);
+            self.advance(mechanics, events);
         }
     }
 
@@ -896,29 +896,27 @@ impl Game {
             .find_map(|m| m.interject(self))
     }
 
-    /// Waits for `pending`; mechanics may prepare its legal list once.
-    fn wait(&mut self, pending: Pending) {
+    /// Waits for `pending`; `mechanics` (the game's) may prepare its legal list once.
+    fn wait(&mut self, mechanics: &Mechanics, pending: Pending) {
         self.pending = pending;
         self.offer = None;
         if pending == Pending::Over {
             return;
         }
-        let mechanics = Arc::clone(&self.mechanics);
         for m in mechanics.on(Hooks::OFFER) {
             m.decision_ready(self);
         }
     }
 
-    /// Runs the stages until one needs a decision.
-    fn advance(&mut self, events: &mut Vec<Event>) {
-        let mechanics = Arc::clone(&self.mechanics);
+    /// Runs the stages of `mechanics` (the game's) until one needs a decision.
+    fn advance(&mut self, mechanics: &Mechanics, events: &mut Vec<Event>) {
         let stages = mechanics.stages();
         loop {
             if self.fault.is_some() {
                 return;
             }
             if let Some(a) = self.interjection() {
-                self.wait(Pending::Asked(a));
+                self.wait(mechanics, Pending::Asked(a));
                 return;
             }
             if self.stage >= stages.len() {
@@ -934,9 +932,9 @@ impl Game {
                     // Hooks of this stage asked questions: they come first.
                     Some(q) => {
                         self.resume = Some(Pending::Asked(a));
-                        self.wait(Pending::Asked(q));
+                        self.wait(mechanics, Pending::Asked(q));
                     }
-                    None => self.wait(Pending::Asked(a)),
+                    None => self.wait(mechanics, Pending::Asked(a)),
                 }
                 return;
             }
@@ -967,6 +965,14 @@ impl Game {
         None
     }
 
+    /// The game's mechanics, shared anew so that their `hook` may change the game, or `None`
+    /// (nothing is shared) when no mechanic implements `hook`.
+    pub(crate) fn implementing(&self, hook: Hooks) -> Option<Arc<Mechanics>> {
+        self.mechanics
+            .any(hook)
+            .then(|| Arc::clone(&self.mechanics))
+    }
+
     /// Whether the draw limit of the set-up (`end_after`) is reached.
     pub(crate) fn draw_limit_reached(&self) -> bool {
         self.setup.end_after.is_some_and(|n| self.draws >= n)
@@ -975,19 +981,17 @@ impl Game {
     /// Draws until a tile can be placed, asking the mechanics about each tile; returns `false`
     /// when nothing is left to draw (the game must end).
     pub(crate) fn draw(&mut self, events: &mut Vec<Event>) -> bool {
-        let mechanics = Arc::clone(&self.mechanics);
+        let mechanics = self.implementing(Hooks::DRAW);
+        let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));
         loop {
-            if self.draw_limit_reached() || mechanics.on(Hooks::DRAW).any(|m| m.draw_over(self)) {
+            if self.draw_limit_reached() || hooked().any(|m| m.draw_over(self)) {
                 return false;
             }
             let Some(tile) = self.bag.pop() else {
                 return false;
             };
             self.draws += 1;
-            if mechanics
-                .on(Hooks::DRAW)
-                .any(|m| m.drawn(self, tile, events) == Drawn::Out)
-            {
+            if hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
                 continue;
             }
             if !self.board.fits_somewhere(&self.rules.tiles, tile) {
@@ -1152,7 +1156,9 @@ impl Game {
     /// Adds the mechanics' strength (figures that stand on no tile, such as the Count's
     /// followers) in the feature `key` of kind `kind` to `strength`.
     pub(crate) fn add_strength(&mut self, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
-        let mechanics = Arc::clone(&self.mechanics);
+        let Some(mechanics) = self.implementing(Hooks::STRENGTH) else {
+            return;
+        };
         for m in mechanics.on(Hooks::STRENGTH) {
             m.strength(self, key, kind, strength);
         }
@@ -1231,8 +1237,8 @@ impl Game {
                     *s += 1;
                 }
                 self.features.add_followers(f.seg, -1);
-                let mechanics = Arc::clone(&self.mechanics);
-                for m in mechanics.on(Hooks::FIGURE_LEFT) {
+                let mechanics = self.implementing(Hooks::FIGURE_LEFT);
+                for m in mechanics.iter().flat_map(|m| m.on(Hooks::FIGURE_LEFT)) {
                     m.figure_left(self, &f, reason);
                 }
                 events.push(Event::FigureReturned {

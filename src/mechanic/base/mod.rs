@@ -43,9 +43,13 @@ impl Base {
         if g.bag.is_empty() || g.draw_limit_reached() {
             return g.finish(events);
         }
-        let mechanics = std::sync::Arc::clone(&g.mechanics);
         // A mechanic may give the player who just played another turn (a builder's).
-        let again = g.turn > 0 && mechanics.on(Hooks::EXTRA_TURN).any(|m| m.extra_turn(g));
+        let extra = g.implementing(Hooks::EXTRA_TURN);
+        let again = g.turn > 0
+            && extra
+                .iter()
+                .flat_map(|m| m.on(Hooks::EXTRA_TURN))
+                .any(|m| m.extra_turn(g));
         if !again {
             g.active = (g.active + 1) % g.scores.len();
         }
@@ -56,7 +60,8 @@ impl Base {
             turn: g.turn,
             player: g.active,
         });
-        for m in mechanics.on(Hooks::TURN_BEGUN) {
+        let begun = g.implementing(Hooks::TURN_BEGUN);
+        for m in begun.iter().flat_map(|m| m.on(Hooks::TURN_BEGUN)) {
             m.turn_begun(g, events);
         }
         None
@@ -77,8 +82,8 @@ impl Base {
             y: pos.y,
             rotation: rotation.degrees(),
         });
-        let mechanics = std::sync::Arc::clone(&g.mechanics);
-        for m in mechanics.on(Hooks::PLACED) {
+        let mechanics = g.implementing(Hooks::PLACED);
+        for m in mechanics.iter().flat_map(|m| m.on(Hooks::PLACED)) {
             m.placed(g, events);
         }
     }
@@ -394,8 +399,8 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
 
 /// Tells the mechanics that the feature of `seg` was scored.
 pub(crate) fn scored(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-    let mechanics = std::sync::Arc::clone(&g.mechanics);
-    for m in mechanics.on(Hooks::SCORED) {
+    let mechanics = g.implementing(Hooks::SCORED);
+    for m in mechanics.iter().flat_map(|m| m.on(Hooks::SCORED)) {
         m.feature_scored(g, seg, completed, events);
     }
 }
