@@ -702,7 +702,7 @@ impl Game {
                 return if here {
                     scratch.get(start + k).copied()
                 } else {
-                    m.nth_action(self, a, k)
+                    m.nth_action(self, a, k, size)
                 };
             }
             k -= size;

@@ -234,8 +234,8 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     }
 
     /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
-    /// them ([`Mechanic::count_actions`]); `n` is below the count.
-    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize) -> Option<Action> {
+    /// them: `n` is below `count`, the number [`Mechanic::count_actions`] gave.
+    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
         None
     }
 

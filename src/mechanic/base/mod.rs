@@ -466,9 +466,9 @@ impl Mechanic for Base {
         })
     }
 
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
         let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
-        let p = g.board.nth_placement(&g.rules.tiles, tile, n)?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
         Some(Action::Place {
             pos: p.pos,
             rotation: p.rotation,

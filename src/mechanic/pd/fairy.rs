@@ -355,7 +355,7 @@ impl Mechanic for FairyMechanic {
         }
     }
 
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
         if asked.by == self.id {
             return (n == 0).then(|| PdAction::Claim.into());
         }
