@@ -155,11 +155,21 @@ fn count_fairy_moves(g: &Game) -> Option<usize> {
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
 /// tile mode.
 pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action {
-    let spot = match g.rules.pd.fairy.attach {
-        Attach::Tile => None,
-        Attach::Follower => spot.map(|s| g.seg_at(pos, s).map_or(s, |seg| g.seg_spot(seg).1)),
-    };
+    let (_, spot) = fairy_target(g, pos, spot);
     PdAction::Fairy { pos, spot }.into()
+}
+
+/// Where a fairy move to `spot` of the tile at `pos` goes: in follower mode the segment there
+/// and the canonical spot of its feature, in tile mode neither.
+fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Option<Spot>) {
+    match g.rules.pd.fairy.attach {
+        Attach::Tile => (None, None),
+        Attach::Follower => {
+            let seg = spot.and_then(|s| g.seg_at(pos, s));
+            let spot = spot.map(|s| seg.map_or(s, |seg| g.seg_spot(seg).1));
+            (seg, spot)
+        }
+    }
 }
 
 pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
@@ -191,11 +201,8 @@ pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), 
 
 /// Moves the fairy (already checked).
 pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
-    let Some(PdAction::Fairy { spot, .. }) = PdAction::of(&fairy_canonical(g, pos, spot)) else {
-        return;
-    };
-    let follower = spot
-        .and_then(|s| g.seg_at(pos, s))
+    let (seg, spot) = fairy_target(g, pos, spot);
+    let follower = seg
         .and_then(|seg| {
             g.figures
                 .iter()
