@@ -140,11 +140,11 @@ impl Base {
         }
         let kinds = kinds.iter().map_while(|k| *k);
         // The features holding one of the player's followers, for the figures that join one.
-        let own: Vec<SegId> = if joins {
-            own_follower_roots(g, g.active).collect()
-        } else {
-            Vec::new()
-        };
+        let mut own: Vec<SegId> = Vec::new();
+        if joins {
+            own.reserve_exact(g.figures.len());
+            own.extend(own_follower_roots(g, g.active));
+        }
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
@@ -318,15 +318,15 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
 /// The features (their root segments) where `player` has a follower (a figure tagged
 /// `follower`), once for each follower.
 fn own_follower_roots(g: &Game, player: usize) -> impl Iterator<Item = SegId> + '_ {
+    // The kinds tagged `follower`, read from the table once.
+    let mut followers = [None; MAX_FIGURES];
+    let tagged = g.rules.figures.rows().iter().filter(|r| r.has_tag("follower"));
+    for (slot, row) in followers.iter_mut().zip(tagged) {
+        *slot = Some(row.kind);
+    }
     g.figures
         .iter()
-        .filter(move |f| {
-            f.owner == player
-                && g.rules
-                    .figures
-                    .row(f.kind)
-                    .is_some_and(|r| r.has_tag("follower"))
-        })
+        .filter(move |f| f.owner == player && followers.contains(&Some(f.kind)))
         .map(|f| g.features.root(f.seg))
 }
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at
