@@ -158,14 +158,12 @@ impl Base {
                 if occupied && !joins {
                     continue;
                 }
+                // `occupancy_problem`, with the player's followers found once: one of them
+                // stands in the feature only if it is occupied.
+                let joinable = occupied && own.contains(&root);
                 // Every check of `problem` but these two follows.
                 for row in kinds.clone() {
-                    // `occupancy_problem`, with the player's followers found once.
-                    let free = if row.joins_own {
-                        own.contains(&root)
-                    } else {
-                        !occupied
-                    };
+                    let free = if row.joins_own { joinable } else { !occupied };
                     if free
                         && figure_problem(g, row, def.kind).is_none()
                         && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
@@ -320,7 +318,12 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
 fn own_follower_roots(g: &Game, player: usize) -> impl Iterator<Item = SegId> + '_ {
     // The kinds tagged `follower`, read from the table once.
     let mut followers = [None; MAX_FIGURES];
-    let tagged = g.rules.figures.rows().iter().filter(|r| r.has_tag("follower"));
+    let tagged = g
+        .rules
+        .figures
+        .rows()
+        .iter()
+        .filter(|r| r.has_tag("follower"));
     for (slot, row) in followers.iter_mut().zip(tagged) {
         *slot = Some(row.kind);
     }
