@@ -1033,7 +1033,8 @@ impl Game {
 
     /// Lays a tile: board, segments, joins with the neighbours.
     pub(crate) fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
-        let rules = Arc::clone(&self.rules);
+        // The rules are read while the board and the features change (other fields).
+        let rules = &self.rules;
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
