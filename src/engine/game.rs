@@ -1033,8 +1033,7 @@ impl Game {
 
     /// Lays a tile: board, segments, joins with the neighbours.
     pub(crate) fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
-        // The rules are read while the board and the features change (other fields).
-        let rules: &Ruleset = &self.rules;
+        let rules = Arc::clone(&self.rules);
         let oriented = rules.tile(tile).at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
