@@ -8,8 +8,8 @@
 use crate::data::diagnostic::Diagnostic;
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    EdgeKind, FeatureDef, FeatureKind, Fits, Good, Marks, NO_FEATURE, Symbol, TileSet, TileType,
-    orientations,
+    EdgeKind, FeatureDef, FeatureKind, Fits, Good, MAX_TILE_FEATURES, Marks, NO_FEATURE, Symbol,
+    TileSet, TileType, orientations,
 };
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -310,10 +310,10 @@ impl Ctx<'_> {
         if garden.is_some() {
             features.push(FeatureDef::plain(FeatureKind::Garden, 0, 0));
         }
-        if features.len() > 16 {
+        if features.len() > MAX_TILE_FEATURES {
             return Err(self.err(
                 t.span(),
-                format!("tile `{id}`: at most 16 features per tile are supported"),
+                format!("tile `{id}`: at most {MAX_TILE_FEATURES} features per tile are supported"),
             ));
         }
         let mut tags = Vec::new();

@@ -20,7 +20,7 @@ use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
 use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
-use crate::model::tile::{FeatureKind, NO_FEATURE, Symbol};
+use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -385,7 +385,8 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            history: Vec::new(),
+            // Room for a placement and a deployment per tile (more actions are rare).
+            history: Vec::with_capacity(2 * tiles),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: vec![[0; MAX_FIGURES]; n],
@@ -415,7 +416,7 @@ impl Game {
         for m in mechanics.on(Hooks::SETUP) {
             m.setup(&mut game, &mut events);
         }
-        game.advance(&mut events);
+        game.advance(&mechanics, &mut events);
         if let Some(e) = game.take_fault() {
             return Err(SetupError::Script(e));
         }
@@ -643,63 +644,76 @@ impl Game {
             out.extend_from_slice(offer);
             return;
         }
-        let owner = self.mechanic(a.by);
-        if let Some(m) = owner {
+        for m in self.mechanics.listing(a.by) {
             m.actions(self, a, out);
         }
-        for m in self.mechanics.adders(a.by) {
-            m.actions(self, a, out);
-        }
-        if owner.is_some_and(|m| m.may_pass(self, a)) {
+        if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             out.push(Action::Pass);
         }
     }
 
     /// One legal answer to the pending decision, as `pick(n)` chooses among the `n` that
     /// [`Game::legal_actions`] lists (its index in that list), or `None` when there is none
-    /// (`pick` is not called). Where the mechanics can count their answers
-    /// ([`Mechanic::count_actions`]), only the chosen one is built; otherwise the list is built
-    /// in `scratch`. The same `pick` gives the same answer either way.
+    /// (`pick` is not called). The answers come in the same parts as there: the asking
+    /// mechanic's, each other mechanic's additions, then `pass`. A mechanic that can count its
+    /// part ([`Mechanic::count_actions`]) builds only the answer picked from it
+    /// ([`Mechanic::nth_action`]); the others' parts are listed in `scratch`. The same `pick`
+    /// gives the same answer either way.
     ///
     /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
     pub fn pick_legal(
         &self,
         scratch: &mut Vec<Action>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        if let Some((a, n)) = self.count_legal() {
-            let owner = self.mechanic(a.by)?;
-            return (n > 0)
-                .then(|| owner.nth_action(self, a, pick(n)))
-                .flatten();
-        }
-        scratch.clear();
-        self.legal_actions(scratch);
-        match scratch.len() {
-            0 => None,
-            n => scratch.get(pick(n)).copied(),
-        }
-    }
-
-    /// The pending decision and how many legal answers it has, when the mechanic asking can
-    /// count them without listing them, the others add none and it may not be declined.
-    fn count_legal(&self) -> Option<(Asked, usize)> {
         let Pending::Asked(a) = self.pending else {
             return None;
         };
-        let owner = self.mechanic(a.by)?;
-        if self.offer.is_some() || owner.may_pass(self, a) {
+        scratch.clear();
+        if let Some(offer) = &self.offer {
+            let n = offer.len();
+            return (n > 0).then(|| offer.get(pick(n)).copied()).flatten();
+        }
+        // Each part's size, and which parts are listed in `scratch` (bit `i` for part `i`): the
+        // asking mechanic and the others that add, at most one more than the call lists hold.
+        let mut sizes = [0u32; Mechanics::MAX + 1];
+        let mut listed = 0u64;
+        let mut total = 0;
+        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+            let size = m.count_actions(self, a).unwrap_or_else(|| {
+                listed |= 1 << i;
+                let before = scratch.len();
+                m.actions(self, a, scratch);
+                scratch.len() - before
+            });
+            // No decision has four billion answers.
+            sizes[i] = u32::try_from(size).unwrap_or(u32::MAX);
+            total += size;
+        }
+        let pass = self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a));
+        let n = total + usize::from(pass);
+        if n == 0 {
             return None;
         }
-        // The others first: they answer at once, the owner may have to count.
-        let none_added = self
-            .mechanics
-            .adders(a.by)
-            .all(|m| m.count_actions(self, a) == Some(0));
-        if !none_added {
-            return None;
+        let mut k = pick(n);
+        let mut start = 0;
+        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+            let size = sizes[i] as usize;
+            let here = listed & 1 << i != 0;
+            if k < size {
+                return if here {
+                    scratch.get(start + k).copied()
+                } else {
+                    m.nth_action(self, a, k, size)
+                };
+            }
+            k -= size;
+            if here {
+                start += size;
+            }
         }
-        owner.count_actions(self, a).map(|n| (a, n))
+        (pass && k == 0).then_some(Action::Pass)
     }
 
     /// The legal answers as a new vector.
@@ -775,7 +789,7 @@ impl Game {
             .find_map(|m| m.apply(self, a, action, events))
             .unwrap_or(Then::Next);
         if then == Then::Resume {
-            return self.resume(events);
+            return self.resume(&mechanics, events);
         }
         if let Some(decision) = decision {
             for m in mechanics.on(Hooks::ANSWERED) {
@@ -785,18 +799,18 @@ impl Game {
         if then == Then::Next {
             self.stage += 1;
         }
-        self.advance(events);
+        self.advance(&mechanics, events);
     }
 
     /// After a decision that interrupted the turn: the next interjection, the decision that
     /// waited, or onwards from the stage where the turn stands.
-    fn resume(&mut self, events: &mut Vec<Event>) {
+    fn resume(&mut self, mechanics: &Mechanics, events: &mut Vec<Event>) {
         if let Some(a) = self.interjection() {
-            self.wait(Pending::Asked(a));
+            self.wait(mechanics, Pending::Asked(a));
         } else if let Some(p) = self.resume.take() {
-            self.wait(p);
+            self.wait(mechanics, p);
         } else {
-            self.advance(events);
+            self.advance(mechanics, events);
         }
     }
 
@@ -885,29 +899,27 @@ impl Game {
             .find_map(|m| m.interject(self))
     }
 
-    /// Waits for `pending`; mechanics may prepare its legal list once.
-    fn wait(&mut self, pending: Pending) {
+    /// Waits for `pending`; `mechanics` (the game's) may prepare its legal list once.
+    fn wait(&mut self, mechanics: &Mechanics, pending: Pending) {
         self.pending = pending;
         self.offer = None;
         if pending == Pending::Over {
             return;
         }
-        let mechanics = Arc::clone(&self.mechanics);
         for m in mechanics.on(Hooks::OFFER) {
             m.decision_ready(self);
         }
     }
 
-    /// Runs the stages until one needs a decision.
-    fn advance(&mut self, events: &mut Vec<Event>) {
-        let mechanics = Arc::clone(&self.mechanics);
+    /// Runs the stages of `mechanics` (the game's) until one needs a decision.
+    fn advance(&mut self, mechanics: &Mechanics, events: &mut Vec<Event>) {
         let stages = mechanics.stages();
         loop {
             if self.fault.is_some() {
                 return;
             }
             if let Some(a) = self.interjection() {
-                self.wait(Pending::Asked(a));
+                self.wait(mechanics, Pending::Asked(a));
                 return;
             }
             if self.stage >= stages.len() {
@@ -923,9 +935,9 @@ impl Game {
                     // Hooks of this stage asked questions: they come first.
                     Some(q) => {
                         self.resume = Some(Pending::Asked(a));
-                        self.wait(Pending::Asked(q));
+                        self.wait(mechanics, Pending::Asked(q));
                     }
-                    None => self.wait(Pending::Asked(a)),
+                    None => self.wait(mechanics, Pending::Asked(a)),
                 }
                 return;
             }
@@ -956,6 +968,14 @@ impl Game {
         None
     }
 
+    /// The game's mechanics, shared anew so that their `hook` may change the game, or `None`
+    /// (nothing is shared) when no mechanic implements `hook`.
+    pub(crate) fn implementing(&self, hook: Hooks) -> Option<Arc<Mechanics>> {
+        self.mechanics
+            .any(hook)
+            .then(|| Arc::clone(&self.mechanics))
+    }
+
     /// Whether the draw limit of the set-up (`end_after`) is reached.
     pub(crate) fn draw_limit_reached(&self) -> bool {
         self.setup.end_after.is_some_and(|n| self.draws >= n)
@@ -964,19 +984,17 @@ impl Game {
     /// Draws until a tile can be placed, asking the mechanics about each tile; returns `false`
     /// when nothing is left to draw (the game must end).
     pub(crate) fn draw(&mut self, events: &mut Vec<Event>) -> bool {
-        let mechanics = Arc::clone(&self.mechanics);
+        let mechanics = self.implementing(Hooks::DRAW);
+        let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));
         loop {
-            if self.draw_limit_reached() || mechanics.on(Hooks::DRAW).any(|m| m.draw_over(self)) {
+            if self.draw_limit_reached() || hooked().any(|m| m.draw_over(self)) {
                 return false;
             }
             let Some(tile) = self.bag.pop() else {
                 return false;
             };
             self.draws += 1;
-            if mechanics
-                .on(Hooks::DRAW)
-                .any(|m| m.drawn(self, tile, events) == Drawn::Out)
-            {
+            if hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
                 continue;
             }
             if !self.board.fits_somewhere(&self.rules.tiles, tile) {
@@ -1092,8 +1110,8 @@ impl Game {
     /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
     /// tile's own features first, then the cloisters and gardens around it clockwise from north
     /// (B-M5).
-    pub(crate) fn completed_by(&self, placed: PlacedId) -> Vec<SegId> {
-        let mut done: Vec<SegId> = Vec::new();
+    pub(crate) fn completed_by(&self, placed: PlacedId) -> Completed {
+        let mut done = Completed::default();
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules.tiles, placed);
         for (i, f) in oriented.features.iter().enumerate() {
@@ -1141,7 +1159,9 @@ impl Game {
     /// Adds the mechanics' strength (figures that stand on no tile, such as the Count's
     /// followers) in the feature `key` of kind `kind` to `strength`.
     pub(crate) fn add_strength(&mut self, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
-        let mechanics = Arc::clone(&self.mechanics);
+        let Some(mechanics) = self.implementing(Hooks::STRENGTH) else {
+            return;
+        };
         for m in mechanics.on(Hooks::STRENGTH) {
             m.strength(self, key, kind, strength);
         }
@@ -1220,8 +1240,8 @@ impl Game {
                     *s += 1;
                 }
                 self.features.add_followers(f.seg, -1);
-                let mechanics = Arc::clone(&self.mechanics);
-                for m in mechanics.on(Hooks::FIGURE_LEFT) {
+                let mechanics = self.implementing(Hooks::FIGURE_LEFT);
+                for m in mechanics.iter().flat_map(|m| m.on(Hooks::FIGURE_LEFT)) {
                     m.figure_left(self, &f, reason);
                 }
                 events.push(Event::FigureReturned {
@@ -1289,6 +1309,32 @@ pub struct Size {
     pub tiles: u32,
     /// Pennants in a city.
     pub pennants: u32,
+}
+
+/// The features a laid tile completed ([`Game::completed_by`]), kept without the heap: at most
+/// one per feature of the tile and one per cloister or garden around it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Completed {
+    segs: [SegId; MAX_TILE_FEATURES + 8],
+    len: usize,
+}
+
+impl Completed {
+    fn push(&mut self, seg: SegId) {
+        // Room for every feature of a tile and the 8 tiles around it.
+        if let Some(slot) = self.segs.get_mut(self.len) {
+            *slot = seg;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Completed {
+    type Target = [SegId];
+
+    fn deref(&self) -> &[SegId] {
+        &self.segs[..self.len]
+    }
 }
 
 /// The ruleset's tiles, less one copy of each start tile.

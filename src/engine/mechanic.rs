@@ -225,16 +225,17 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// decision every mechanic may add its own (the fairy's moves).
     fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
 
-    /// How many answers [`Mechanic::actions`] lists for `asked`, where the mechanic can tell
-    /// without listing them (`None`: it cannot, and the list is built). A bot that picks one
-    /// answer at random ([`Game::pick_legal`]) then builds only the one it picks.
+    /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it adds
+    /// to), where the mechanic can tell without listing them (`None`: it cannot, and its part is
+    /// listed). A bot that picks one answer at random ([`Game::pick_legal`]) then builds only the
+    /// one it picks.
     fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
         None
     }
 
     /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
-    /// them ([`Mechanic::count_actions`]); `n` is below the count.
-    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize) -> Option<Action> {
+    /// them: `n` is below `count`, the number [`Mechanic::count_actions`] gave.
+    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
         None
     }
 
@@ -397,6 +398,9 @@ pub struct Mechanics {
     /// For each hook, the set of mechanics (by index) that implement it.
     by_hook: [u32; 32],
     stages: Vec<(u8, Phase)>,
+    /// For each mechanic, the mechanics whose answers its decisions list, in the legal list's
+    /// order: itself, then those that add to other mechanics' decisions.
+    listing: Vec<Box<[u8]>>,
 }
 
 /// The indices in a set of mechanics, in order.
@@ -411,10 +415,13 @@ fn members(mut set: u32) -> impl Iterator<Item = u8> {
 }
 
 impl Mechanics {
+    /// How many mechanics the call lists hold (one bit each); any further ones get no hook.
+    pub const MAX: usize = 32;
+
     /// Builds the lists from the mechanics in their fixed order.
     pub fn new(list: Vec<Box<dyn Mechanic>>) -> Mechanics {
         let mut by_hook = [0u32; 32];
-        for (i, m) in list.iter().enumerate().take(32) {
+        for (i, m) in list.iter().enumerate().take(Mechanics::MAX) {
             for (_, h) in Hooks::ALL {
                 if m.hooks().has(*h) {
                     by_hook[h.index()] |= 1 << i;
@@ -429,10 +436,18 @@ impl Mechanics {
                 }
             }
         }
+        let adds = by_hook[Hooks::ADDS.index()];
+        let listing = (0..list.len() as u8)
+            .map(|owner| {
+                let others = members(adds & !(1u32.checked_shl(owner.into()).unwrap_or(0)));
+                std::iter::once(owner).chain(others).collect()
+            })
+            .collect();
         Mechanics {
             list,
             by_hook,
             stages,
+            listing,
         }
     }
 
@@ -480,9 +495,12 @@ impl Mechanics {
             .filter_map(|i| self.get(i))
     }
 
-    /// The mechanics that add to the decisions of mechanic `owner` (not `owner` itself).
-    pub fn adders(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        self.among(self.by_hook[Hooks::ADDS.index()] & !(1u32 << owner))
+    /// The mechanics whose answers a decision of mechanic `owner` lists, in the legal list's
+    /// order: `owner` itself, then those that add to its decisions (as the fairy adds to
+    /// deployment).
+    pub fn listing(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        let listing = self.listing.get(owner as usize).map_or(&[][..], |l| &l[..]);
+        listing.iter().map(|i| self.list[*i as usize].as_ref())
     }
 
     /// How many mechanics are in play.

@@ -4,7 +4,7 @@
 use crate::model::copylog::CopyLog;
 use crate::model::geometry::{Edge, Pos, Rotation};
 use crate::model::tile::TileId;
-use crate::model::tile::{Needs, Oriented, TileType};
+use crate::model::tile::{Fits, Needs, Oriented, TileType};
 
 /// Index of a placed tile, in placement order.
 pub type PlacedId = u16;
@@ -62,11 +62,21 @@ struct Open {
 /// Radius of a new board; it doubles whenever a tile comes near the border.
 const FIRST_RADIUS: i32 = 12;
 
-/// How many rotations a four-bit set of them holds (a table in one constant: the default
-/// target has no population-count instruction).
-fn rotation_count(rotations: u8) -> usize {
-    const COUNTS: u64 = 0x4332_3221_3221_2110;
-    ((COUNTS >> (4 * (rotations & 15))) & 15) as usize
+/// The open position among `opens` that holds the `n`-th placement their `table` allows,
+/// counting in their order, and that placement's place among the position's placements.
+fn locate<'a>(
+    table: &Fits,
+    opens: impl Iterator<Item = &'a Open>,
+    mut n: usize,
+) -> Option<(&'a Open, usize)> {
+    for open in opens {
+        let here = table.count(open.needs);
+        if n < here {
+            return Some((open, n));
+        }
+        n -= here;
+    }
+    None
 }
 
 /// Placed tiles on a square grid centred on the origin that grows as needed.
@@ -399,31 +409,36 @@ impl Board {
         let table = &tiles[tile as usize].fits;
         self.frontier
             .iter()
-            .map(|open| rotation_count(table.rotations(open.needs)))
+            .map(|open| table.count(open.needs))
             .sum()
     }
 
-    /// The `n`-th legal placement of `tile` in the order of [`Board::each_placement`].
-    pub fn nth_placement(&self, tiles: &[TileType], tile: TileId, n: usize) -> Option<Placement> {
+    /// The `n`-th of the `count` legal placements of `tile` ([`Board::count_placements`]) in
+    /// the order of [`Board::each_placement`], looked for from the nearer end of the frontier.
+    pub fn nth_placement(
+        &self,
+        tiles: &[TileType],
+        tile: TileId,
+        n: usize,
+        count: usize,
+    ) -> Option<Placement> {
         let table = &tiles[tile as usize].fits;
-        let mut left = n;
-        for open in &self.frontier {
-            let mut fits = table.rotations(open.needs);
-            let here = rotation_count(fits);
-            if left >= here {
-                left -= here;
-                continue;
-            }
-            for _ in 0..left {
-                fits &= fits - 1;
-            }
-            return Some(Placement {
-                pos: open.pos,
-                // `fits` has four bits: no bounds check is needed.
-                rotation: Rotation::ALL[fits.trailing_zeros() as usize & 3],
-            });
+        let (open, k) = if n < count / 2 {
+            locate(table, self.frontier.iter(), n)?
+        } else {
+            // The `count - 1 - n`-th from the end, its rotations taken from the last.
+            let (open, k) = locate(table, self.frontier.iter().rev(), count.checked_sub(n + 1)?)?;
+            (open, table.count(open.needs) - 1 - k)
+        };
+        let mut fits = table.rotations(open.needs);
+        for _ in 0..k {
+            fits &= fits - 1;
         }
-        None
+        Some(Placement {
+            pos: open.pos,
+            // `fits` has four bits: no bounds check is needed.
+            rotation: Rotation::ALL[fits.trailing_zeros() as usize & 3],
+        })
     }
 
     /// Whether `tile` fits anywhere (B-P5).

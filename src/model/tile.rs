@@ -202,6 +202,9 @@ impl FeatureDef {
 /// Marks an edge or half-edge that belongs to no feature.
 pub const NO_FEATURE: u8 = u8::MAX;
 
+/// The most features one tile type may have (tile sets with more are refused).
+pub const MAX_TILE_FEATURES: usize = 16;
+
 /// A tile type in one orientation: everything the engine looks up during play.
 #[derive(Clone, Debug)]
 pub struct Oriented {
@@ -334,46 +337,62 @@ impl Needs {
 }
 
 /// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for
-/// [`Rotation::quarters`] `r`): B-P2 for the tile type, worked out once when it is loaded.
+/// [`Rotation::quarters`] `r`) and, in the high four bits, how many they are: B-P2 for the tile
+/// type, worked out once when it is loaded.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Fits(Box<[u8]>);
+pub struct Fits(Box<[u8; FITS_SLOTS]>);
+
+/// The slots of a [`Fits`] table: one for every [`Needs`] (there are fewer), so many that any
+/// needs taken to ten bits lands inside and a lookup needs no bounds check.
+const FITS_SLOTS: usize = 1024;
 
 impl Fits {
     /// The table for a tile type's four orientations.
     pub fn new(oriented: &[Oriented; 4]) -> Fits {
         let codes = oriented.each_ref().map(|o| o.edge_code);
-        let table = (0..NEEDS_COUNT as u16)
-            .map(|key| {
-                // The needs as (mask, wanted) over the packed edge code.
-                let (mut mask, mut want) = (0u8, 0u8);
-                for e in 0..4 {
-                    let digit = Needs(key).digit(e) as u8;
-                    if digit != 4 {
-                        mask |= 3 << (2 * e);
-                        want |= digit << (2 * e);
-                    }
+        let mut table = Box::new([0; FITS_SLOTS]);
+        let entries = (0..NEEDS_COUNT as u16).map(|key| {
+            // The needs as (mask, wanted) over the packed edge code.
+            let (mut mask, mut want) = (0u8, 0u8);
+            for e in 0..4 {
+                let digit = Needs(key).digit(e) as u8;
+                if digit != 4 {
+                    mask |= 3 << (2 * e);
+                    want |= digit << (2 * e);
                 }
-                let mut rotations = 0u8;
-                for (r, code) in codes.iter().enumerate() {
-                    rotations |= u8::from(code & mask == want) << r;
-                }
-                rotations
-            })
-            .collect();
+            }
+            let mut rotations = 0u8;
+            for (r, code) in codes.iter().enumerate() {
+                rotations |= u8::from(code & mask == want) << r;
+            }
+            rotations | (rotations.count_ones() as u8) << 4
+        });
+        for (slot, entry) in table.iter_mut().zip(entries) {
+            *slot = entry;
+        }
         Fits(table)
     }
 
     /// The rotations that meet `needs` (bit `r` for [`Rotation::quarters`] `r`).
     pub fn rotations(&self, needs: Needs) -> u8 {
-        self.0.get(needs.0 as usize).copied().unwrap_or(0)
+        self.entry(needs) & 15
+    }
+
+    /// How many rotations meet `needs`.
+    pub fn count(&self, needs: Needs) -> usize {
+        usize::from(self.entry(needs) >> 4)
+    }
+
+    fn entry(&self, needs: Needs) -> u8 {
+        self.0[usize::from(needs.0) & (FITS_SLOTS - 1)]
     }
 }
 
-/// The table is 625 bytes of bits: it is summed up rather than printed.
+/// The table holds 625 entries of bits: it is summed up rather than printed.
 impl std::fmt::Debug for Fits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let fitting = self.0.iter().filter(|r| **r != 0).count();
-        write!(f, "Fits({fitting} of {} neighbourhoods)", self.0.len())
+        write!(f, "Fits({fitting} of {NEEDS_COUNT} neighbourhoods)")
     }
 }
 

@@ -43,9 +43,13 @@ impl Base {
         if g.bag.is_empty() || g.draw_limit_reached() {
             return g.finish(events);
         }
-        let mechanics = std::sync::Arc::clone(&g.mechanics);
         // A mechanic may give the player who just played another turn (a builder's).
-        let again = g.turn > 0 && mechanics.on(Hooks::EXTRA_TURN).any(|m| m.extra_turn(g));
+        let extra = g.implementing(Hooks::EXTRA_TURN);
+        let again = g.turn > 0
+            && extra
+                .iter()
+                .flat_map(|m| m.on(Hooks::EXTRA_TURN))
+                .any(|m| m.extra_turn(g));
         if !again {
             g.active = (g.active + 1) % g.scores.len();
         }
@@ -56,7 +60,8 @@ impl Base {
             turn: g.turn,
             player: g.active,
         });
-        for m in mechanics.on(Hooks::TURN_BEGUN) {
+        let begun = g.implementing(Hooks::TURN_BEGUN);
+        for m in begun.iter().flat_map(|m| m.on(Hooks::TURN_BEGUN)) {
             m.turn_begun(g, events);
         }
         None
@@ -77,8 +82,8 @@ impl Base {
             y: pos.y,
             rotation: rotation.degrees(),
         });
-        let mechanics = std::sync::Arc::clone(&g.mechanics);
-        for m in mechanics.on(Hooks::PLACED) {
+        let mechanics = g.implementing(Hooks::PLACED);
+        for m in mechanics.iter().flat_map(|m| m.on(Hooks::PLACED)) {
             m.placed(g, events);
         }
     }
@@ -135,11 +140,11 @@ impl Base {
         }
         let kinds = kinds.iter().map_while(|k| *k);
         // The features holding one of the player's followers, for the figures that join one.
-        let own: Vec<SegId> = if joins {
-            own_follower_roots(g, g.active).collect()
-        } else {
-            Vec::new()
-        };
+        let mut own: Vec<SegId> = Vec::new();
+        if joins {
+            own.reserve_exact(g.figures.len());
+            own.extend(own_follower_roots(g, g.active));
+        }
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
@@ -153,14 +158,12 @@ impl Base {
                 if occupied && !joins {
                     continue;
                 }
+                // `occupancy_problem`, with the player's followers found once: one of them
+                // stands in the feature only if it is occupied.
+                let joinable = occupied && own.contains(&root);
                 // Every check of `problem` but these two follows.
                 for row in kinds.clone() {
-                    // `occupancy_problem`, with the player's followers found once.
-                    let free = if row.joins_own {
-                        own.contains(&root)
-                    } else {
-                        !occupied
-                    };
+                    let free = if row.joins_own { joinable } else { !occupied };
                     if free
                         && figure_problem(g, row, def.kind).is_none()
                         && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
@@ -207,7 +210,7 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
-        for seg in g.completed_by(placed) {
+        for &seg in g.completed_by(placed).iter() {
             score_feature(g, seg, true, events);
         }
     }
@@ -313,15 +316,20 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
 /// The features (their root segments) where `player` has a follower (a figure tagged
 /// `follower`), once for each follower.
 fn own_follower_roots(g: &Game, player: usize) -> impl Iterator<Item = SegId> + '_ {
+    // The kinds tagged `follower`, read from the table once.
+    let mut followers = [None; MAX_FIGURES];
+    let tagged = g
+        .rules
+        .figures
+        .rows()
+        .iter()
+        .filter(|r| r.has_tag("follower"));
+    for (slot, row) in followers.iter_mut().zip(tagged) {
+        *slot = Some(row.kind);
+    }
     g.figures
         .iter()
-        .filter(move |f| {
-            f.owner == player
-                && g.rules
-                    .figures
-                    .row(f.kind)
-                    .is_some_and(|r| r.has_tag("follower"))
-        })
+        .filter(move |f| f.owner == player && followers.contains(&Some(f.kind)))
         .map(|f| g.features.root(f.seg))
 }
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at
@@ -394,8 +402,8 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
 
 /// Tells the mechanics that the feature of `seg` was scored.
 pub(crate) fn scored(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-    let mechanics = std::sync::Arc::clone(&g.mechanics);
-    for m in mechanics.on(Hooks::SCORED) {
+    let mechanics = g.implementing(Hooks::SCORED);
+    for m in mechanics.iter().flat_map(|m| m.on(Hooks::SCORED)) {
         m.feature_scored(g, seg, completed, events);
     }
 }
@@ -461,9 +469,9 @@ impl Mechanic for Base {
         })
     }
 
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize) -> Option<Action> {
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
         let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
-        let p = g.board.nth_placement(&g.rules.tiles, tile, n)?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
         Some(Action::Place {
             pos: p.pos,
             rotation: p.rotation,

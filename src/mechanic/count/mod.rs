@@ -446,7 +446,7 @@ impl CountOfCarcassonne {
             .get::<Count>(self.id)
             .is_some_and(|c| c.todo.is_none())
         {
-            let todo = g.completed_by(placed);
+            let todo = g.completed_by(placed).to_vec();
             let n = g.scores.len();
             let active = g.active;
             if let Some(count) = g.slots.get_mut::<Count>(self.id) {

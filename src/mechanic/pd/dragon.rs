@@ -11,7 +11,6 @@ use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::RuleId;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
-use std::sync::Arc;
 
 /// The dragon.
 #[derive(Debug)]
@@ -66,8 +65,7 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
     };
-    let mechanics = Arc::clone(&g.mechanics);
-    if mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+    if g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
         return;
     }
     let menu = match g.rules.pd.dragon.menu {
@@ -90,7 +88,8 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     if eaten.is_empty() {
         return;
     }
-    for m in mechanics.on(Hooks::DRAGON) {
+    let mechanics = g.implementing(Hooks::DRAGON);
+    for m in mechanics.iter().flat_map(|m| m.on(Hooks::DRAGON)) {
         m.filter_eaten(g, pos, &mut eaten);
     }
     g.return_figures(|_, f| eaten.contains(&f.id), ReturnReason::Eaten, events);

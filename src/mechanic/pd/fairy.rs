@@ -93,29 +93,10 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
         return;
     }
     let rules = g.rules.pd.fairy;
-    let at = g.fairy.map(|f| f.pos);
     match rules.attach {
-        Attach::Follower => {
-            let current = g.fairy.and_then(|f| f.follower);
-            for f in g
-                .figures
-                .iter()
-                .filter(|f| f.owner == g.active && current != Some(f.id) && counts_for_fairy(g, f))
-            {
-                let (pos, spot) = g.figure_spot(f);
-                if at == Some(pos) && !rules.reassign_same_tile {
-                    continue;
-                }
-                out.push(
-                    PdAction::Fairy {
-                        pos,
-                        spot: Some(spot),
-                    }
-                    .into(),
-                );
-            }
-        }
+        Attach::Follower => out.extend(fairy_followers(g).map(|f| move_next_to(g, f))),
         Attach::Tile => {
+            let at = g.fairy.map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
@@ -137,14 +118,58 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
     }
 }
 
+/// In follower mode, the followers the fairy may move next to (FA3, FA4, A25), in the order of
+/// the figures: the active player's, but the one it stands next to (and, unless
+/// `pd.fairy.reassign_same_tile`, those on its tile).
+fn fairy_followers(g: &Game) -> impl Iterator<Item = &Figure> {
+    let current = g.fairy.and_then(|f| f.follower);
+    let at = g.fairy.map(|f| f.pos);
+    let same_tile = g.rules.pd.fairy.reassign_same_tile;
+    g.figures.iter().filter(move |f| {
+        f.owner == g.active
+            && current != Some(f.id)
+            && counts_for_fairy(g, f)
+            && (same_tile || at != Some(g.root_pos(f.seg)))
+    })
+}
+
+/// The fairy's move next to the follower `f`.
+fn move_next_to(g: &Game, f: &Figure) -> Action {
+    let (pos, spot) = g.figure_spot(f);
+    PdAction::Fairy {
+        pos,
+        spot: Some(spot),
+    }
+    .into()
+}
+
+/// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
+/// them (in follower mode).
+fn count_fairy_moves(g: &Game) -> Option<usize> {
+    if !fairy_may_move(g) {
+        return Some(0);
+    }
+    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g).count())
+}
+
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
 /// tile mode.
 pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action {
-    let spot = match g.rules.pd.fairy.attach {
-        Attach::Tile => None,
-        Attach::Follower => spot.map(|s| g.seg_at(pos, s).map_or(s, |seg| g.seg_spot(seg).1)),
-    };
+    let (_, spot) = fairy_target(g, pos, spot);
     PdAction::Fairy { pos, spot }.into()
+}
+
+/// Where a fairy move to `spot` of the tile at `pos` goes: in follower mode the segment there
+/// and the canonical spot of its feature, in tile mode neither.
+fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Option<Spot>) {
+    match g.rules.pd.fairy.attach {
+        Attach::Tile => (None, None),
+        Attach::Follower => {
+            let seg = spot.and_then(|s| g.seg_at(pos, s));
+            let spot = spot.map(|s| seg.map_or(s, |seg| g.seg_spot(seg).1));
+            (seg, spot)
+        }
+    }
 }
 
 pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
@@ -176,11 +201,8 @@ pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), 
 
 /// Moves the fairy (already checked).
 pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
-    let Some(PdAction::Fairy { spot, .. }) = PdAction::of(&fairy_canonical(g, pos, spot)) else {
-        return;
-    };
-    let follower = spot
-        .and_then(|s| g.seg_at(pos, s))
+    let (seg, spot) = fairy_target(g, pos, spot);
+    let follower = seg
         .and_then(|seg| {
             g.figures
                 .iter()
@@ -329,9 +351,24 @@ impl Mechanic for FairyMechanic {
         }
     }
 
-    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
         // Its claim and its moves answer only its own decision and the deployment.
-        (asked.by != self.id && asked != self.deploy).then_some(0)
+        if asked.by == self.id {
+            Some(1)
+        } else if asked == self.deploy {
+            count_fairy_moves(g)
+        } else {
+            Some(0)
+        }
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        if asked.by == self.id {
+            return (n == 0).then(|| PdAction::Claim.into());
+        }
+        // Counted moves are follower mode's.
+        let moves = (asked == self.deploy && fairy_may_move(g)).then(|| fairy_followers(g));
+        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
