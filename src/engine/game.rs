@@ -636,6 +636,25 @@ impl Game {
     /// other mechanics' additions (the fairy's moves at deployment), then `pass` where the
     /// decision may be declined.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.list_actions(out, |m, a, out| m.actions(self, a, out));
+    }
+
+    /// Appends the legal answers that matter around the tile at `pos` to `out`: those of
+    /// [`Game::legal_actions`], in its order, less some or all of the deployments on other
+    /// tiles and of the fairy's moves ([`Mechanic::actions_near`]); for a look-ahead that
+    /// leaves those out anyway (the greedy bot's).
+    ///
+    /// [`Mechanic::actions_near`]: crate::engine::mechanic::Mechanic::actions_near
+    pub fn legal_actions_near(&self, pos: Pos, out: &mut Vec<Action>) {
+        self.list_actions(out, |m, a, out| m.actions_near(self, a, pos, out));
+    }
+
+    /// The legal list, with each mechanic's part listed by `part`.
+    fn list_actions(
+        &self,
+        out: &mut Vec<Action>,
+        part: impl Fn(&dyn crate::engine::mechanic::Mechanic, Asked, &mut Vec<Action>),
+    ) {
         let Pending::Asked(a) = self.pending else {
             return;
         };
@@ -645,10 +664,10 @@ impl Game {
         }
         let owner = self.mechanic(a.by);
         if let Some(m) = owner {
-            m.actions(self, a, out);
+            part(m, a, out);
         }
         for m in self.mechanics.adders(a.by) {
-            m.actions(self, a, out);
+            part(m, a, out);
         }
         if owner.is_some_and(|m| m.may_pass(self, a)) {
             out.push(Action::Pass);

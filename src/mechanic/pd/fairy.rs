@@ -329,6 +329,13 @@ impl Mechanic for FairyMechanic {
         }
     }
 
+    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
+        // Its moves are left out.
+        if asked != self.deploy {
+            self.actions(g, asked, out);
+        }
+    }
+
     fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
         // Its claim and its moves answer only its own decision and the deployment.
         (asked.by != self.id && asked != self.deploy).then_some(0)
