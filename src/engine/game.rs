@@ -12,6 +12,7 @@
 use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
+use crate::engine::history::History;
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
@@ -221,7 +222,7 @@ pub struct Game {
     pub(crate) fairy: Option<Fairy>,
     /// The mechanics' own state, one slot per mechanic.
     pub(crate) slots: Slots,
-    pub(crate) history: Vec<Action>,
+    pub(crate) history: History,
     pub(crate) scratch: Vec<SegId>,
     /// The dragon has entered play (it may be off the board, hidden by a script).
     pub(crate) dragon_in_play: bool,
@@ -385,7 +386,7 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            history: Vec::new(),
+            history: History::default(),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: vec![[0; MAX_FIGURES]; n],
@@ -552,7 +553,7 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            history: Vec::new(),
+            history: History::default(),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: Vec::new(),
