@@ -290,9 +290,10 @@ impl Clone for Game {
             offer,
             fault,
         } = source;
-        self.rules.clone_from(rules);
-        self.setup.clone_from(setup);
-        self.mechanics.clone_from(mechanics);
+        // Copies of one game share these: sharing them anew would cost two atomic operations.
+        share(&mut self.rules, rules);
+        share(&mut self.setup, setup);
+        share(&mut self.mechanics, mechanics);
         self.stage = *stage;
         self.pending = *pending;
         self.scores.clone_from(scores);
@@ -318,7 +319,10 @@ impl Clone for Game {
         self.held.clone_from(held);
         self.script_state.clone_from(script_state);
         self.script_value.clone_from(script_value);
-        self.asked.clone_from(asked);
+        // Copying a queue costs even when both are empty, as they nearly always are.
+        if !(self.asked.is_empty() && asked.is_empty()) {
+            self.asked.clone_from(asked);
+        }
         self.resume = *resume;
         self.offer.clone_from(offer);
         self.fault.clone_from(fault);
@@ -1309,6 +1313,13 @@ pub struct Size {
     pub tiles: u32,
     /// Pennants in a city.
     pub pennants: u32,
+}
+
+/// Makes `to` share what `from` shares, unless it already does.
+fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
+    if !Arc::ptr_eq(to, from) {
+        to.clone_from(from);
+    }
 }
 
 /// The ruleset's tiles, less one copy of each start tile.
