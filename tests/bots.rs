@@ -168,28 +168,92 @@ fn simulate_refuses_disagreeing_or_unknown_bots() {
 /// both modes, abbots, the Count and scripts), and nothing where nothing is legal.
 #[test]
 fn picking_a_legal_action_matches_the_legal_list() {
-    for name in library::builtin_names(Kind::Ruleset) {
+    let (mut list, mut scratch) = (Vec::new(), Vec::new());
+    each_decision(
+        &library::builtin_names(Kind::Ruleset),
+        |name, seed, game| {
+            list.clear();
+            game.legal_actions(&mut list);
+            let n = list.len();
+            for k in 0..n.max(1) {
+                let picked = game.pick_legal(&mut scratch, |m| {
+                    assert_eq!(m, n, "{name} seed {seed}: the count");
+                    k
+                });
+                assert_eq!(picked, list.get(k).copied(), "{name} seed {seed}: pick {k}");
+            }
+        },
+    );
+}
+
+/// Calls `visit` with the ruleset's name, the seed and the game at every decision of random
+/// games (seeds 1 to 3, two players) of each ruleset of `names`.
+fn each_decision(names: &[&str], mut visit: impl FnMut(&str, u64, &Game)) {
+    for name in names {
         let rules = Ruleset::load(name).expect("a shipped ruleset");
         for seed in 1..=3 {
             let names = vec!["A".to_string(), "B".to_string()];
             let (mut game, _) =
                 Game::new(Arc::clone(&rules), Setup::new(names, seed)).expect("starts");
             let mut bot = bot::RandomBot::new(seed);
-            let (mut list, mut scratch) = (Vec::new(), Vec::new());
             while !game.is_over() {
-                list.clear();
-                game.legal_actions(&mut list);
-                let n = list.len();
-                for k in 0..n.max(1) {
-                    let picked = game.pick_legal(&mut scratch, |m| {
-                        assert_eq!(m, n, "{name} seed {seed}: the count");
-                        k
-                    });
-                    assert_eq!(picked, list.get(k).copied(), "{name} seed {seed}: pick {k}");
-                }
+                visit(name, seed, &game);
                 let action = bot.choose(&game);
                 game.apply(&action).expect("a legal action");
             }
         }
     }
+}
+
+/// `Game::legal_actions_near`, the narrower list the greedy bot looks ahead with, keeps, in the
+/// full list's order, every answer but deployments on other tiles than the one asked about and
+/// the fairy's moves, and leaves out only such answers (many, in `hig`, with its portals and
+/// fairy): in seeded games of rulesets with portals, the fairy, abbots, the Count and scripts
+/// that add answers, asked about the tile just laid and about the start tile.
+#[test]
+fn the_list_near_a_tile_keeps_every_other_answer() {
+    use castellan::engine::action::Action;
+    use castellan::mechanic::pd::vocabulary::PdAction;
+    let elsewhere = |a: &Action, pos| match a {
+        Action::Deploy { pos: at, .. } => *at != pos,
+        a => matches!(PdAction::of(a), Some(PdAction::Fairy { .. })),
+    };
+    let mut left_out = 0;
+    let (mut full, mut near) = (Vec::new(), Vec::new());
+    let names = [
+        "hig",
+        "hig-full",
+        "hig-abbot",
+        "count",
+        "house-fairy-five-script",
+    ];
+    each_decision(&names, |name, seed, game| {
+        full.clear();
+        game.legal_actions(&mut full);
+        let laid = game.history().iter().rev().find_map(|a| match a {
+            Action::Place { pos, .. } => Some(*pos),
+            _ => None,
+        });
+        let start = game.board().tiles()[0].pos;
+        for pos in laid.into_iter().chain([start]) {
+            near.clear();
+            game.legal_actions_near(pos, &mut near);
+            // `near` is `full` less some of the answers elsewhere, in the same order.
+            let mut rest = near.iter().peekable();
+            for a in &full {
+                if rest.peek() == Some(&a) {
+                    rest.next();
+                } else {
+                    assert!(elsewhere(a, pos), "{name} seed {seed}: {a:?} left out");
+                    left_out += 1;
+                }
+            }
+            assert_eq!(
+                rest.next(),
+                None,
+                "{name} seed {seed}: not in the full list"
+            );
+        }
+    });
+    assert!(left_out > 1000, "only {left_out} answers left out");
 }

@@ -11,6 +11,7 @@ use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::mechanic::pd::vocabulary::PdAction;
 use crate::model::figure::Figure;
+use crate::model::geometry::Pos;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -150,14 +151,19 @@ impl GreedyBot {
 
     /// The legal answers in `game`, in the list of level `depth` (give it back with
     /// [`GreedyBot::keep_list`]).
-    fn legal_at(&mut self, depth: u32, game: &Game) -> Vec<Action> {
+    /// With `near`, only those that matter around the tile at that position
+    /// ([`Game::legal_actions_near`]).
+    fn legal_at(&mut self, depth: u32, game: &Game, near: Option<Pos>) -> Vec<Action> {
         let d = depth as usize;
         if self.lists.len() <= d {
             self.lists.resize_with(d + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.lists[d]);
         list.clear();
-        game.legal_actions(&mut list);
+        match near {
+            Some(pos) => game.legal_actions_near(pos, &mut list),
+            None => game.legal_actions(&mut list),
+        }
         list
     }
 
@@ -196,7 +202,7 @@ impl GreedyBot {
         // (again after looking deeper, which prepares other states).
         let mut prepared = false;
         let mut best = f64::NEG_INFINITY;
-        let legal = self.legal_at(depth, game);
+        let legal = self.legal_at(depth, game, placed);
         for action in &legal {
             match *action {
                 Action::Deploy { pos, .. } if Some(pos) != placed => continue,
@@ -248,7 +254,7 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, game: &Game) -> Action {
-        let legal = self.legal_at(LOOKAHEAD + 1, game);
+        let legal = self.legal_at(LOOKAHEAD + 1, game, None);
         let chosen = match legal.len() {
             0 => Action::Pass,
             1 => legal[0],

@@ -12,6 +12,7 @@
 use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
+use crate::engine::history::History;
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
@@ -221,7 +222,7 @@ pub struct Game {
     pub(crate) fairy: Option<Fairy>,
     /// The mechanics' own state, one slot per mechanic.
     pub(crate) slots: Slots,
-    pub(crate) history: Vec<Action>,
+    pub(crate) history: History,
     pub(crate) scratch: Vec<SegId>,
     /// The dragon has entered play (it may be off the board, hidden by a script).
     pub(crate) dragon_in_play: bool,
@@ -289,9 +290,10 @@ impl Clone for Game {
             offer,
             fault,
         } = source;
-        self.rules.clone_from(rules);
-        self.setup.clone_from(setup);
-        self.mechanics.clone_from(mechanics);
+        // Copies of one game share these: sharing them anew would cost two atomic operations.
+        share(&mut self.rules, rules);
+        share(&mut self.setup, setup);
+        share(&mut self.mechanics, mechanics);
         self.stage = *stage;
         self.pending = *pending;
         self.scores.clone_from(scores);
@@ -317,7 +319,10 @@ impl Clone for Game {
         self.held.clone_from(held);
         self.script_state.clone_from(script_state);
         self.script_value.clone_from(script_value);
-        self.asked.clone_from(asked);
+        // Copying a queue costs even when both are empty, as they nearly always are.
+        if !(self.asked.is_empty() && asked.is_empty()) {
+            self.asked.clone_from(asked);
+        }
         self.resume = *resume;
         self.offer.clone_from(offer);
         self.fault.clone_from(fault);
@@ -386,7 +391,7 @@ impl Game {
             dragon: None,
             fairy: None,
             // Room for a placement and a deployment per tile (more actions are rare).
-            history: Vec::with_capacity(2 * tiles),
+            history: History::from(Vec::with_capacity(2 * tiles)),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: vec![[0; MAX_FIGURES]; n],
@@ -553,7 +558,7 @@ impl Game {
             now: TurnState::default(),
             dragon: None,
             fairy: None,
-            history: Vec::new(),
+            history: History::default(),
             scratch: Vec::new(),
             dragon_in_play: false,
             held: Vec::new(),
@@ -637,6 +642,25 @@ impl Game {
     /// other mechanics' additions (the fairy's moves at deployment), then `pass` where the
     /// decision may be declined.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.list_actions(out, |m, a, out| m.actions(self, a, out));
+    }
+
+    /// Appends the legal answers that matter around the tile at `pos` to `out`: those of
+    /// [`Game::legal_actions`], in its order, less some or all of the deployments on other
+    /// tiles and of the fairy's moves ([`Mechanic::actions_near`]); for a look-ahead that
+    /// leaves those out anyway (the greedy bot's).
+    ///
+    /// [`Mechanic::actions_near`]: crate::engine::mechanic::Mechanic::actions_near
+    pub fn legal_actions_near(&self, pos: Pos, out: &mut Vec<Action>) {
+        self.list_actions(out, |m, a, out| m.actions_near(self, a, pos, out));
+    }
+
+    /// The legal list, with each mechanic's part listed by `part`.
+    fn list_actions(
+        &self,
+        out: &mut Vec<Action>,
+        part: impl Fn(&dyn crate::engine::mechanic::Mechanic, Asked, &mut Vec<Action>),
+    ) {
         let Pending::Asked(a) = self.pending else {
             return;
         };
@@ -645,7 +669,7 @@ impl Game {
             return;
         }
         for m in self.mechanics.listing(a.by) {
-            m.actions(self, a, out);
+            part(m, a, out);
         }
         if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             out.push(Action::Pass);
@@ -1334,6 +1358,13 @@ impl std::ops::Deref for Completed {
 
     fn deref(&self) -> &[SegId] {
         &self.segs[..self.len]
+    }
+}
+
+/// Makes `to` share what `from` shares, unless it already does.
+fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
+    if !Arc::ptr_eq(to, from) {
+        to.clone_from(from);
     }
 }
 

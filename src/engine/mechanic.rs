@@ -225,6 +225,14 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// decision every mechanic may add its own (the fairy's moves).
     fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
 
+    /// The answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
+    /// look-ahead that weighs only those ([`Game::legal_actions_near`]): every answer
+    /// `actions` lists, in its order, but that the mechanic may leave out deployments on other
+    /// tiles and moves of the fairy. By default all of them.
+    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
+        self.actions(g, asked, out);
+    }
+
     /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it adds
     /// to), where the mechanic can tell without listing them (`None`: it cannot, and its part is
     /// listed). A bot that picks one answer at random ([`Game::pick_legal`]) then builds only the

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod event;
 pub mod fault;
 pub mod game;
+pub(crate) mod history;
 pub mod mechanic;
 pub mod named;
 pub mod refusal;

@@ -161,7 +161,7 @@ impl Game {
     /// only when a script fails, where keeping a copy before every action would cost a copy of
     /// the whole game on every action.
     pub(crate) fn roll_back(&mut self, kept: usize) {
-        let mut history = std::mem::take(&mut self.history);
+        let mut history = std::mem::take(&mut self.history).into_actions();
         history.truncate(kept);
         let rebuilt = Game::new(Arc::clone(&self.rules), Setup::clone(&self.setup))
             .ok()
@@ -177,7 +177,7 @@ impl Game {
             Some(game) => *self = game,
             // Only a script that answers differently the second time (none of castellan's
             // functions lets it) can get here: keep what there is, with the history cut back.
-            None => self.history = history,
+            None => self.history = history.into(),
         }
     }
 

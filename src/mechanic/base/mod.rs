@@ -112,18 +112,24 @@ impl Base {
     }
 
     /// Every legal deployment: on the tile just laid, or on any tile when a mechanic opens the
-    /// whole board (the magic portal).
-    fn deployments(&self, g: &Game, out: &mut Vec<Action>) {
+    /// whole board (the magic portal); with `near`, only those on the tile at that position.
+    fn deployments(&self, g: &Game, near: Option<Pos>, out: &mut Vec<Action>) {
         let Some(placed) = g.now.placed else {
             return;
         };
         let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
-        let tiles = if anywhere {
+        let mut tiles = if anywhere {
             0..g.board.tiles().len() as PlacedId
         } else {
             placed..placed + 1
         };
+        if let Some(pos) = near {
+            tiles = match g.board.at(pos) {
+                Some(t) if tiles.contains(&t) => t..t + 1,
+                _ => 0..0,
+            };
+        }
         // Only the kinds the player has in supply (B-F4) are worth checking.
         let supply = g.supply[g.active];
         let joins = g
@@ -457,7 +463,15 @@ impl Mechanic for Base {
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         match (asked.by == self.id, asked.kind) {
             (true, PLACE) => self.placements(g, out),
-            (true, _) => self.deployments(g, out),
+            (true, _) => self.deployments(g, None, out),
+            _ => {}
+        }
+    }
+
+    fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) {
+        match (asked.by == self.id, asked.kind) {
+            (true, PLACE) => self.placements(g, out),
+            (true, _) => self.deployments(g, Some(pos), out),
             _ => {}
         }
     }

@@ -351,6 +351,13 @@ impl Mechanic for FairyMechanic {
         }
     }
 
+    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
+        // Its moves are left out.
+        if asked != self.deploy {
+            self.actions(g, asked, out);
+        }
+    }
+
     fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
         // Its claim and its moves answer only its own decision and the deployment.
         if asked.by == self.id {
