@@ -130,7 +130,8 @@ impl Base {
                 _ => 0..0,
             };
         }
-        // Only the kinds the player has in supply (B-F4) are worth checking.
+        // Only the kinds the player has in supply (B-F4) are worth checking: with none left,
+        // nothing is.
         let supply = g.supply[g.active];
         let joins = g
             .rules
@@ -143,6 +144,9 @@ impl Base {
         let rows = g.rules.figures.rows().iter().zip(supply);
         for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
             *slot = Some(row);
+        }
+        if kinds[0].is_none() {
+            return;
         }
         let kinds = kinds.iter().map_while(|k| *k);
         // The features holding one of the player's followers, for the figures that join one.

@@ -24,6 +24,13 @@ fn builder_or_pig_allowed(g: &Game, figure: FigureKind) -> bool {
             .is_some_and(|r| r.has_tag("builder") || r.has_tag("pig"))
 }
 
+/// Whether the dragon stands on the tile laid this turn (V8).
+fn dragon_on_tile_just_laid(g: &Game) -> bool {
+    g.now
+        .placed
+        .is_some_and(|p| g.dragon == Some(g.board.placed(p).pos))
+}
+
 impl Mechanic for Volcano {
     fn name(&self) -> &'static str {
         "volcano"
@@ -66,14 +73,15 @@ impl Mechanic for Volcano {
         }
     }
 
+    /// Only on the tile just laid, and only when it holds the volcano or the dragon.
     fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Volcano) || g.dragon.is_some()
+        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
     }
 
     fn deploy_problem(
         &self,
         g: &Game,
-        seg: SegId,
+        _seg: SegId,
         figure: FigureKind,
         own_tile: bool,
     ) -> Option<Refusal> {
@@ -86,11 +94,9 @@ impl Mechanic for Volcano {
                 "no follower may stand on the volcano tile",
             ));
         }
-        g.dragon
-            .is_some_and(|d| d == g.root_pos(seg))
-            .then_some(Refusal::new(
-                "V8",
-                "no follower may share the dragon's tile",
-            ))
+        dragon_on_tile_just_laid(g).then_some(Refusal::new(
+            "V8",
+            "no follower may share the dragon's tile",
+        ))
     }
 }
