@@ -90,8 +90,6 @@ pub struct SpecError(pub String);
 #[derive(Clone, Debug)]
 struct Child {
     kind: DecisionKind,
-    /// The drawn tile when the action was listed (placements of different tiles differ).
-    tile: u16,
     action: Action,
     /// The node the action leads to.
     node: u32,
@@ -126,10 +124,6 @@ pub struct MctsBot {
     greedy: GreedyBot,
     /// The greedy bot's judgement of each root candidate.
     priors: Vec<f64>,
-    /// The seat the search decides for.
-    me: usize,
-    /// Experiment switch (temporary).
-    variant: u8,
 }
 
 impl MctsBot {
@@ -155,11 +149,6 @@ impl MctsBot {
             estimator: Estimator::default(),
             greedy: GreedyBot::new(seed),
             priors: Vec::new(),
-            me: 0,
-            variant: std::env::var("MCTS_OPP")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
         }
     }
 
@@ -206,7 +195,6 @@ impl MctsBot {
         self.nodes.push(Node::default());
         // Every state the search estimates descends from this one (only the bag differs).
         self.estimator.remember(game);
-        self.me = game.decision().player;
         self.add_priors(game);
         let start = Instant::now();
         let mut done = 0u32;
@@ -229,20 +217,13 @@ impl MctsBot {
     /// Gives the root a child for every legal action (in `self.legal`), with
     /// [`PRIOR_VISITS`] visits at the reward of the greedy bot's judgement of the action.
     fn add_priors(&mut self, game: &Game) {
-        self.add_priors_at(0, game, &self.legal.clone());
-    }
-
-    /// Gives `node` a child for each of `actions` (legal in `game`) with the greedy prior.
-    fn add_priors_at(&mut self, at: u32, game: &Game, actions: &[Action]) {
         let kind = game.decision().kind;
-        let tile = self.tile_key(game);
-        self.greedy.judge(game, actions, &mut self.priors);
-        for (action, margin) in actions.iter().zip(&self.priors) {
+        self.greedy.judge(game, &self.legal, &mut self.priors);
+        for (action, margin) in self.legal.iter().zip(&self.priors) {
             let node = self.nodes.len() as u32;
             self.nodes.push(Node::default());
-            self.nodes[at as usize].children.push(Child {
+            self.nodes[0].children.push(Child {
                 kind,
-                tile,
                 action: *action,
                 node,
                 visits: PRIOR_VISITS,
@@ -265,10 +246,7 @@ impl MctsBot {
             if self.legal.is_empty() {
                 break;
             }
-            let opp = self.variant & 1 != 0
-                && decision.player != self.me
-                && (self.variant & 8 == 0 || self.path.len() <= 3);
-            let (index, fresh) = self.select(node, &game, opp);
+            let (index, fresh) = self.select(node, decision.kind);
             let action = self.nodes[node as usize].children[index as usize].action;
             self.path.push((node, index, decision.player));
             self.events.clear();
@@ -292,24 +270,17 @@ impl MctsBot {
     /// The child of `node` to follow among the legal actions (in `self.legal`) of a decision
     /// of `kind`: a random untried one if there is one (added to the tree, `true`), else the
     /// best upper confidence bound. Counts availability for every legal child.
-    fn select(&mut self, node: u32, game: &Game, prior: bool) -> (u32, bool) {
-        let kind = game.decision().kind;
-        let tile = self.tile_key(game);
+    fn select(&mut self, node: u32, kind: DecisionKind) -> (u32, bool) {
         let mut untried: Vec<Action> = Vec::new();
         let children = &mut self.nodes[node as usize].children;
         for action in &self.legal {
             match children
                 .iter_mut()
-                .find(|c| c.kind == kind && c.tile == tile && c.action == *action)
+                .find(|c| c.kind == kind && c.action == *action)
             {
                 Some(c) => c.available += 1,
                 None => untried.push(*action),
             }
-        }
-        if prior && !untried.is_empty() {
-            self.add_priors_at(node, game, &untried);
-            let (best, _) = self.best_bound(node, kind, tile);
-            return (best, true);
         }
         if !untried.is_empty() {
             let action = untried[self.rng.random_range(0..untried.len())];
@@ -318,7 +289,6 @@ impl MctsBot {
             let children = &mut self.nodes[node as usize].children;
             children.push(Child {
                 kind,
-                tile,
                 action,
                 node: child,
                 visits: 0,
@@ -327,24 +297,10 @@ impl MctsBot {
             });
             return (children.len() as u32 - 1, true);
         }
-        (self.best_bound(node, kind, tile).0, false)
-    }
-
-    /// The key of the drawn tile (for placements).
-    fn tile_key(&self, game: &Game) -> u16 {
-        if self.variant & 4 != 0 {
-            game.tile.unwrap_or(u16::MAX)
-        } else {
-            0
-        }
-    }
-
-    /// The legal child of `node` with the best upper confidence bound.
-    fn best_bound(&self, node: u32, kind: DecisionKind, tile: u16) -> (u32, f64) {
         let children = &self.nodes[node as usize].children;
         let mut best = (0u32, f64::NEG_INFINITY);
         for (i, c) in children.iter().enumerate() {
-            if c.kind != kind || c.tile != tile || !self.legal.contains(&c.action) {
+            if c.kind != kind || !self.legal.contains(&c.action) {
                 continue;
             }
             let bound = mean(c)
@@ -353,7 +309,7 @@ impl MctsBot {
                 best = (i as u32, bound);
             }
         }
-        best
+        (best.0, false)
     }
 
     /// Plays on from `game` by the playout policy; each seat's reward.
@@ -372,15 +328,6 @@ impl MctsBot {
             self.events.clear();
             if game.apply_legal(&action, &mut self.events).is_err() {
                 break;
-            }
-        }
-        if self.variant & 2 != 0 {
-            while !game.is_over() && game.decision().player != self.me {
-                let action = self.greedy.choose(game);
-                self.events.clear();
-                if game.apply_legal(&action, &mut self.events).is_err() {
-                    break;
-                }
             }
         }
         self.estimator.prepare(game);
