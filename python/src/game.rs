@@ -184,8 +184,10 @@ impl PyGame {
             count = c;
             0
         });
-        let listed = !self.scratch.is_empty();
-        self.listed = listed.then(|| self.game.history().len());
+        // `pick_legal` lists in `scratch` only the parts it cannot count, and never `pass`: the
+        // list is the whole legal list only when it holds every answer.
+        let whole = count > 0 && self.scratch.len() == count;
+        self.listed = whole.then(|| self.game.history().len());
         count
     }
 
