@@ -24,6 +24,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod common;
+use common::scored_with_rule;
+
 const RED: usize = 0;
 const BLUE: usize = 1;
 
@@ -194,27 +197,10 @@ fn placement_refused(game: &mut Game, action: Action, rule: &'static str) {
     );
 }
 
-/// Every `Scored` event as (player, points, feature, rule).
-fn scored(events: &[Event]) -> Vec<(usize, u32, FeatureKind, &'static str)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Scored {
-                player,
-                points,
-                feature,
-                rule,
-                ..
-            } => Some((player, points, feature, rule)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Points per seat paid by features of `kind`.
 fn points_for(events: &[Event], kind: FeatureKind) -> [u32; 2] {
     let mut sum = [0; 2];
-    for (player, points, feature, _) in scored(events) {
+    for (player, points, feature, _) in scored_with_rule(events) {
         if feature == kind {
             sum[player] += points;
         }
@@ -326,7 +312,7 @@ fn every_record_reaches_its_final_score_and_ends_after_the_last_tile() {
         );
         // Every point is accounted for by a Scored event.
         let mut total = [0u32; 2];
-        for (player, points, _, _) in scored(&events) {
+        for (player, points, _, _) in scored_with_rule(&events) {
             total[player] += points;
         }
         assert_eq!(&total, expected, "{name}: Scored events add up");
@@ -343,7 +329,10 @@ fn b_e1_final_scoring_follows_the_turn_of_the_last_tile() {
     assert_eq!(game.tiles_left(), 0);
     assert!(!game.is_over());
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
-    assert!(scored(&events).is_empty(), "no points before the end");
+    assert!(
+        scored_with_rule(&events).is_empty(),
+        "no points before the end"
+    );
     let Replay { game, events } = replay(name);
     assert!(game.is_over());
     let tail: Vec<&Event> = events.iter().rev().take(5).collect();
@@ -366,7 +355,7 @@ fn t_b1_road_tie_pays_both_thieves_in_full() {
     let Replay { game, events } = replay("t-b1-road-tie");
     assert_eq!(completed(&events), vec![(FeatureKind::Road, 4)]);
     assert_eq!(
-        scored(&events),
+        scored_with_rule(&events),
         vec![
             (RED, 4, FeatureKind::Road, "§1.6 completed road"),
             (BLUE, 4, FeatureKind::Road, "§1.6 completed road"),
@@ -434,7 +423,11 @@ fn check_two_tile_city(name: &str, points: u32) {
         ],
         "{name}"
     );
-    assert_eq!(scored(&events).len(), 1, "{name}: one payment only");
+    assert_eq!(
+        scored_with_rule(&events).len(),
+        1,
+        "{name}: one payment only"
+    );
     assert_eq!(game.scores(), &[points, 0], "{name}");
     assert_eq!(follower_supply(&game), [7, 7], "{name}");
 }
@@ -474,7 +467,7 @@ fn t_b2_two_tile_city_with_pennant_half_scores_3() {
 fn t_b3_incomplete_features_score_at_the_end() {
     let Replay { game, events } = replay("t-b3-incomplete");
     assert!(completed(&events).is_empty(), "nothing completes in play");
-    let mut paid = scored(&events);
+    let mut paid = scored_with_rule(&events);
     paid.sort();
     let mut want = vec![
         (RED, 3, FeatureKind::Road, "§1.8 incomplete road"),
@@ -494,7 +487,7 @@ fn t_b3_incomplete_features_score_at_the_end() {
 /// on the board to the end (B-M3: farmers never return).
 fn check_farm_variant(name: &str, rule: &str, red: u32, blue: u32) {
     let Replay { game, events } = replay(name);
-    let paid = scored(&events);
+    let paid = scored_with_rule(&events);
     assert!(
         paid.iter()
             .all(|(_, _, feature, r)| *feature == FeatureKind::Field && *r == rule),
@@ -676,7 +669,7 @@ fn road_majority_pays_only_the_strongest_and_returns_everyone() {
     let Replay { game, events } = replay(name);
     assert_eq!(completed(&events), vec![(FeatureKind::Road, 6)]);
     assert_eq!(
-        scored(&events),
+        scored_with_rule(&events),
         vec![(RED, 6, FeatureKind::Road, "§1.6 completed road")]
     );
     let returned: Vec<usize> = events
@@ -705,7 +698,7 @@ fn road_loop_is_complete() {
     let Replay { game, events } = replay(name);
     assert_eq!(completed(&events), vec![(FeatureKind::Road, 4)]);
     assert_eq!(
-        scored(&events),
+        scored_with_rule(&events),
         vec![(RED, 4, FeatureKind::Road, "§1.6 completed road")]
     );
     assert!(game.figures().is_empty());
@@ -797,7 +790,7 @@ fn tile_l_has_three_separate_roads_and_three_fields() {
         vec![(FeatureKind::City, 2), (FeatureKind::Road, 2)]
     );
     assert_eq!(
-        scored(&events),
+        scored_with_rule(&events),
         vec![(BLUE, 2, FeatureKind::Road, "§1.6 completed road")]
     );
     // Blue's deploy decision in turn 4: both corner farms touching (0,1) are free.
@@ -840,7 +833,7 @@ fn check_field_between_two_caps(name: &str, caps: [&str; 2]) {
         "{name}"
     );
     assert_eq!(
-        scored(&events),
+        scored_with_rule(&events),
         vec![(RED, 6, FeatureKind::Field, "§1.9 farm_centric_3")],
         "{name}"
     );
@@ -876,7 +869,7 @@ fn tile_x_has_four_roads_and_four_corner_fields() {
     let Replay { game, events } = replay(name);
     assert_eq!(completed(&events), vec![(FeatureKind::Road, 2); 3]);
     assert_eq!(
-        scored(&events)
+        scored_with_rule(&events)
             .into_iter()
             .filter(|s| s.2 == FeatureKind::Road)
             .collect::<Vec<_>>(),
@@ -1164,7 +1157,7 @@ fn b_m3_farmers_stay_when_a_bordering_city_completes() {
     // t-b4: after turn 3 both cities are complete and all three farmers stand.
     let Replay { game, events } = replay_first("t-b4-farm-centric-3", 6);
     assert_eq!(completed(&events).len(), 2);
-    assert!(scored(&events).is_empty());
+    assert!(scored_with_rule(&events).is_empty());
     assert_eq!(game.figures().len(), 3);
     assert_eq!(follower_supply(&game), [5, 6]);
 }
@@ -1200,7 +1193,11 @@ fn farmers_off_offers_no_field_and_scores_no_farm() {
         deploy_refused(&mut game, deploy(1, 0, at), "mechanics.farmers");
     }
     let Replay { game, events } = replay(name);
-    assert!(scored(&events).iter().all(|s| s.2 != FeatureKind::Field));
+    assert!(
+        scored_with_rule(&events)
+            .iter()
+            .all(|s| s.2 != FeatureKind::Field)
+    );
     assert_eq!(game.scores(), &[4, 2]);
 
     // The same record under `base`: the fields are offered.

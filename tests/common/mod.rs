@@ -1,4 +1,4 @@
-//! What the record-based tests share (tests/abbot.rs, tests/big_follower.rs,
+//! What the record-based tests share (tests/abbot.rs, tests/base_rules.rs, tests/big_follower.rs,
 //! tests/traders_builders.rs, tests/dungeon.rs, tests/dungeon_full.rs, tests/inns_cathedrals.rs,
 //! tests/translated.rs): loading a record of `tests/records/`, playing it under another ruleset,
 //! replaying it, its scoring events, and the dungeon's random games and `simulate` runs.
@@ -53,6 +53,14 @@ pub type Scored = (usize, u32, FeatureKind);
 
 /// Every `Scored` event as (player, points, feature).
 pub fn scored(events: &[Event]) -> Vec<Scored> {
+    scored_with_rule(events)
+        .into_iter()
+        .map(|(player, points, feature, _)| (player, points, feature))
+        .collect()
+}
+
+/// Every `Scored` event as (player, points, feature, the rule it names).
+pub fn scored_with_rule(events: &[Event]) -> Vec<(usize, u32, FeatureKind, &'static str)> {
     events
         .iter()
         .filter_map(|e| match *e {
@@ -60,8 +68,9 @@ pub fn scored(events: &[Event]) -> Vec<Scored> {
                 player,
                 points,
                 feature,
+                rule,
                 ..
-            } => Some((player, points, feature)),
+            } => Some((player, points, feature, rule)),
             _ => None,
         })
         .collect()
