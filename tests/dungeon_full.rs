@@ -185,6 +185,58 @@ fn under_the_followers_menu_the_builder_survives() {
     assert_eq!(end.game.held_of(1, kind("follower")), 1);
 }
 
+/// DG-8(b), Q9: a big follower is a meeple, so it may flee like a knight. Blue is asked about
+/// his big follower on E3 (not about his builder) and flees: it is below, still his; the builder
+/// is eaten.
+#[test]
+fn dg8b_a_big_follower_flees_into_the_dungeon() {
+    let r = record(DIR, "dg-t3-big-flees");
+    let asked = before(r.clone(), r.actions.len() - 1);
+    assert_eq!(asked.decision().player, 1);
+    assert_eq!(offers(&asked), ["flee 1 2 E", "stay 1 2 E"]);
+    assert_eq!(
+        at(&asked, 1, 2),
+        [
+            (1, "builder".to_string(), "N".to_string()),
+            (1, "big".to_string(), "E".to_string()),
+        ]
+    );
+
+    let g = run(&r).game;
+    assert_eq!(at(&g, 1, 2), [], "E3 is empty");
+    assert_eq!(g.held_of(1, kind("big")), 1, "the big follower is below");
+    assert_eq!(g.supply(1, kind("big")), 0);
+    assert_eq!(g.supply(1, kind("builder")), 1, "the builder is home");
+    assert!(g.dragon_in_play() && g.dragon().is_none());
+}
+
+/// DG-8(b): a big follower that stays is the dragon's normal food like any follower: eaten, back
+/// in its owner's supply, and nothing is below.
+#[test]
+fn dg8b_a_big_follower_that_stays_is_eaten() {
+    let r = record(DIR, "dg-t3-big-flees");
+    let mut g = before(r.clone(), r.actions.len() - 1);
+    let stay = g
+        .legal()
+        .into_iter()
+        .find(|a| matches!(a, Action::Script(id) if script::action(*id).name == "stay"))
+        .expect("the stay offer");
+    let events = g.apply(&stay).expect("stay is legal");
+    assert_eq!(at(&g, 1, 2), [], "both figures on E3 are eaten");
+    assert_eq!(g.held(1), 0, "nobody is below");
+    assert_eq!(g.supply(1, kind("big")), 1);
+    assert_eq!(g.supply(1, kind("builder")), 1);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::FigureReturned { player: 1, figure, reason: ReturnReason::Eaten, .. }
+            if *figure == kind("big")
+    )));
+    assert!(
+        g.dragon_in_play() && g.dragon().is_none(),
+        "the dragon is below"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // DG-10: the optional flush.
 
