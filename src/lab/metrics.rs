@@ -1,20 +1,26 @@
 //! Statistics over lab games: each metric per ruleset as a mean with a 95% confidence
 //! interval, and its difference from the first ruleset, paired by game (the same seed).
+//!
+//! A mean over games gets the normal approximation (1.96 standard errors of the sample); a
+//! share of games (a seat's win rate, ties) gets the Wilson score interval, which stays inside
+//! 0..=1 and does not shrink to nothing when every game or none counts (a seat that won all 20
+//! games has won a share of at least 84%, not exactly 100%). Differences are means of paired
+//! values, with the normal approximation.
 
 use crate::lab::{GameResult, LabError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// z for a two-sided 95% interval (normal approximation).
+/// z for a two-sided 95% interval.
 const Z95: f64 = 1.96;
 
-/// A mean over games with the half-width of its 95% confidence interval.
+/// A mean over games with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// The mean.
     pub mean: f64,
-    /// Half the width of the 95% interval; none with fewer than two games.
-    pub half_width: Option<f64>,
+    /// The 95% interval `[low, high]`; none with fewer than two games.
+    pub interval: Option<(f64, f64)>,
     /// Games that have a value.
     pub n: u64,
 }
@@ -22,30 +28,56 @@ pub struct Estimate {
 impl Estimate {
     /// The mean and interval of `values` (normal approximation, sample standard deviation).
     pub fn of(values: &[f64]) -> Estimate {
-        let n = values.len();
-        if n == 0 {
-            return Estimate {
-                mean: 0.0,
-                half_width: None,
-                n: 0,
-            };
-        }
-        let mean = values.iter().sum::<f64>() / n as f64;
-        let half_width = (n > 1).then(|| {
+        let (n, mean) = Self::mean(values);
+        let interval = (n > 1).then(|| {
             let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            Z95 * (var / n as f64).sqrt()
+            let half = Z95 * (var / n as f64).sqrt();
+            (mean - half, mean + half)
         });
         Estimate {
             mean,
-            half_width,
+            interval,
             n: n as u64,
         }
     }
 
+    /// The share of `values` that are 1 (each is 0 or 1), with the Wilson score interval.
+    pub fn share(values: &[f64]) -> Estimate {
+        let (n, p) = Self::mean(values);
+        let interval = (n > 1).then(|| {
+            let n = n as f64;
+            let z2 = Z95 * Z95;
+            let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+            ((centre - half).max(0.0), (centre + half).min(1.0))
+        });
+        Estimate {
+            mean: p,
+            interval,
+            n: n as u64,
+        }
+    }
+
+    /// How many values, and their mean (0 for none).
+    fn mean(values: &[f64]) -> (usize, f64) {
+        let n = values.len();
+        let mean = if n == 0 {
+            0.0
+        } else {
+            values.iter().sum::<f64>() / n as f64
+        };
+        (n, mean)
+    }
+
     /// Whether the interval leaves out zero.
     pub fn excludes_zero(&self) -> bool {
-        self.half_width
-            .is_some_and(|h| self.mean - h > 0.0 || self.mean + h < 0.0)
+        self.interval
+            .is_some_and(|(low, high)| low > 0.0 || high < 0.0)
+    }
+
+    /// The interval's upper end, or the mean without one.
+    pub fn high(&self) -> f64 {
+        self.interval.map_or(self.mean, |(_, high)| high)
     }
 }
 
@@ -79,6 +111,9 @@ pub struct Summary {
     /// Every final score of every seat, per ruleset (for distributions).
     pub scores: Vec<Vec<u32>>,
 }
+
+/// The groups whose metric is a share of games (each game counts 0 or 1), with Wilson intervals.
+const SHARES: [&str; 2] = ["win_rate", "ties"];
 
 /// A metric's value in one game, if the game has one.
 type Measure<'a> = Box<dyn Fn(&GameResult) -> Option<f64> + 'a>;
@@ -246,9 +281,14 @@ fn metric(
                 .collect()
         })
         .collect();
+    let estimate = if SHARES.contains(&group) {
+        Estimate::share
+    } else {
+        Estimate::of
+    };
     let estimates = values
         .iter()
-        .map(|v| Estimate::of(&v.values().copied().collect::<Vec<_>>()))
+        .map(|v| estimate(&v.values().copied().collect::<Vec<_>>()))
         .collect();
     let differences = values
         .iter()
@@ -315,14 +355,23 @@ mod tests {
         let score = find(&s, "mean score, seat 1");
         assert_eq!(score.values[0].mean, 6.0);
         // Sample sd of 10, 6, 2 is 4: 1.96 · 4 / √3.
-        let hw = score.values[0].half_width.expect("three games");
-        assert!((hw - 1.96 * 4.0 / 3f64.sqrt()).abs() < 1e-9);
+        let (low, high) = score.values[0].interval.expect("three games");
+        let hw = 1.96 * 4.0 / 3f64.sqrt();
+        assert!((low - (6.0 - hw)).abs() < 1e-9 && (high - (6.0 + hw)).abs() < 1e-9);
         // Paired differences 2, 3, 0: mean 5/3.
         let d = score.differences[1].expect("a difference");
         assert!((d.mean - 5.0 / 3.0).abs() < 1e-12);
         let wins = find(&s, "win rate, seat 1");
         assert!((wins.values[0].mean - 1.0 / 3.0).abs() < 1e-12);
         assert!((wins.values[1].mean - 2.0 / 3.0).abs() < 1e-12);
+        // Wilson, 1 of 3: centre (1/3 + z²/6) / (1 + z²/3), half-width
+        // z / (1 + z²/3) · √(2/27 + z²/36).
+        let z2 = 1.96f64 * 1.96;
+        let centre = (1.0 / 3.0 + z2 / 6.0) / (1.0 + z2 / 3.0);
+        let half = 1.96 / (1.0 + z2 / 3.0) * (2.0 / 27.0 + z2 / 36.0).sqrt();
+        let (low, high) = wins.values[0].interval.expect("three games");
+        assert!((low - (centre - half)).abs() < 1e-12 && (high - (centre + half)).abs() < 1e-12);
+        assert!((0.061..0.062).contains(&low) && (0.792..0.793).contains(&high));
         assert!((find(&s, "tied games").values[0].mean - 1.0 / 3.0).abs() < 1e-12);
         // Margins 6, 0, 6 and 8, 3, 9.
         assert_eq!(find(&s, "winning margin").values[0].mean, 4.0);
@@ -339,6 +388,26 @@ mod tests {
         assert_eq!(d.mean, 0.0);
         assert!(!d.excludes_zero());
         assert_eq!(s.scores[0], vec![10, 4, 6, 6, 2, 8]);
+    }
+
+    /// A seat that won every game: the Wilson interval of its share keeps room below 100%
+    /// (20 of 20: from about 83.9%), where the normal approximation would claim exactly 100%.
+    #[test]
+    fn a_share_of_all_or_none_keeps_an_interval() {
+        let all = Estimate::share(&[1.0; 20]);
+        let (low, high) = all.interval.expect("twenty games");
+        assert_eq!((all.mean, high), (1.0, 1.0));
+        assert!(
+            (low - 20.0 / (20.0 + 1.96f64 * 1.96)).abs() < 1e-12,
+            "{low}"
+        );
+        let none = Estimate::share(&[0.0; 20]);
+        assert_eq!(none.interval.map(|i| i.0), Some(0.0));
+        assert!(none.high() > 0.16 && none.high() < 0.17);
+        assert!(
+            !none.excludes_zero(),
+            "no game won is not a share above zero"
+        );
     }
 
     #[test]

@@ -59,19 +59,19 @@ pub fn write_results(results: &[GameResult]) -> String {
     out
 }
 
-/// `12.34 ± 0.56` (or the mean alone without an interval).
+/// `12.34 [11.78, 12.90]` (or the mean alone without an interval).
 fn show(e: &Estimate) -> String {
-    match e.half_width {
-        Some(h) => format!("{:.2} ± {h:.2}", e.mean),
+    match e.interval {
+        Some((low, high)) => format!("{:.2} [{low:.2}, {high:.2}]", e.mean),
         None => format!("{:.2}", e.mean),
     }
 }
 
-/// `+1.23 ± 0.45 *`: a difference, starred when its interval excludes zero.
+/// `+1.23 [0.78, 1.68] *`: a difference, starred when its interval excludes zero.
 fn show_difference(d: &Estimate) -> String {
     let star = if d.excludes_zero() { " *" } else { "" };
-    match d.half_width {
-        Some(h) => format!("{:+.2} ± {h:.2}{star}", d.mean),
+    match d.interval {
+        Some((low, high)) => format!("{:+.2} [{low:+.2}, {high:+.2}]{star}", d.mean),
         None => format!("{:+.2}", d.mean),
     }
 }
@@ -315,12 +315,11 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
     let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
     let label_area = (longest as u32 * 7 + 12).clamp(60, 360);
     let height = (metrics.len() as u32 * (10 + 14 * rulesets as u32) + 90).min(4000);
-    let high = |e: &Estimate| e.mean + e.half_width.unwrap_or(0.0);
     // The legend sits at the right, beside the bars: the axis runs on past the longest bar by
     // the legend's width.
     let widest = metrics
         .iter()
-        .flat_map(|m| m.values.iter().map(high))
+        .flat_map(|m| m.values.iter().map(Estimate::high))
         .fold(0.0, f64::max)
         * 1.05
         + 1e-9;
@@ -377,10 +376,10 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
                 });
             chart.draw_series(metrics.iter().enumerate().filter_map(|(i, m)| {
                 let v = m.values.get(k)?;
-                let h = v.half_width?;
+                let (low, high) = v.interval?;
                 let y = place(i) + slot * 0.45;
                 Some(PathElement::new(
-                    vec![((v.mean - h).max(0.0), y), (v.mean + h, y)],
+                    vec![(low.max(0.0), y), (high, y)],
                     BLACK.stroke_width(2),
                 ))
             }))?;
