@@ -76,18 +76,13 @@ fn show_difference(d: &Estimate) -> String {
     }
 }
 
-/// The cells of one metric's row: each ruleset's value, with its difference from the first in
-/// brackets (after the first ruleset).
+/// The cells of one metric's row: each ruleset's value, with its difference from the first
+/// (after the first ruleset).
 fn cells(m: &Metric) -> Vec<(String, Option<String>)> {
     m.values
         .iter()
         .zip(&m.differences)
-        .map(|(v, d)| {
-            (
-                show(v),
-                d.as_ref().map(|d| format!("({})", show_difference(d))),
-            )
-        })
+        .map(|(v, d)| (show(v), d.as_ref().map(show_difference)))
         .collect()
 }
 
@@ -117,7 +112,8 @@ pub fn table(s: &Summary) -> String {
                 .into_iter()
                 .enumerate()
                 .flat_map(|(k, (v, d))| {
-                    std::iter::once(v).chain((k > 0).then(|| d.unwrap_or_default()))
+                    std::iter::once(v)
+                        .chain((k > 0).then(|| d.map_or_else(String::new, |d| format!("({d})"))))
                 })
                 .collect();
             (m.label.clone(), flat)
@@ -179,10 +175,10 @@ fn page(s: &Summary) -> Drawn<String> {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}\
-         table{{border-collapse:collapse;font-size:14px}}td,th{{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}}\
+         table{{border-collapse:collapse;font-size:13px}}td,th{{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd;white-space:nowrap}}\
          td:first-child,th:first-child{{text-align:left}}.sig{{font-weight:bold;color:#a40}}svg{{display:block;margin:1em 0}}</style>\n\
          </head><body>\n<h1>{}</h1>\n<p>{} games per ruleset; bots: {}. Means with 95% confidence intervals; \
-         in brackets the difference from <b>{}</b> over the same seeds, <span class=\"sig\">bold</span> where its interval excludes zero.</p>\n",
+         beside each, the difference from <b>{}</b> over the same seeds, <span class=\"sig\">bold</span> where its interval excludes zero.</p>\n",
         esc(&title),
         esc(&title),
         s.games
@@ -194,8 +190,12 @@ fn page(s: &Summary) -> Drawn<String> {
         esc(s.rulesets.first().map_or("", String::as_str)),
     )?;
     out.push_str("<table><tr><th>metric</th>");
-    for r in &s.rulesets {
+    let first = esc(s.rulesets.first().map_or("", String::as_str));
+    for (k, r) in s.rulesets.iter().enumerate() {
         write!(out, "<th>{}</th>", esc(r))?;
+        if k > 0 {
+            write!(out, "<th>vs {first}</th>")?;
+        }
     }
     out.push_str("</tr>\n");
     for m in &s.metrics {
@@ -206,11 +206,10 @@ fn page(s: &Summary) -> Drawn<String> {
             } else {
                 ""
             };
-            let cell = match difference {
-                Some(diff) => format!("{value} {diff}"),
-                None => value.clone(),
-            };
-            write!(out, "<td{class}>{}</td>", esc(&cell))?;
+            write!(out, "<td{class}>{}</td>", esc(value))?;
+            if let Some(diff) = difference {
+                write!(out, "<td{class}>{}</td>", esc(diff))?;
+            }
         }
         out.push_str("</tr>\n");
     }
