@@ -275,7 +275,7 @@ impl Session {
                 self.names[seat]
             )));
         }
-        let words = describe::actions(&self.game, &legal, &self.names);
+        let words = choice_words(&self.game, &legal, &self.names);
         self.show(seat, &words, false, out)?;
         let mut line = String::new();
         loop {
@@ -326,6 +326,12 @@ impl Session {
                     )?;
                 }
                 "board" | "show" | "list" => self.show(seat, &words, rest == "all", out)?,
+                "key" => {
+                    writeln!(out, "key: {}", self.marks())?;
+                    for line in legend_lines(&self.game, terminal_size().0) {
+                        writeln!(out, "{line}")?;
+                    }
+                }
                 "save" | "save!" if rest.is_empty() => {
                     writeln!(out, "save needs a file name: save FILE")?
                 }
@@ -349,9 +355,10 @@ impl Session {
         }
     }
 
-    /// The board, the drawn tile, the scores and the numbered choices.
-    /// Shows the board (the part around the last tile laid that fits the terminal, or `all`
-    /// of it), the tile to place and the choices.
+    /// The board, the drawn tile, the scores and the numbered choices, on one screen: the
+    /// board (the part around the last tile laid, or `all` of it) gets the lines that the rest
+    /// leaves, long lists of choices go into columns, and the symbols' key is left out (for
+    /// the `key` command) when the board would get less than two rows of tiles.
     fn show(
         &self,
         seat: usize,
@@ -360,22 +367,35 @@ impl Session {
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
         let game = &self.game;
-        writeln!(out)?;
+        let (width, height) = terminal_size();
+        let tile = self.tile_pictures();
+        let status = self.status_lines(seat);
+        let choices = choice_lines(words, width, height);
+        let mut legend = legend_lines(game, width);
+        // Besides the board: the view's note, the players' marks, the tile, the scores and the
+        // question, the choices and the prompt (and a blank line before the board if it fits).
+        let others = 3 + tile.len() + status.len() + choices.len();
+        let board_rows = |rows: usize| 1 + rows * render::text::TILE_H;
+        let roomy = height > others + legend.len() + board_rows(2);
+        let gap = height > others + board_rows(1);
+        let mut marks = format!("key: {}", self.marks());
+        if !roomy {
+            legend.clear();
+            marks.push_str("  (`key` lists the symbols)");
+        }
         let window = (!all).then(|| {
-            let (width, height) = terminal_size();
             let centre = game.board().tiles().last().map(|t| t.pos);
-            // Half the lines for the board: the tile, the scores and the choices follow.
             render::text::Window::fitting(
                 centre.unwrap_or(crate::model::geometry::Pos::new(0, 0)),
                 width,
-                height / 2,
+                height.saturating_sub(others + legend.len() + usize::from(gap)),
             )
         });
-        writeln!(
-            out,
-            "{}",
-            render::text::board_window(game, self.colour, window)
-        )?;
+        if gap {
+            writeln!(out)?;
+        }
+        let board = render::text::board_window(game, self.colour, window);
+        writeln!(out, "{}", board.trim_end_matches('\n'))?;
         let whole = render::text::extent(game, None);
         let part = render::text::extent(game, window);
         if part != whole {
@@ -385,66 +405,69 @@ impl Session {
                 part.0, part.1, part.2, part.3, whole.0, whole.1, whole.2, whole.3
             )?;
         }
-        // The key to the board: each player's mark, then the symbols.
+        for line in std::iter::once(marks)
+            .chain(legend)
+            .chain(tile)
+            .chain(status)
+            .chain(choices)
+        {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Each player's number on the board and name: `1 Ann  2 greedy`.
+    fn marks(&self) -> String {
         let marks: Vec<String> = self
             .names
             .iter()
             .enumerate()
             .map(|(seat, name)| format!("{} {name}", seat + 1))
             .collect();
-        writeln!(out, "key: {}", marks.join("  "))?;
-        // The symbols, wrapped to the terminal's width.
-        let width = terminal_size().0;
-        let mut line = String::new();
-        for item in render::text::SYMBOLS.split("  ").filter(|i| !i.is_empty()) {
-            if !line.is_empty() && 5 + line.len() + item.len() > width {
-                writeln!(out, "     {}", line.trim_end())?;
-                line.clear();
-            }
-            line.push_str(item);
-            line.push_str("  ");
-        }
-        writeln!(out, "     {}", line.trim_end())?;
-        for line in render::text::extra_symbols(game) {
-            writeln!(out, "     {line}")?;
-        }
-        let decision = game.decision();
-        if let DecisionKind::PlaceTile { tile } = decision.kind {
-            let rules = game.rules();
-            writeln!(
-                out,
-                "{} drew {}; it can be turned:",
-                self.names[seat],
-                rules.tile(tile).id
-            )?;
-            let pictures: Vec<Vec<String>> = Rotation::ALL
+        marks.join("  ")
+    }
+
+    /// When a tile is to be placed: its picture in each rotation, side by side.
+    fn tile_pictures(&self) -> Vec<String> {
+        let game = &self.game;
+        let DecisionKind::PlaceTile { tile } = game.decision().kind else {
+            return Vec::new();
+        };
+        let rules = game.rules();
+        let mut lines = Vec::new();
+        let pictures: Vec<Vec<String>> = Rotation::ALL
+            .iter()
+            .map(|r| render::text::tile(rules, tile, *r))
+            .collect();
+        let width = pictures
+            .iter()
+            .flatten()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let labels: Vec<String> = Rotation::ALL
+            .iter()
+            .map(|r| format!("{:<width$}", format!("{}°", r.degrees())))
+            .collect();
+        lines.push(format!("  {}", labels.join("   ")));
+        let rows = pictures.iter().map(Vec::len).max().unwrap_or(0);
+        for row in 0..rows {
+            let line: Vec<String> = pictures
                 .iter()
-                .map(|r| render::text::tile(rules, tile, *r))
+                .map(|p| {
+                    let l = p.get(row).map_or("", String::as_str);
+                    let pad = width.saturating_sub(l.chars().count());
+                    format!("{l}{}", " ".repeat(pad))
+                })
                 .collect();
-            let width = pictures
-                .iter()
-                .flatten()
-                .map(|l| l.chars().count())
-                .max()
-                .unwrap_or(0);
-            let labels: Vec<String> = Rotation::ALL
-                .iter()
-                .map(|r| format!("{:<width$}", format!("{}°", r.degrees())))
-                .collect();
-            writeln!(out, "  {}", labels.join("   "))?;
-            let rows = pictures.iter().map(Vec::len).max().unwrap_or(0);
-            for row in 0..rows {
-                let line: Vec<String> = pictures
-                    .iter()
-                    .map(|p| {
-                        let l = p.get(row).map_or("", String::as_str);
-                        let pad = width.saturating_sub(l.chars().count());
-                        format!("{l}{}", " ".repeat(pad))
-                    })
-                    .collect();
-                writeln!(out, "  {}", line.join("   ").trim_end())?;
-            }
+            lines.push(format!("  {}", line.join("   ").trim_end()));
         }
+        lines
+    }
+
+    /// The scores and supplies, and what `seat` is asked.
+    fn status_lines(&self, seat: usize) -> Vec<String> {
+        let game = &self.game;
         let scores: Vec<String> = (0..self.names.len())
             .map(|p| {
                 let goods = render::text::goods_words(game, p)
@@ -457,27 +480,22 @@ impl Session {
                 )
             })
             .collect();
-        writeln!(
-            out,
-            "scores: {}; {} tiles left",
-            scores.join(", "),
-            game.tiles_left()
-        )?;
-        let what = match decision.kind {
-            DecisionKind::PlaceTile { .. } => "place the tile".to_string(),
+        let what = match game.decision().kind {
+            DecisionKind::PlaceTile { tile } => format!(
+                "place {} (where, turned how far)",
+                game.rules().tile(tile).id
+            ),
             DecisionKind::Deploy => "deploy a figure, move the fairy or pass".to_string(),
             other => decision_words(other),
         };
-        writeln!(
-            out,
-            "{}",
-            self.paint(Paint::Bold, &format!("{}: {what}", self.names[seat]))
-        )?;
-        let digits = words.len().to_string().len();
-        for (i, w) in words.iter().enumerate() {
-            writeln!(out, "  {:>digits$}. {w}", i + 1)?;
-        }
-        Ok(())
+        vec![
+            format!(
+                "scores: {}; {} tiles left",
+                scores.join(", "),
+                game.tiles_left()
+            ),
+            self.paint(Paint::Bold, &format!("{}: {what}", self.names[seat])),
+        ]
     }
 
     /// Writes the game to `path`; an existing file other than the one this session saved to
@@ -579,8 +597,12 @@ impl Session {
     }
 }
 
-/// The terminal's size in characters: `COLUMNS` and `LINES` when set, else 80 × 24.
+/// The terminal's size in characters (columns, lines): `COLUMNS` and `LINES` when set, else
+/// what the terminal on standard output says, else 80 × 24.
 fn terminal_size() -> (usize, usize) {
+    let (lines, columns) = console::Term::stdout()
+        .size_checked()
+        .map_or((24, 80), |(l, c)| (usize::from(l), usize::from(c)));
     let var = |name: &str, default: usize| {
         std::env::var(name)
             .ok()
@@ -588,7 +610,71 @@ fn terminal_size() -> (usize, usize) {
             .filter(|n: &usize| *n > 0)
             .unwrap_or(default)
     };
-    (var("COLUMNS", 80), var("LINES", 24))
+    (var("COLUMNS", columns), var("LINES", lines))
+}
+
+/// The symbols of the board's key, wrapped to `width`, and the lines for what this game adds
+/// (expansion marks, builder and pig, figure letters).
+fn legend_lines(game: &Game, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for item in render::text::SYMBOLS.split("  ").filter(|i| !i.is_empty()) {
+        if !line.is_empty() && 5 + line.len() + item.len() > width {
+            lines.push(format!("     {}", line.trim_end()));
+            line.clear();
+        }
+        line.push_str(item);
+        line.push_str("  ");
+    }
+    lines.push(format!("     {}", line.trim_end()));
+    lines.extend(
+        render::text::extra_symbols(game)
+            .into_iter()
+            .map(|l| format!("     {l}")),
+    );
+    lines
+}
+
+/// The numbered choices: one to a line when they are few, else in columns across the terminal
+/// (numbered down each column), so that a long list does not push the board off the screen.
+fn choice_lines(words: &[String], width: usize, height: usize) -> Vec<String> {
+    let digits = words.len().to_string().len();
+    let entries: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| format!("{:>digits$}. {w}", i + 1))
+        .collect();
+    let widest = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0);
+    // Two spaces before the first column, three between columns.
+    let columns = ((width.saturating_sub(2) + 3) / (widest + 3)).max(1);
+    if entries.len() <= (height / 4).max(4) || columns == 1 {
+        return entries.iter().map(|e| format!("  {e}")).collect();
+    }
+    let rows = entries.len().div_ceil(columns);
+    (0..rows)
+        .map(|row| {
+            let line: Vec<String> = entries
+                .iter()
+                .skip(row)
+                .step_by(rows)
+                .map(|e| format!("{e:<widest$}"))
+                .collect();
+            format!("  {}", line.join("   ").trim_end())
+        })
+        .collect()
+}
+
+/// The choices in words: a placement as where and how far the tile is turned (`(1,0) 90°`,
+/// the question says what), anything else as [`describe::actions`] words it.
+fn choice_words(game: &Game, legal: &[Action], names: &[String]) -> Vec<String> {
+    let placements: Option<Vec<String>> = legal
+        .iter()
+        .map(|a| match *a {
+            Action::Place { pos, rotation } => Some(format!("{pos} {}°", rotation.degrees())),
+            _ => None,
+        })
+        .collect();
+    placements.unwrap_or_else(|| describe::actions(game, legal, names))
 }
 
 /// Text styles of the game's output.
@@ -607,6 +693,7 @@ const HELP: &str = "Type the number of an action to choose it. Other commands:
   save! FILE  the same, replacing FILE if it exists
   board       show the board (around the last tile) and the choices again
   board all   the same with the whole board
+  key         what the board's numbers, letters and symbols mean
   help        this text
   quit        stop the game (asks again when moves are not saved)";
 
