@@ -205,6 +205,8 @@ pub struct Game {
     pub(crate) supply: Vec<[u8; MAX_FIGURES]>,
     pub(crate) board: Board,
     pub(crate) features: Features,
+    /// The figures on the board, in the order of their ids (a new one gets the next id and
+    /// goes at the end; moving one keeps its place).
     pub(crate) figures: Vec<Figure>,
     pub(crate) next_figure: u32,
     /// Tiles still to draw; the next one is at the end.
@@ -1255,8 +1257,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) {
         let mut i = 0;
-        while i < self.figures.len() {
-            let f = self.figures[i];
+        while let Some(&f) = self.figures.get(i) {
             if which(&self.features, &f) {
                 let pos = self.root_pos(f.seg);
                 self.figures.remove(i);
@@ -1275,6 +1276,10 @@ impl Game {
                     y: pos.y,
                     reason,
                 });
+                // A `figure_left` hook may send other figures home at once, before `f` too
+                // (Traders & Builders defers its orphaned builders and pigs, but a mechanic
+                // need not): go on with the first figure after `f`, wherever it now stands.
+                i = self.figures.partition_point(|g| g.id < f.id);
             } else {
                 i += 1;
             }
