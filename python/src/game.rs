@@ -7,7 +7,7 @@ use crate::values::to_py;
 use castellan::bot::{Bot, RandomBot};
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::Event;
-use castellan::engine::game::{Game, Setup};
+use castellan::engine::game::{Game, Setup, Tally};
 use castellan::engine::words;
 use castellan::ui::render::{svg, text};
 use pyo3::prelude::*;
@@ -155,10 +155,13 @@ pub struct PyGame {
     events: Vec<Event>,
     ruleset: String,
     names: Arc<Vec<String>>,
-    /// Room for legal lists.
+    /// The tally of the pending decision's legal list ([`Game::tally_legal`]), valid for the
+    /// state after `tallied` actions.
+    tally: Tally,
+    /// The parts of that legal list that the rules cannot count.
     scratch: Vec<Action>,
-    /// `scratch` holds the whole legal list of the state after this many actions.
-    listed: Option<usize>,
+    /// How many actions had been played when `tally` was counted.
+    tallied: Option<usize>,
 }
 
 impl PyGame {
@@ -169,26 +172,21 @@ impl PyGame {
             events,
             ruleset,
             names,
+            tally: Tally::default(),
             scratch: Vec::new(),
-            listed: None,
+            tallied: None,
         }
     }
 
-    /// How many legal answers the pending decision has (counted without listing them where
-    /// the rules can).
-    /// When the rules list them instead, the list is kept for [`PyGame::apply_nth`].
-    fn count_legal(&mut self) -> usize {
-        let mut count = 0;
-        self.scratch.clear();
-        self.game.pick_legal(&mut self.scratch, |c| {
-            count = c;
-            0
-        });
-        // `pick_legal` lists in `scratch` only the parts it cannot count, and never `pass`: the
-        // list is the whole legal list only when it holds every answer.
-        let whole = count > 0 && self.scratch.len() == count;
-        self.listed = whole.then(|| self.game.history().len());
-        count
+    /// How many legal answers the pending decision has, counted without listing them where
+    /// the rules can; the tally is kept for [`PyGame::apply_nth`] until the state changes.
+    fn tally_legal(&mut self) -> usize {
+        let now = self.game.history().len();
+        if self.tallied != Some(now) {
+            self.game.tally_legal(&mut self.tally, &mut self.scratch);
+            self.tallied = Some(now);
+        }
+        self.tally.len()
     }
 
     fn wrap(&self, events: &[Event]) -> Vec<PyEvent> {
@@ -336,7 +334,7 @@ impl PyGame {
 
     /// How many legal answers the pending decision has.
     fn num_legal(&mut self) -> usize {
-        self.count_legal()
+        self.tally_legal()
     }
 
     /// Answers the pending decision; returns the events it caused (up to the next decision).
@@ -350,20 +348,10 @@ impl PyGame {
     /// many legal actions the next decision has (0 once the game is over). The fast path for
     /// loops that choose by index: `n = g.num_legal()`, then `while n: n = g.apply_nth(pick(n))`.
     fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
-        let now = self.game.history().len();
-        let (action, count) = if self.listed == Some(now) {
-            (self.scratch.get(n).copied(), self.scratch.len())
-        } else {
-            // As the CLI's random bot picks: only the chosen action is built where the rules
-            // can count their answers.
-            let mut count = 0;
-            let action = self.game.pick_legal(&mut self.scratch, |c| {
-                count = c;
-                n.min(c - 1)
-            });
-            (action.filter(|_| n < count), count)
-        };
-        let Some(action) = action else {
+        // As the CLI's random bot picks: only the chosen action is built where the rules can
+        // count their answers.
+        let count = self.tally_legal();
+        let Some(action) = self.game.nth_legal(&self.tally, &self.scratch, n) else {
             return Err(crate::errors::IllegalActionError::new_err(format!(
                 "there are {count} legal actions, no action {n}"
             )));
@@ -372,7 +360,7 @@ impl PyGame {
         self.game
             .apply_legal(&action, &mut self.events)
             .map_err(|e| rule_error(py, &e))?;
-        Ok(self.count_legal())
+        Ok(self.tally_legal())
     }
 
     /// Plays on with random bots (`castellan simulate`'s random bot, seeded) until the game is
