@@ -152,7 +152,14 @@ impl PyEvent {
 #[derive(Clone)]
 pub struct PyGame {
     pub game: Game,
-    events: Vec<Event>,
+    /// The events of the set-up and of the first `logged` actions. Actions played while the
+    /// log is not kept leave it behind; reading `events` then replays the history.
+    log: Vec<Event>,
+    logged: usize,
+    /// Whether each action's events go to the log as it is played (once `events` was read).
+    keep: bool,
+    /// The events of the last action.
+    last: Vec<Event>,
     ruleset: String,
     names: Arc<Vec<String>>,
     /// The tally of the pending decision's legal list ([`Game::tally_legal`]), valid for the
@@ -165,11 +172,15 @@ pub struct PyGame {
 }
 
 impl PyGame {
+    /// A game with its event log so far (`events`: the set-up's and every action's).
     pub fn from_parts(game: Game, events: Vec<Event>, ruleset: String) -> PyGame {
         let names = Arc::new(game.setup().players.clone());
         PyGame {
+            logged: game.history().len(),
             game,
-            events,
+            log: events,
+            keep: false,
+            last: Vec::new(),
             ruleset,
             names,
             tally: Tally::default(),
@@ -199,13 +210,38 @@ impl PyGame {
             .collect()
     }
 
-    /// Applies `action` after the rules check it; on refusal nothing changes.
-    pub fn apply_checked(&mut self, py: Python<'_>, action: &Action) -> PyResult<usize> {
-        let before = self.events.len();
-        self.game
-            .apply_into(action, &mut self.events)
-            .map_err(|e| rule_error(py, &e))?;
-        Ok(before)
+    /// Plays `action`, after the rules check it if `checked` (otherwise it must come from this
+    /// very state's legal list); its events are in `last`. On refusal nothing changes.
+    pub fn play(&mut self, py: Python<'_>, action: &Action, checked: bool) -> PyResult<()> {
+        self.last.clear();
+        let played = if checked {
+            self.game.apply_into(action, &mut self.last)
+        } else {
+            self.game.apply_legal(action, &mut self.last)
+        };
+        played.map_err(|e| rule_error(py, &e))?;
+        // A kept log is up to date: reading `events` brought it up to date.
+        if self.keep {
+            self.log.extend_from_slice(&self.last);
+            self.logged += 1;
+        }
+        Ok(())
+    }
+
+    /// Brings the log up to date: the events of the set-up and of every action so far, the
+    /// history replayed where the log is behind (the same ruleset, seed and actions give the
+    /// same events).
+    fn catch_up(&mut self) -> PyResult<()> {
+        if self.logged != self.game.history().len() {
+            let setup = self.game.setup().clone();
+            let (mut again, mut log) =
+                Game::new(Arc::clone(self.game.rules()), setup).map_err(other)?;
+            for action in self.game.history() {
+                again.apply_legal(action, &mut log).map_err(other)?;
+            }
+            (self.log, self.logged) = (log, self.game.history().len());
+        }
+        Ok(())
     }
 }
 
@@ -340,8 +376,8 @@ impl PyGame {
     /// Answers the pending decision; returns the events it caused (up to the next decision).
     /// An illegal action raises `IllegalActionError` and changes nothing.
     fn apply(&mut self, py: Python<'_>, action: &PyAction) -> PyResult<Vec<PyEvent>> {
-        let before = self.apply_checked(py, &action.action)?;
-        Ok(self.wrap(&self.events[before..]))
+        self.play(py, &action.action, true)?;
+        Ok(self.wrap(&self.last))
     }
 
     /// Plays the `n`-th of the legal actions (the order of `legal_actions()`) and returns how
@@ -357,9 +393,7 @@ impl PyGame {
             )));
         };
         // Taken from this very state's legal list: the rules need not check it again.
-        self.game
-            .apply_legal(&action, &mut self.events)
-            .map_err(|e| rule_error(py, &e))?;
+        self.play(py, &action, false)?;
         Ok(self.tally_legal())
     }
 
@@ -376,9 +410,7 @@ impl PyGame {
         let mut played = 0;
         while !self.game.is_over() && max_actions.is_none_or(|m| played < m) {
             let action = bot.choose(&self.game);
-            self.game
-                .apply_legal(&action, &mut self.events)
-                .map_err(|e| rule_error(py, &e))?;
+            self.play(py, &action, false)?;
             played += 1;
         }
         Ok(played)
@@ -386,8 +418,11 @@ impl PyGame {
 
     /// Every event since the set-up.
     #[getter]
-    fn events(&self) -> Vec<PyEvent> {
-        self.wrap(&self.events)
+    fn events(&mut self) -> PyResult<Vec<PyEvent>> {
+        // Whoever reads the log once may read it again: keep it from now on.
+        self.keep = true;
+        self.catch_up()?;
+        Ok(self.wrap(&self.log))
     }
 
     /// The game as a dict (the JSON of `castellan replay --json` without the events):

@@ -166,6 +166,35 @@ def test_apply_nth_past_the_end_raises_and_changes_nothing():
         game.apply_nth(0)
 
 
+def test_the_event_log_is_whole_however_the_game_was_played():
+    # apply_nth, apply and play_random keep no log until `events` is read; reading it replays
+    # the history (here at action 20, and after five applied actions), and from then on every
+    # action's events are logged as they come. The log always equals the replayed record's,
+    # whichever way each action was played, and ends with the events `apply` returned.
+    game = castellan.Game("hig", 2, seed=11)
+    n = game.num_legal()
+    for step in range(60):
+        if step % 3 == 0:
+            returned = [e.text for e in game.apply(game.legal_actions()[step % n])]
+            if step > 20:  # the log is kept by now
+                assert [e.text for e in game.events][len(game.events) - len(returned) :] == returned
+            n = game.num_legal()
+        else:
+            n = game.apply_nth(step % n)
+        if step % 20 == 19:
+            again = castellan.Record.parse(game.record()).replay()
+            assert [e.text for e in game.events] == [e.text for e in again.events]
+    fresh = castellan.Game("hig", 2, seed=11)
+    for action in game.history[:5]:
+        fresh.apply(action)
+    replayed = castellan.Record.parse(fresh.record()).replay()
+    assert [e.text for e in fresh.events] == [e.text for e in replayed.events]
+    fresh.play_random(seed=2)
+    replayed = castellan.Record.parse(fresh.record()).replay()
+    assert [e.as_dict() for e in fresh.events] == [e.as_dict() for e in replayed.events]
+    assert fresh.events[-1].kind == "game_ended"
+
+
 def test_actions_read_from_their_record_tables():
     game = castellan.Game("hig", 2, seed=6)
     for _ in range(40):
