@@ -166,12 +166,13 @@ def test_apply_nth_past_the_end_raises_and_changes_nothing():
         game.apply_nth(0)
 
 
-def test_the_event_log_is_whole_however_the_game_was_played():
+@pytest.mark.parametrize("ruleset", ["hig", "dungeon"])  # dungeon: scripted, replayed too
+def test_the_event_log_is_whole_however_the_game_was_played(ruleset):
     # apply_nth, apply and play_random keep no log until `events` is read; reading it replays
     # the history (here at action 20, and after five applied actions), and from then on every
     # action's events are logged as they come. The log always equals the replayed record's,
     # whichever way each action was played, and ends with the events `apply` returned.
-    game = castellan.Game("hig", 2, seed=11)
+    game = castellan.Game(ruleset, 2, seed=11)
     n = game.num_legal()
     for step in range(60):
         if step % 3 == 0:
@@ -184,7 +185,7 @@ def test_the_event_log_is_whole_however_the_game_was_played():
         if step % 20 == 19:
             again = castellan.Record.parse(game.record()).replay()
             assert [e.text for e in game.events] == [e.text for e in again.events]
-    fresh = castellan.Game("hig", 2, seed=11)
+    fresh = castellan.Game(ruleset, 2, seed=11)
     for action in game.history[:5]:
         fresh.apply(action)
     replayed = castellan.Record.parse(fresh.record()).replay()
