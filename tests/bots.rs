@@ -5,7 +5,7 @@ use castellan::bot::simulate::{self, Stats};
 use castellan::bot::{self, Bot, GreedyBot};
 use castellan::data::library::{self, Kind};
 use castellan::data::ruleset::Ruleset;
-use castellan::engine::game::{Game, Setup};
+use castellan::engine::game::{Game, Setup, Tally};
 use std::process::Command;
 use std::sync::Arc;
 
@@ -165,10 +165,12 @@ fn simulate_refuses_disagreeing_or_unknown_bots() {
 /// exactly what indexing the full legal list would, for every index of every decision (every
 /// part of it: the asking mechanic's answers, each mechanic's additions, `pass`) in seeded
 /// games of every shipped ruleset (with and without placement filters, portals, the fairy in
-/// both modes, abbots, the Count and scripts), and nothing where nothing is legal.
+/// both modes, abbots, the Count and scripts), and nothing where nothing is legal; and so does
+/// one tally (`Game::tally_legal`, as the Python binding keeps it) read again for every index
+/// (`Game::nth_legal`), which gives nothing past the end.
 #[test]
 fn picking_a_legal_action_matches_the_legal_list() {
-    let (mut list, mut scratch) = (Vec::new(), Vec::new());
+    let (mut list, mut scratch, mut tally) = (Vec::new(), Vec::new(), Tally::default());
     each_decision(
         &library::builtin_names(Kind::Ruleset),
         |name, seed, game| {
@@ -182,8 +184,25 @@ fn picking_a_legal_action_matches_the_legal_list() {
                 });
                 assert_eq!(picked, list.get(k).copied(), "{name} seed {seed}: pick {k}");
             }
+            game.tally_legal(&mut tally, &mut scratch);
+            assert_eq!(tally.len(), n, "{name} seed {seed}: the tally's count");
+            assert_eq!(
+                tally.is_empty(),
+                n == 0,
+                "{name} seed {seed}: nothing legal"
+            );
+            for k in 0..=n {
+                let nth = game.nth_legal(&tally, &scratch, k);
+                assert_eq!(nth, list.get(k).copied(), "{name} seed {seed}: answer {k}");
+            }
         },
     );
+    let rules = Ruleset::load("hig").expect("a shipped ruleset");
+    let over = simulate::play_random(&rules, 2, 1).expect("plays to the end");
+    assert!(over.is_over() && over.legal().is_empty());
+    over.tally_legal(&mut tally, &mut scratch);
+    assert!(tally.is_empty());
+    assert_eq!(over.pick_legal(&mut scratch, |_| 0), None);
 }
 
 /// Calls `visit` with the ruleset's name, the seed and the game at every decision of random

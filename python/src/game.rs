@@ -7,7 +7,7 @@ use crate::values::to_py;
 use castellan::bot::{Bot, RandomBot};
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::Event;
-use castellan::engine::game::{Game, Setup};
+use castellan::engine::game::{Game, Setup, Tally};
 use castellan::engine::words;
 use castellan::ui::render::{svg, text};
 use pyo3::prelude::*;
@@ -152,43 +152,52 @@ impl PyEvent {
 #[derive(Clone)]
 pub struct PyGame {
     pub game: Game,
-    events: Vec<Event>,
+    /// The events of the set-up and of the first `logged` actions. Actions played while the
+    /// log is not kept leave it behind; reading `events` then replays the history.
+    log: Vec<Event>,
+    logged: usize,
+    /// Whether each action's events go to the log as it is played (once `events` was read).
+    keep: bool,
+    /// The events of the last action.
+    last: Vec<Event>,
     ruleset: String,
     names: Arc<Vec<String>>,
-    /// Room for legal lists.
+    /// The tally of the pending decision's legal list ([`Game::tally_legal`]), valid for the
+    /// state after `tallied` actions.
+    tally: Tally,
+    /// The parts of that legal list that the rules cannot count.
     scratch: Vec<Action>,
-    /// `scratch` holds the whole legal list of the state after this many actions.
-    listed: Option<usize>,
+    /// How many actions had been played when `tally` was counted.
+    tallied: Option<usize>,
 }
 
 impl PyGame {
+    /// A game with its event log so far (`events`: the set-up's and every action's).
     pub fn from_parts(game: Game, events: Vec<Event>, ruleset: String) -> PyGame {
         let names = Arc::new(game.setup().players.clone());
         PyGame {
+            logged: game.history().len(),
             game,
-            events,
+            log: events,
+            keep: false,
+            last: Vec::new(),
             ruleset,
             names,
+            tally: Tally::default(),
             scratch: Vec::new(),
-            listed: None,
+            tallied: None,
         }
     }
 
-    /// How many legal answers the pending decision has (counted without listing them where
-    /// the rules can).
-    /// When the rules list them instead, the list is kept for [`PyGame::apply_nth`].
-    fn count_legal(&mut self) -> usize {
-        let mut count = 0;
-        self.scratch.clear();
-        self.game.pick_legal(&mut self.scratch, |c| {
-            count = c;
-            0
-        });
-        // `pick_legal` lists in `scratch` only the parts it cannot count, and never `pass`: the
-        // list is the whole legal list only when it holds every answer.
-        let whole = count > 0 && self.scratch.len() == count;
-        self.listed = whole.then(|| self.game.history().len());
-        count
+    /// How many legal answers the pending decision has, counted without listing them where
+    /// the rules can; the tally is kept for [`PyGame::apply_nth`] until the state changes.
+    fn tally_legal(&mut self) -> usize {
+        let now = self.game.history().len();
+        if self.tallied != Some(now) {
+            self.game.tally_legal(&mut self.tally, &mut self.scratch);
+            self.tallied = Some(now);
+        }
+        self.tally.len()
     }
 
     fn wrap(&self, events: &[Event]) -> Vec<PyEvent> {
@@ -201,13 +210,38 @@ impl PyGame {
             .collect()
     }
 
-    /// Applies `action` after the rules check it; on refusal nothing changes.
-    pub fn apply_checked(&mut self, py: Python<'_>, action: &Action) -> PyResult<usize> {
-        let before = self.events.len();
-        self.game
-            .apply_into(action, &mut self.events)
-            .map_err(|e| rule_error(py, &e))?;
-        Ok(before)
+    /// Plays `action`, after the rules check it if `checked` (otherwise it must come from this
+    /// very state's legal list); its events are in `last`. On refusal nothing changes.
+    pub fn play(&mut self, py: Python<'_>, action: &Action, checked: bool) -> PyResult<()> {
+        self.last.clear();
+        let played = if checked {
+            self.game.apply_into(action, &mut self.last)
+        } else {
+            self.game.apply_legal(action, &mut self.last)
+        };
+        played.map_err(|e| rule_error(py, &e))?;
+        // A kept log is up to date: reading `events` brought it up to date.
+        if self.keep {
+            self.log.extend_from_slice(&self.last);
+            self.logged += 1;
+        }
+        Ok(())
+    }
+
+    /// Brings the log up to date: the events of the set-up and of every action so far, the
+    /// history replayed where the log is behind (the same ruleset, seed and actions give the
+    /// same events).
+    fn catch_up(&mut self) -> PyResult<()> {
+        if self.logged != self.game.history().len() {
+            let setup = self.game.setup().clone();
+            let (mut again, mut log) =
+                Game::new(Arc::clone(self.game.rules()), setup).map_err(other)?;
+            for action in self.game.history() {
+                again.apply_legal(action, &mut log).map_err(other)?;
+            }
+            (self.log, self.logged) = (log, self.game.history().len());
+        }
+        Ok(())
     }
 }
 
@@ -336,43 +370,31 @@ impl PyGame {
 
     /// How many legal answers the pending decision has.
     fn num_legal(&mut self) -> usize {
-        self.count_legal()
+        self.tally_legal()
     }
 
     /// Answers the pending decision; returns the events it caused (up to the next decision).
     /// An illegal action raises `IllegalActionError` and changes nothing.
     fn apply(&mut self, py: Python<'_>, action: &PyAction) -> PyResult<Vec<PyEvent>> {
-        let before = self.apply_checked(py, &action.action)?;
-        Ok(self.wrap(&self.events[before..]))
+        self.play(py, &action.action, true)?;
+        Ok(self.wrap(&self.last))
     }
 
     /// Plays the `n`-th of the legal actions (the order of `legal_actions()`) and returns how
     /// many legal actions the next decision has (0 once the game is over). The fast path for
     /// loops that choose by index: `n = g.num_legal()`, then `while n: n = g.apply_nth(pick(n))`.
     fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
-        let now = self.game.history().len();
-        let (action, count) = if self.listed == Some(now) {
-            (self.scratch.get(n).copied(), self.scratch.len())
-        } else {
-            // As the CLI's random bot picks: only the chosen action is built where the rules
-            // can count their answers.
-            let mut count = 0;
-            let action = self.game.pick_legal(&mut self.scratch, |c| {
-                count = c;
-                n.min(c - 1)
-            });
-            (action.filter(|_| n < count), count)
-        };
-        let Some(action) = action else {
+        // As the CLI's random bot picks: only the chosen action is built where the rules can
+        // count their answers.
+        let count = self.tally_legal();
+        let Some(action) = self.game.nth_legal(&self.tally, &self.scratch, n) else {
             return Err(crate::errors::IllegalActionError::new_err(format!(
                 "there are {count} legal actions, no action {n}"
             )));
         };
         // Taken from this very state's legal list: the rules need not check it again.
-        self.game
-            .apply_legal(&action, &mut self.events)
-            .map_err(|e| rule_error(py, &e))?;
-        Ok(self.count_legal())
+        self.play(py, &action, false)?;
+        Ok(self.tally_legal())
     }
 
     /// Plays on with random bots (`castellan simulate`'s random bot, seeded) until the game is
@@ -388,9 +410,7 @@ impl PyGame {
         let mut played = 0;
         while !self.game.is_over() && max_actions.is_none_or(|m| played < m) {
             let action = bot.choose(&self.game);
-            self.game
-                .apply_legal(&action, &mut self.events)
-                .map_err(|e| rule_error(py, &e))?;
+            self.play(py, &action, false)?;
             played += 1;
         }
         Ok(played)
@@ -398,8 +418,11 @@ impl PyGame {
 
     /// Every event since the set-up.
     #[getter]
-    fn events(&self) -> Vec<PyEvent> {
-        self.wrap(&self.events)
+    fn events(&mut self) -> PyResult<Vec<PyEvent>> {
+        // Whoever reads the log once may read it again: keep it from now on.
+        self.keep = true;
+        self.catch_up()?;
+        Ok(self.wrap(&self.log))
     }
 
     /// The game as a dict (the JSON of `castellan replay --json` without the events):

@@ -397,7 +397,7 @@ impl PyActionSpace {
     /// Plays the legal action at `index`; `IllegalActionError` (and no change) if none is.
     fn apply(&self, py: Python<'_>, game: &mut PyGame, index: usize) -> PyResult<()> {
         let action = self.action_at(game, index)?;
-        game.apply_checked(py, &action.action).map(|_| ())
+        game.play(py, &action.action, true)
     }
 
     /// The observation for the player in `seat`: the board planes and the vector as

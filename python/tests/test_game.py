@@ -117,6 +117,85 @@ def test_apply_nth_answers_with_the_next_decisions_count():
     assert game.is_over and len(game.history) == steps
 
 
+def test_apply_nth_stays_right_when_mixed_with_the_other_ways_to_play():
+    # `apply_nth` keeps the count of the pending decision between calls: whatever changes the
+    # game in between (an Action object, random bots, a refused action) or copies it, the
+    # count and the n-th action stay those of the legal list. hig's deployments list the
+    # fairy's moves and may be passed; count's decisions include the Count's.
+    for ruleset in ("hig", "count", "dungeon"):
+        game = castellan.Game(ruleset, 2, seed=7)
+        n, step = game.num_legal(), 0
+        while n:
+            legal = game.legal_actions()
+            assert n == len(legal) == game.num_legal()
+            if step % 4 == 1:
+                game.apply(legal[-1])
+                n = game.num_legal()
+            elif step % 4 == 2:
+                twin = game.copy()
+                assert twin.num_legal() == n
+                k = (7 * step) % n
+                assert twin.apply_nth(k) == game.apply_nth(k)
+                assert twin.history == game.history and twin.history[-1] == legal[k]
+                n = game.num_legal()
+            elif step % 4 == 3 and step < 60:
+                game.play_random(seed=step, max_actions=1)
+                n = game.num_legal()
+            else:
+                n = game.apply_nth(n - 1)
+                assert game.history[-1] == legal[-1]
+            step += 1
+        assert game.is_over and game.legal_actions() == [] and game.num_legal() == 0
+
+
+def test_apply_nth_past_the_end_raises_and_changes_nothing():
+    game = castellan.Game("hig", 2, seed=5)
+    game.apply_nth(0)  # a placement: the deployment that follows lists the fairy's moves
+    n, record, events = game.num_legal(), game.record(), len(game.events)
+    legal = game.legal_actions()
+    with pytest.raises(castellan.IllegalActionError, match=f"there are {n} legal actions, no action {n}"):
+        game.apply_nth(n)
+    assert (game.record(), len(game.events), game.num_legal()) == (record, events, n)
+    with pytest.raises(castellan.IllegalActionError):
+        game.apply(castellan.Action.from_table({"dragon": [0, 0]}))
+    assert game.num_legal() == n
+    game.apply_nth(n - 1)
+    assert game.history[-1] == legal[-1]
+    game.play_random(seed=1)
+    with pytest.raises(castellan.IllegalActionError, match="there are 0 legal actions, no action 0"):
+        game.apply_nth(0)
+
+
+@pytest.mark.parametrize("ruleset", ["hig", "dungeon"])  # dungeon: scripted, replayed too
+def test_the_event_log_is_whole_however_the_game_was_played(ruleset):
+    # apply_nth, apply and play_random keep no log until `events` is read; reading it replays
+    # the history (here at action 20, and after five applied actions), and from then on every
+    # action's events are logged as they come. The log always equals the replayed record's,
+    # whichever way each action was played, and ends with the events `apply` returned.
+    game = castellan.Game(ruleset, 2, seed=11)
+    n = game.num_legal()
+    for step in range(60):
+        if step % 3 == 0:
+            returned = [e.text for e in game.apply(game.legal_actions()[step % n])]
+            if step > 20:  # the log is kept by now
+                assert [e.text for e in game.events][len(game.events) - len(returned) :] == returned
+            n = game.num_legal()
+        else:
+            n = game.apply_nth(step % n)
+        if step % 20 == 19:
+            again = castellan.Record.parse(game.record()).replay()
+            assert [e.text for e in game.events] == [e.text for e in again.events]
+    fresh = castellan.Game(ruleset, 2, seed=11)
+    for action in game.history[:5]:
+        fresh.apply(action)
+    replayed = castellan.Record.parse(fresh.record()).replay()
+    assert [e.text for e in fresh.events] == [e.text for e in replayed.events]
+    fresh.play_random(seed=2)
+    replayed = castellan.Record.parse(fresh.record()).replay()
+    assert [e.as_dict() for e in fresh.events] == [e.as_dict() for e in replayed.events]
+    assert fresh.events[-1].kind == "game_ended"
+
+
 def test_actions_read_from_their_record_tables():
     game = castellan.Game("hig", 2, seed=6)
     for _ in range(40):

@@ -192,6 +192,46 @@ pub(crate) struct TurnState {
     pub doubled: bool,
 }
 
+/// How many legal answers the pending decision has, part by part ([`Game::tally_legal`]), for
+/// building only the one picked ([`Game::nth_legal`]); valid, with the scratch list it was
+/// counted with, as long as the state does not change.
+#[derive(Clone, Copy, Debug)]
+pub struct Tally {
+    /// Each part's size: the asking mechanic's answers, then each other mechanic's additions
+    /// (at most one more part than the call lists hold); only the decision's parts are set.
+    sizes: [u32; Mechanics::MAX + 1],
+    /// Which parts are listed in the scratch list (bit `i` for part `i`), in order.
+    listed: u64,
+    /// Whether `pass` ends the list.
+    pass: bool,
+    /// The number of answers, `pass` included.
+    total: usize,
+}
+
+impl Default for Tally {
+    /// Nothing legal.
+    fn default() -> Tally {
+        Tally {
+            sizes: [0; Mechanics::MAX + 1],
+            listed: 0,
+            pass: false,
+            total: 0,
+        }
+    }
+}
+
+impl Tally {
+    /// The number of legal answers, `pass` included.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether nothing is legal (as once the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+}
+
 /// A game in progress.
 #[derive(Debug)]
 pub struct Game {
@@ -680,66 +720,85 @@ impl Game {
 
     /// One legal answer to the pending decision, as `pick(n)` chooses among the `n` that
     /// [`Game::legal_actions`] lists (its index in that list), or `None` when there is none
-    /// (`pick` is not called). The answers come in the same parts as there: the asking
-    /// mechanic's, each other mechanic's additions, then `pass`. A mechanic that can count its
-    /// part ([`Mechanic::count_actions`]) builds only the answer picked from it
-    /// ([`Mechanic::nth_action`]); the others' parts are listed in `scratch`. The same `pick`
-    /// gives the same answer either way.
-    ///
-    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
-    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
+    /// (`pick` is not called): [`Game::tally_legal`], then [`Game::nth_legal`]. The same `pick`
+    /// gives the same answer as indexing the legal list.
     pub fn pick_legal(
         &self,
         scratch: &mut Vec<Action>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        let Pending::Asked(a) = self.pending else {
+        let mut tally = Tally::default();
+        self.tally_legal(&mut tally, scratch);
+        if tally.is_empty() {
             return None;
-        };
-        scratch.clear();
-        if let Some(offer) = &self.offer {
-            let n = offer.len();
-            return (n > 0).then(|| offer.get(pick(n)).copied()).flatten();
         }
-        // Each part's size, and which parts are listed in `scratch` (bit `i` for part `i`): the
-        // asking mechanic and the others that add, at most one more than the call lists hold.
-        let mut sizes = [0u32; Mechanics::MAX + 1];
-        let mut listed = 0u64;
-        let mut total = 0;
+        self.nth_legal(&tally, scratch, pick(tally.len()))
+    }
+
+    /// Counts the legal answers to the pending decision into `tally`, without building them
+    /// where the rules can. The answers come in the same parts as in [`Game::legal_actions`]:
+    /// the asking mechanic's, each other mechanic's additions, then `pass`. A mechanic that can
+    /// count its part ([`Mechanic::count_actions`]) is only counted; the others' parts are
+    /// listed in `scratch` (cleared first), which [`Game::nth_legal`] reads with the tally.
+    /// (The tally is filled in place: it is too big to be returned without a copy.)
+    ///
+    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    #[inline]
+    pub fn tally_legal(&self, tally: &mut Tally, scratch: &mut Vec<Action>) {
+        scratch.clear();
+        (tally.listed, tally.pass, tally.total) = (0, false, 0);
+        let Pending::Asked(a) = self.pending else {
+            return;
+        };
+        if let Some(offer) = &self.offer {
+            tally.total = offer.len();
+            return;
+        }
         for (i, m) in self.mechanics.listing(a.by).enumerate() {
             let size = m.count_actions(self, a).unwrap_or_else(|| {
-                listed |= 1 << i;
+                tally.listed |= 1 << i;
                 let before = scratch.len();
                 m.actions(self, a, scratch);
                 scratch.len() - before
             });
             // No decision has four billion answers.
-            sizes[i] = u32::try_from(size).unwrap_or(u32::MAX);
-            total += size;
+            tally.sizes[i] = u32::try_from(size).unwrap_or(u32::MAX);
+            tally.total += size;
         }
-        let pass = self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a));
-        let n = total + usize::from(pass);
-        if n == 0 {
+        tally.pass = self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a));
+        tally.total += usize::from(tally.pass);
+    }
+
+    /// The `k`-th answer of [`Game::legal_actions`] (`None` past the end), from the `tally` and
+    /// the `scratch` list that [`Game::tally_legal`] gave for this very state: a counted part
+    /// builds only the answer picked from it ([`Mechanic::nth_action`]).
+    ///
+    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
+    #[inline]
+    pub fn nth_legal(&self, tally: &Tally, scratch: &[Action], k: usize) -> Option<Action> {
+        let Pending::Asked(a) = self.pending else {
             return None;
+        };
+        if let Some(offer) = &self.offer {
+            return offer.get(k).copied();
         }
-        let mut k = pick(n);
-        let mut start = 0;
+        let (mut k, mut start) = (k, 0);
         for (i, m) in self.mechanics.listing(a.by).enumerate() {
-            let size = sizes[i] as usize;
-            let here = listed & 1 << i != 0;
+            let size = tally.sizes[i] as usize;
+            let listed = tally.listed & 1 << i != 0;
             if k < size {
-                return if here {
+                return if listed {
                     scratch.get(start + k).copied()
                 } else {
                     m.nth_action(self, a, k, size)
                 };
             }
             k -= size;
-            if here {
+            if listed {
                 start += size;
             }
         }
-        (pass && k == 0).then_some(Action::Pass)
+        (tally.pass && k == 0).then_some(Action::Pass)
     }
 
     /// The legal answers as a new vector.
