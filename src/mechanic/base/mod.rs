@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES};
+use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES, Stands};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -117,6 +117,12 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
+        // Only the kinds the player has in supply (B-F4) are worth checking: with none left,
+        // nothing is.
+        let kinds = Candidates::in_supply(g);
+        if kinds.is_empty() {
+            return;
+        }
         let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
         let mut tiles = if anywhere {
@@ -130,28 +136,9 @@ impl Base {
                 _ => 0..0,
             };
         }
-        // Only the kinds the player has in supply (B-F4) are worth checking: with none left,
-        // nothing is.
-        let supply = g.supply[g.active];
-        let joins = g
-            .rules
-            .figures
-            .rows()
-            .iter()
-            .zip(supply)
-            .any(|(r, n)| n > 0 && r.joins_own);
-        let mut kinds = [None; MAX_FIGURES];
-        let rows = g.rules.figures.rows().iter().zip(supply);
-        for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
-            *slot = Some(row);
-        }
-        if kinds[0].is_none() {
-            return;
-        }
-        let kinds = kinds.iter().map_while(|k| *k);
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
-        if joins {
+        if kinds.joins {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
@@ -159,29 +146,28 @@ impl Base {
             let p = g.board.placed(t);
             let own_tile = t == placed;
             let features = &g.board.oriented(&g.rules.tiles, t).features;
-            for (f, def) in features.iter().enumerate() {
-                let seg = p.seg_base + f as u32;
+            for (seg, def) in (p.seg_base..).zip(features) {
                 let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
                 let occupied = followers > 0;
-                if occupied && !joins {
+                if occupied && !kinds.joins {
                     continue;
                 }
                 // `occupancy_problem`, with the player's followers found once: one of them
                 // stands in the feature only if it is occupied.
                 let joinable = occupied && own.contains(&root);
                 // Every check of `problem` but these two follows.
-                for row in kinds.clone() {
-                    let free = if row.joins_own { joinable } else { !occupied };
+                for c in kinds.iter() {
+                    let free = if c.joins_own { joinable } else { !occupied };
                     if free
-                        && figure_problem(g, row, def.kind).is_none()
-                        && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
+                        && c.stands_on.on(def.kind)
+                        && tile_problem(g, seg, c.kind, own_tile, vetoes, anywhere).is_none()
                     {
                         out.push(Action::Deploy {
                             pos: p.pos,
                             spot: def.spot(),
-                            figure: row.kind,
+                            figure: c.kind,
                         });
                     }
                 }
@@ -321,6 +307,64 @@ fn tile_problem(
 pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
     let root = g.features.root(seg);
     own_follower_roots(g, player).any(|r| r == root)
+}
+
+/// The figure kinds a player has in supply (B-F4), in table order, with what the listing of
+/// deployments asks of each: the features it may stand on (its figure table, less fields
+/// when farmers are switched off, as [`figure_problem`] says) and whether it joins its owner's
+/// follower.
+struct Candidates {
+    kinds: [Candidate; MAX_FIGURES],
+    len: usize,
+    /// Whether any of them joins its owner's follower.
+    joins: bool,
+}
+
+/// One kind of [`Candidates`].
+#[derive(Clone, Copy)]
+struct Candidate {
+    kind: FigureKind,
+    stands_on: Stands,
+    joins_own: bool,
+}
+
+impl Candidates {
+    /// The kinds the active player has in supply.
+    fn in_supply(g: &Game) -> Candidates {
+        let mut candidates = Candidates {
+            kinds: [Candidate {
+                kind: FigureKind::Follower,
+                stands_on: Stands::default(),
+                joins_own: false,
+            }; MAX_FIGURES],
+            len: 0,
+            joins: false,
+        };
+        let rows = g.rules.figures.rows().iter().zip(g.supply[g.active]);
+        let in_supply = rows.filter(|(_, n)| *n > 0).map(|(row, _)| row);
+        for (slot, row) in candidates.kinds.iter_mut().zip(in_supply) {
+            let stands_on = FeatureKind::ALL
+                .into_iter()
+                .filter(|kind| figure_problem(g, row, *kind).is_none())
+                .fold(Stands::default(), Stands::with);
+            *slot = Candidate {
+                kind: row.kind,
+                stands_on,
+                joins_own: row.joins_own,
+            };
+            candidates.len += 1;
+            candidates.joins |= row.joins_own;
+        }
+        candidates
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Candidate> {
+        self.kinds[..self.len].iter()
+    }
 }
 
 /// The features (their root segments) where `player` has a follower (a figure tagged
