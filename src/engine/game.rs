@@ -1147,16 +1147,14 @@ impl Game {
                 done.push(seg);
             }
         }
-        for q in p.pos.ring() {
-            // A cloister or garden is complete when its 8 neighbours are there.
-            if self.board.neighbours(q) == 8
-                && let Some(n) = self.board.at(q)
-                && let Some(c) = self.cloister_segment(n)
+        // A cloister or garden is complete when its 8 neighbours are there.
+        self.board.each_surrounded_around(placed, |n| {
+            if let Some(c) = self.cloister_segment(n)
                 && self.is_complete(c)
             {
                 done.push(c);
             }
-        }
+        });
         done
     }
 

@@ -457,6 +457,22 @@ impl Board {
         tiles[p.tile as usize].at(p.rotation)
     }
 
+    /// Calls `found` with each tile on the 8 positions around the placed tile `id` whose own 8
+    /// neighbours all hold tiles (the cloisters and gardens among them are complete), in
+    /// [`Pos::ring`] order.
+    pub fn each_surrounded_around(&self, id: PlacedId, mut found: impl FnMut(PlacedId)) {
+        let Some(i) = self.index(self.placed[id as usize].pos) else {
+            return;
+        };
+        // `reach` made room for the ring around every placed tile.
+        for j in self.around(i).1 {
+            let cell = self.cells[j];
+            if cell.around == 8 && cell.tile != 0 {
+                found(cell.tile - 1);
+            }
+        }
+    }
+
     /// How many of the 8 positions around `p` hold tiles.
     pub fn neighbours(&self, p: Pos) -> u32 {
         self.index(p).map_or(0, |i| self.cells[i].around as u32)
