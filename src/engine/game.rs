@@ -1060,28 +1060,27 @@ impl Game {
 
     /// Lays a tile: board, segments, joins with the neighbours.
     pub(crate) fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
-        let rules = Arc::clone(&self.rules);
-        let oriented = rules.tile(tile).at(rotation);
+        let tiles = &self.rules.tiles;
+        let oriented = tiles[tile as usize].at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
-        for (i, f) in oriented.features.iter().enumerate() {
-            let open = f.edges.count_ones() + f.halves.count_ones();
+        for (i, (f, sides)) in oriented.features.iter().zip(oriented.sides).enumerate() {
             self.features.add(
                 Segment {
                     placed,
                     feature: i as u8,
                     kind: f.kind,
                 },
-                open,
-                f.pennants as u32,
+                sides.into(),
+                f.pennants.into(),
                 f.marks,
             );
         }
-        for e in Edge::ALL {
-            let Some(other) = self.board.at(pos.step(e)) else {
+        for (e, other) in Edge::ALL.into_iter().zip(self.board.beside(placed)) {
+            let Some(other) = other else {
                 continue;
             };
-            let theirs = self.board.oriented(&rules.tiles, other);
+            let theirs = self.board.oriented(tiles, other);
             let their_base = self.board.placed(other).seg_base;
             let mine = oriented.edge_feature[e as usize];
             let their = theirs.edge_feature[e.opposite() as usize];

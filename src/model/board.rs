@@ -457,6 +457,15 @@ impl Board {
         tiles[p.tile as usize].at(p.rotation)
     }
 
+    /// The tiles next to the placed tile `id` across each edge, in [`Edge::ALL`] order.
+    pub fn beside(&self, id: PlacedId) -> [Option<PlacedId>; 4] {
+        let Some(i) = self.index(self.placed[id as usize].pos) else {
+            return [None; 4];
+        };
+        // `reach` made room for the ring around every placed tile.
+        self.around(i).0.map(|j| self.cells[j].tile.checked_sub(1))
+    }
+
     /// Calls `found` with each tile on the 8 positions around the placed tile `id` whose own 8
     /// neighbours all hold tiles (the cloisters and gardens among them are complete), in
     /// [`Pos::ring`] order.

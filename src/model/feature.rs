@@ -202,8 +202,7 @@ impl Features {
         self.totals[rb as usize].open -= 1;
         if ra != rb {
             let (ta, tb) = (self.totals[ra as usize], self.totals[rb as usize]);
-            self.sets.union(ra, rb);
-            let root = self.sets.find_mut(ra);
+            let root = self.sets.link(ra, rb);
             self.totals[root as usize] = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
@@ -399,20 +398,24 @@ impl Sets {
         x
     }
 
-    /// Merges the sets of `x` and `y`: the lower-ranked root goes under the other, `x`'s root
-    /// stays on top when ranks are equal.
-    fn union(&mut self, x: SegId, y: SegId) {
-        let (rx, ry) = (self.find_mut(x), self.find_mut(y));
-        if rx == ry {
-            return;
-        }
+    /// Merges the sets of the roots `rx` and `ry` (two different sets) and returns the root of
+    /// the merged set: the lower-ranked root goes under the other, `rx` stays on top when ranks
+    /// are equal.
+    fn link(&mut self, rx: SegId, ry: SegId) -> SegId {
         let (ix, iy) = (rx as usize, ry as usize);
         match self.rank[ix].cmp(&self.rank[iy]) {
-            std::cmp::Ordering::Less => self.parent[ix] = ry,
-            std::cmp::Ordering::Greater => self.parent[iy] = rx,
+            std::cmp::Ordering::Less => {
+                self.parent[ix] = ry;
+                ry
+            }
+            std::cmp::Ordering::Greater => {
+                self.parent[iy] = rx;
+                rx
+            }
             std::cmp::Ordering::Equal => {
                 self.parent[iy] = rx;
                 self.rank[ix] += 1;
+                rx
             }
         }
     }

@@ -228,6 +228,9 @@ pub struct Oriented {
     pub edge_feature: [u8; 4],
     /// The field touching each half-edge, or [`NO_FEATURE`].
     pub half_feature: [u8; 8],
+    /// How many edges and half-edges each feature reaches (its open sides on a tile of its
+    /// own), by feature index.
+    pub sides: [u8; MAX_TILE_FEATURES],
 }
 
 impl Oriented {
@@ -442,11 +445,16 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
             }
         }
     }
+    let mut sides = [0; MAX_TILE_FEATURES];
+    for (slot, f) in sides.iter_mut().zip(&turned) {
+        *slot = (f.edges.count_ones() + f.halves.count_ones()) as u8;
+    }
     Oriented {
         edge_code,
         features: turned,
         edge_feature,
         half_feature,
+        sides,
     }
 }
 
