@@ -264,11 +264,11 @@ impl Board {
         self.log.change_all();
         let width = (2 * radius + 1) as usize;
         let mut cells = vec![EMPTY; width * width];
-        for y in -self.radius..=self.radius {
-            for x in -self.radius..=self.radius {
-                let old = (y + self.radius) as usize * self.width + (x + self.radius) as usize;
-                cells[(y + radius) as usize * width + (x + radius) as usize] = self.cells[old];
-            }
+        // Each old row lands in the middle of a new one, `radius - self.radius` cells in.
+        let shift = (radius - self.radius) as usize;
+        for (y, row) in self.cells.chunks_exact(self.width).enumerate() {
+            let start = (y + shift) * width + shift;
+            cells[start..start + self.width].copy_from_slice(row);
         }
         self.radius = radius;
         self.width = width;
