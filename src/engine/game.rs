@@ -595,8 +595,7 @@ impl Game {
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
-        let spot =
-            self.board.oriented(&self.rules.tiles, s.placed).features[s.feature as usize].spot();
+        let spot = self.board.oriented(&self.rules.tiles, s.placed).spots[s.feature as usize];
         (pos, spot)
     }
 

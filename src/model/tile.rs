@@ -57,15 +57,6 @@ pub enum FeatureKind {
 }
 
 impl FeatureKind {
-    /// Every kind.
-    pub const ALL: [FeatureKind; 5] = [
-        FeatureKind::Road,
-        FeatureKind::City,
-        FeatureKind::Cloister,
-        FeatureKind::Field,
-        FeatureKind::Garden,
-    ];
-
     /// The lowercase name used in records, events and messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -231,6 +222,8 @@ pub struct Oriented {
     /// How many edges and half-edges each feature reaches (its open sides on a tile of its
     /// own), by feature index.
     pub sides: [u8; MAX_TILE_FEATURES],
+    /// The canonical spot of each feature ([`FeatureDef::spot`]), by feature index.
+    pub spots: [Spot; MAX_TILE_FEATURES],
 }
 
 impl Oriented {
@@ -446,8 +439,10 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         }
     }
     let mut sides = [0; MAX_TILE_FEATURES];
-    for (slot, f) in sides.iter_mut().zip(&turned) {
-        *slot = (f.edges.count_ones() + f.halves.count_ones()) as u8;
+    let mut spots = [Spot::Inner; MAX_TILE_FEATURES];
+    for ((side, spot), f) in sides.iter_mut().zip(&mut spots).zip(&turned) {
+        *side = (f.edges.count_ones() + f.halves.count_ones()) as u8;
+        *spot = f.spot();
     }
     Oriented {
         edge_code,
@@ -455,6 +450,7 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         edge_feature,
         half_feature,
         sides,
+        spots,
     }
 }
 

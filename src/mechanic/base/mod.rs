@@ -145,8 +145,9 @@ impl Base {
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
-            let features = &g.board.oriented(&g.rules.tiles, t).features;
-            for (seg, def) in (p.seg_base..).zip(features) {
+            let oriented = g.board.oriented(&g.rules.tiles, t);
+            let features = oriented.features.iter().zip(oriented.spots);
+            for (seg, (def, spot)) in (p.seg_base..).zip(features) {
                 let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
@@ -166,7 +167,7 @@ impl Base {
                     {
                         out.push(Action::Deploy {
                             pos: p.pos,
-                            spot: def.spot(),
+                            spot,
                             figure: c.kind,
                         });
                     }
@@ -268,8 +269,18 @@ fn occupancy_problem(g: &Game, row: &FigureRow, seg: SegId) -> Option<Refusal> {
         .then_some(Refusal::new("B-F3", "the feature already has a follower"))
 }
 
+/// The features a figure of `row` may stand on at all: those of its figure table, less fields
+/// when farmers are switched off (why it may not stand on the others: [`figure_problem`]).
+fn stands_on(g: &Game, row: &FigureRow) -> Stands {
+    if g.rules.mechanics.farmers {
+        row.stands_on
+    } else {
+        row.stands_on.without(FeatureKind::Field)
+    }
+}
+
 /// Why the figure of `row` may not stand on a feature of `kind` at all: its figure table, or
-/// farmers switched off.
+/// farmers switched off (the features it may stand on: [`stands_on`]).
 fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusal> {
     if !row.stands_on.on(kind) {
         return Some(Refusal::new(
@@ -310,9 +321,8 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
 }
 
 /// The figure kinds a player has in supply (B-F4), in table order, with what the listing of
-/// deployments asks of each: the features it may stand on (its figure table, less fields
-/// when farmers are switched off, as [`figure_problem`] says) and whether it joins its owner's
-/// follower.
+/// deployments asks of each: the features it may stand on ([`stands_on`]) and whether it
+/// joins its owner's follower.
 struct Candidates {
     kinds: [Candidate; MAX_FIGURES],
     len: usize,
@@ -343,13 +353,9 @@ impl Candidates {
         let rows = g.rules.figures.rows().iter().zip(g.supply[g.active]);
         let in_supply = rows.filter(|(_, n)| *n > 0).map(|(row, _)| row);
         for (slot, row) in candidates.kinds.iter_mut().zip(in_supply) {
-            let stands_on = FeatureKind::ALL
-                .into_iter()
-                .filter(|kind| figure_problem(g, row, *kind).is_none())
-                .fold(Stands::default(), Stands::with);
             *slot = Candidate {
                 kind: row.kind,
-                stands_on,
+                stands_on: stands_on(g, row),
                 joins_own: row.joins_own,
             };
             candidates.len += 1;
