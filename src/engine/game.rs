@@ -1370,9 +1370,9 @@ fn full_bag(rules: &Ruleset, start: &[StartTile]) -> Vec<TileId> {
     for s in start {
         counts[s.tile as usize] = counts[s.tile as usize].saturating_sub(1);
     }
-    counts
-        .iter()
-        .enumerate()
-        .flat_map(|(i, c)| std::iter::repeat_n(i as TileId, *c as usize))
-        .collect()
+    let mut bag = Vec::with_capacity(counts.iter().map(|c| *c as usize).sum());
+    for (i, c) in counts.iter().enumerate() {
+        bag.extend(std::iter::repeat_n(i as TileId, *c as usize));
+    }
+    bag
 }
