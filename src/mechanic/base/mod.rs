@@ -136,6 +136,9 @@ impl Base {
                 _ => 0..0,
             };
         }
+        // Room for every answer at once (with the portal, one per feature of the board).
+        let segments = |t: PlacedId| g.board.oriented(&g.rules.tiles, t).features.len();
+        out.reserve(tiles.clone().map(segments).sum::<usize>() * kinds.len);
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
         if kinds.joins {
