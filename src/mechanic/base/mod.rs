@@ -123,7 +123,10 @@ impl Base {
         if kinds.is_empty() {
             return;
         }
-        let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+        let anywhere = g
+            .mechanics
+            .on(Hooks::ANYWHERE)
+            .any(|m| m.deploy_anywhere(g));
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
         let mut tiles = if anywhere {
             0..g.board.tiles().len() as PlacedId
@@ -220,7 +223,10 @@ impl Base {
 /// mechanics' vetoes, farmers switched off, an occupied feature (B-F3), and the tile just laid
 /// (B-F2) unless a mechanic opens the board.
 pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusal> {
-    let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+    let anywhere = g
+        .mechanics
+        .on(Hooks::ANYWHERE)
+        .any(|m| m.deploy_anywhere(g));
     problem(
         g,
         seg,
