@@ -46,7 +46,7 @@ pub struct Features {
     sets: Sets,
     totals: Vec<Totals>,
     /// Working memory of [`Features::members`]: the number of the walk that last visited each
-    /// segment (never above `epoch`).
+    /// segment (never above `epoch`), grown to the segments' number as a walk starts.
     stamp: Vec<u32>,
     epoch: u32,
     /// The segments whose rows (joint heads, union-find, totals) changed since the features
@@ -141,7 +141,6 @@ impl Features {
             marks,
             followers: 0,
         });
-        self.stamp.push(0);
         id
     }
 
@@ -243,6 +242,8 @@ impl Features {
             self.stamp.iter_mut().for_each(|v| *v = 0);
             self.epoch = 1;
         }
+        // Segments added since the last walk start unvisited.
+        self.stamp.resize(self.segments.len(), 0);
         let start = out.len();
         out.push(s);
         self.stamp[s as usize] = self.epoch;
