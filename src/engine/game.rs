@@ -637,8 +637,7 @@ impl Game {
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
-        let spot =
-            self.board.oriented(&self.rules.tiles, s.placed).features[s.feature as usize].spot();
+        let spot = self.board.oriented(&self.rules.tiles, s.placed).spots[s.feature as usize];
         (pos, spot)
     }
 
@@ -1121,28 +1120,27 @@ impl Game {
 
     /// Lays a tile: board, segments, joins with the neighbours.
     pub(crate) fn lay(&mut self, tile: TileId, pos: Pos, rotation: Rotation) -> PlacedId {
-        let rules = Arc::clone(&self.rules);
-        let oriented = rules.tile(tile).at(rotation);
+        let tiles = &self.rules.tiles;
+        let oriented = tiles[tile as usize].at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
-        for (i, f) in oriented.features.iter().enumerate() {
-            let open = f.edges.count_ones() + f.halves.count_ones();
+        for (i, (f, sides)) in oriented.features.iter().zip(oriented.sides).enumerate() {
             self.features.add(
                 Segment {
                     placed,
                     feature: i as u8,
                     kind: f.kind,
                 },
-                open,
-                f.pennants as u32,
+                sides.into(),
+                f.pennants.into(),
                 f.marks,
             );
         }
-        for e in Edge::ALL {
-            let Some(other) = self.board.at(pos.step(e)) else {
+        for (e, other) in Edge::ALL.into_iter().zip(self.board.beside(placed)) {
+            let Some(other) = other else {
                 continue;
             };
-            let theirs = self.board.oriented(&rules.tiles, other);
+            let theirs = self.board.oriented(tiles, other);
             let their_base = self.board.placed(other).seg_base;
             let mine = oriented.edge_feature[e as usize];
             let their = theirs.edge_feature[e.opposite() as usize];
@@ -1208,16 +1206,14 @@ impl Game {
                 done.push(seg);
             }
         }
-        for q in p.pos.ring() {
-            // A cloister or garden is complete when its 8 neighbours are there.
-            if self.board.neighbours(q) == 8
-                && let Some(n) = self.board.at(q)
-                && let Some(c) = self.cloister_segment(n)
+        // A cloister or garden is complete when its 8 neighbours are there.
+        self.board.each_surrounded_around(placed, |n| {
+            if let Some(c) = self.cloister_segment(n)
                 && self.is_complete(c)
             {
                 done.push(c);
             }
-        }
+        });
         done
     }
 
@@ -1438,9 +1434,9 @@ fn full_bag(rules: &Ruleset, start: &[StartTile]) -> Vec<TileId> {
     for s in start {
         counts[s.tile as usize] = counts[s.tile as usize].saturating_sub(1);
     }
-    counts
-        .iter()
-        .enumerate()
-        .flat_map(|(i, c)| std::iter::repeat_n(i as TileId, *c as usize))
-        .collect()
+    let mut bag = Vec::with_capacity(counts.iter().map(|c| *c as usize).sum());
+    for (i, c) in counts.iter().enumerate() {
+        bag.extend(std::iter::repeat_n(i as TileId, *c as usize));
+    }
+    bag
 }

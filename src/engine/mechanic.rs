@@ -91,7 +91,7 @@ hooks! {
     PLACED = 4;
     /// [`Mechanic::actions`], [`Mechanic::check`], [`Mechanic::apply`], [`Mechanic::decision`].
     ACTIONS = 5;
-    /// [`Mechanic::deploy_problem`] and [`Mechanic::deploy_anywhere`].
+    /// [`Mechanic::deploy_problem`] and [`Mechanic::vetoes_deploy`].
     DEPLOY = 6;
     /// [`Mechanic::strength`].
     STRENGTH = 7;
@@ -118,6 +118,9 @@ hooks! {
     ADDS = 17;
     /// [`Mechanic::feature_points`].
     POINTS = 18;
+    /// [`Mechanic::deploy_anywhere`] (asked whenever deployments are listed or checked, so a
+    /// call list of its own keeps the mechanics that never open the board out of it).
+    ANYWHERE = 19;
 }
 
 impl Hooks {

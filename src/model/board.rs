@@ -264,11 +264,11 @@ impl Board {
         self.log.change_all();
         let width = (2 * radius + 1) as usize;
         let mut cells = vec![EMPTY; width * width];
-        for y in -self.radius..=self.radius {
-            for x in -self.radius..=self.radius {
-                let old = (y + self.radius) as usize * self.width + (x + self.radius) as usize;
-                cells[(y + radius) as usize * width + (x + radius) as usize] = self.cells[old];
-            }
+        // Each old row lands in the middle of a new one, `radius - self.radius` cells in.
+        let shift = (radius - self.radius) as usize;
+        for (y, row) in self.cells.chunks_exact(self.width).enumerate() {
+            let start = (y + shift) * width + shift;
+            cells[start..start + self.width].copy_from_slice(row);
         }
         self.radius = radius;
         self.width = width;
@@ -455,6 +455,31 @@ impl Board {
     pub fn oriented<'r>(&self, tiles: &'r [TileType], id: PlacedId) -> &'r Oriented {
         let p = &self.placed[id as usize];
         tiles[p.tile as usize].at(p.rotation)
+    }
+
+    /// The tiles next to the placed tile `id` across each edge, in [`Edge::ALL`] order.
+    pub fn beside(&self, id: PlacedId) -> [Option<PlacedId>; 4] {
+        let Some(i) = self.index(self.placed[id as usize].pos) else {
+            return [None; 4];
+        };
+        // `reach` made room for the ring around every placed tile.
+        self.around(i).0.map(|j| self.cells[j].tile.checked_sub(1))
+    }
+
+    /// Calls `found` with each tile on the 8 positions around the placed tile `id` whose own 8
+    /// neighbours all hold tiles (the cloisters and gardens among them are complete), in
+    /// [`Pos::ring`] order.
+    pub fn each_surrounded_around(&self, id: PlacedId, mut found: impl FnMut(PlacedId)) {
+        let Some(i) = self.index(self.placed[id as usize].pos) else {
+            return;
+        };
+        // `reach` made room for the ring around every placed tile.
+        for j in self.around(i).1 {
+            let cell = self.cells[j];
+            if cell.around == 8 && cell.tile != 0 {
+                found(cell.tile - 1);
+            }
+        }
     }
 
     /// How many of the 8 positions around `p` hold tiles.

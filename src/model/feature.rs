@@ -46,7 +46,7 @@ pub struct Features {
     sets: Sets,
     totals: Vec<Totals>,
     /// Working memory of [`Features::members`]: the number of the walk that last visited each
-    /// segment (never above `epoch`).
+    /// segment (never above `epoch`), grown to the segments' number as a walk starts.
     stamp: Vec<u32>,
     epoch: u32,
     /// The segments whose rows (joint heads, union-find, totals) changed since the features
@@ -141,7 +141,6 @@ impl Features {
             marks,
             followers: 0,
         });
-        self.stamp.push(0);
         id
     }
 
@@ -202,8 +201,7 @@ impl Features {
         self.totals[rb as usize].open -= 1;
         if ra != rb {
             let (ta, tb) = (self.totals[ra as usize], self.totals[rb as usize]);
-            self.sets.union(ra, rb);
-            let root = self.sets.find_mut(ra);
+            let root = self.sets.link(ra, rb);
             self.totals[root as usize] = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
@@ -244,6 +242,8 @@ impl Features {
             self.stamp.iter_mut().for_each(|v| *v = 0);
             self.epoch = 1;
         }
+        // Segments added since the last walk start unvisited.
+        self.stamp.resize(self.segments.len(), 0);
         let start = out.len();
         out.push(s);
         self.stamp[s as usize] = self.epoch;
@@ -399,20 +399,24 @@ impl Sets {
         x
     }
 
-    /// Merges the sets of `x` and `y`: the lower-ranked root goes under the other, `x`'s root
-    /// stays on top when ranks are equal.
-    fn union(&mut self, x: SegId, y: SegId) {
-        let (rx, ry) = (self.find_mut(x), self.find_mut(y));
-        if rx == ry {
-            return;
-        }
+    /// Merges the sets of the roots `rx` and `ry` (two different sets) and returns the root of
+    /// the merged set: the lower-ranked root goes under the other, `rx` stays on top when ranks
+    /// are equal.
+    fn link(&mut self, rx: SegId, ry: SegId) -> SegId {
         let (ix, iy) = (rx as usize, ry as usize);
         match self.rank[ix].cmp(&self.rank[iy]) {
-            std::cmp::Ordering::Less => self.parent[ix] = ry,
-            std::cmp::Ordering::Greater => self.parent[iy] = rx,
+            std::cmp::Ordering::Less => {
+                self.parent[ix] = ry;
+                ry
+            }
+            std::cmp::Ordering::Greater => {
+                self.parent[iy] = rx;
+                rx
+            }
             std::cmp::Ordering::Equal => {
                 self.parent[iy] = rx;
                 self.rank[ix] += 1;
+                rx
             }
         }
     }

@@ -112,6 +112,11 @@ impl Stands {
         Stands(self.0 | Stands::bit(kind))
     }
 
+    /// `self` with `kind` taken away.
+    pub fn without(self, kind: FeatureKind) -> Stands {
+        Stands(self.0 & !Stands::bit(kind))
+    }
+
     fn bit(kind: FeatureKind) -> u8 {
         1 << match kind {
             FeatureKind::Road => 0,

@@ -219,6 +219,11 @@ pub struct Oriented {
     pub edge_feature: [u8; 4],
     /// The field touching each half-edge, or [`NO_FEATURE`].
     pub half_feature: [u8; 8],
+    /// How many edges and half-edges each feature reaches (its open sides on a tile of its
+    /// own), by feature index.
+    pub sides: [u8; MAX_TILE_FEATURES],
+    /// The canonical spot of each feature ([`FeatureDef::spot`]), by feature index.
+    pub spots: [Spot; MAX_TILE_FEATURES],
 }
 
 impl Oriented {
@@ -433,11 +438,19 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
             }
         }
     }
+    let mut sides = [0; MAX_TILE_FEATURES];
+    let mut spots = [Spot::Inner; MAX_TILE_FEATURES];
+    for ((side, spot), f) in sides.iter_mut().zip(&mut spots).zip(&turned) {
+        *side = (f.edges.count_ones() + f.halves.count_ones()) as u8;
+        *spot = f.spot();
+    }
     Oriented {
         edge_code,
         features: turned,
         edge_feature,
         half_feature,
+        sides,
+        spots,
     }
 }
 

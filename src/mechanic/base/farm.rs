@@ -176,12 +176,14 @@ pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
 /// position) of the cities a mechanic adds ([`crate::engine::mechanic::Mechanic::farm_cities`]:
 /// the City of Carcassonne under `count.city_tiles_border_farms`).
 fn bordering_cities(game: &mut Game, seg: SegId) -> (Vec<SegId>, Vec<(SegId, Pos)>) {
-    let mut members = Vec::new();
+    // The game's working memory, given back below.
+    let mut members = std::mem::take(&mut game.scratch);
+    members.clear();
     game.features.members(seg, &mut members);
     let mut cities = Vec::new();
     let mut keyed = Vec::new();
     let mechanics = std::sync::Arc::clone(&game.mechanics);
-    for m in members {
+    for &m in &members {
         let s = *game.features.segment(m);
         for (key, pos) in mechanics
             .on(Hooks::FARM)
@@ -204,5 +206,6 @@ fn bordering_cities(game: &mut Game, seg: SegId) -> (Vec<SegId>, Vec<(SegId, Pos
             }
         }
     }
+    game.scratch = members;
     (cities, keyed)
 }

@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES};
+use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES, Stands};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -117,7 +117,16 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
-        let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+        // Only the kinds the player has in supply (B-F4) are worth checking: with none left,
+        // nothing is.
+        let kinds = Candidates::in_supply(g);
+        if kinds.is_empty() {
+            return;
+        }
+        let anywhere = g
+            .mechanics
+            .on(Hooks::ANYWHERE)
+            .any(|m| m.deploy_anywhere(g));
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
         let mut tiles = if anywhere {
             0..g.board.tiles().len() as PlacedId
@@ -130,58 +139,42 @@ impl Base {
                 _ => 0..0,
             };
         }
-        // Only the kinds the player has in supply (B-F4) are worth checking: with none left,
-        // nothing is.
-        let supply = g.supply[g.active];
-        let joins = g
-            .rules
-            .figures
-            .rows()
-            .iter()
-            .zip(supply)
-            .any(|(r, n)| n > 0 && r.joins_own);
-        let mut kinds = [None; MAX_FIGURES];
-        let rows = g.rules.figures.rows().iter().zip(supply);
-        for (slot, (row, _)) in kinds.iter_mut().zip(rows.filter(|(_, n)| *n > 0)) {
-            *slot = Some(row);
-        }
-        if kinds[0].is_none() {
-            return;
-        }
-        let kinds = kinds.iter().map_while(|k| *k);
+        // Room for every answer at once (with the portal, one per feature of the board).
+        let segments = |t: PlacedId| g.board.oriented(&g.rules.tiles, t).features.len();
+        out.reserve(tiles.clone().map(segments).sum::<usize>() * kinds.len);
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
-        if joins {
+        if kinds.joins {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
-            let features = &g.board.oriented(&g.rules.tiles, t).features;
-            for (f, def) in features.iter().enumerate() {
-                let seg = p.seg_base + f as u32;
+            let oriented = g.board.oriented(&g.rules.tiles, t);
+            let features = oriented.features.iter().zip(oriented.spots);
+            for (seg, (def, spot)) in (p.seg_base..).zip(features) {
                 let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
                 let occupied = followers > 0;
-                if occupied && !joins {
+                if occupied && !kinds.joins {
                     continue;
                 }
                 // `occupancy_problem`, with the player's followers found once: one of them
                 // stands in the feature only if it is occupied.
                 let joinable = occupied && own.contains(&root);
                 // Every check of `problem` but these two follows.
-                for row in kinds.clone() {
-                    let free = if row.joins_own { joinable } else { !occupied };
+                for c in kinds.iter() {
+                    let free = if c.joins_own { joinable } else { !occupied };
                     if free
-                        && figure_problem(g, row, def.kind).is_none()
-                        && tile_problem(g, seg, row.kind, own_tile, vetoes, anywhere).is_none()
+                        && c.stands_on.on(def.kind)
+                        && tile_problem(g, seg, c.kind, own_tile, vetoes, anywhere).is_none()
                     {
                         out.push(Action::Deploy {
                             pos: p.pos,
-                            spot: def.spot(),
-                            figure: row.kind,
+                            spot,
+                            figure: c.kind,
                         });
                     }
                 }
@@ -230,7 +223,10 @@ impl Base {
 /// mechanics' vetoes, farmers switched off, an occupied feature (B-F3), and the tile just laid
 /// (B-F2) unless a mechanic opens the board.
 pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusal> {
-    let anywhere = g.mechanics.on(Hooks::DEPLOY).any(|m| m.deploy_anywhere(g));
+    let anywhere = g
+        .mechanics
+        .on(Hooks::ANYWHERE)
+        .any(|m| m.deploy_anywhere(g));
     problem(
         g,
         seg,
@@ -282,8 +278,18 @@ fn occupancy_problem(g: &Game, row: &FigureRow, seg: SegId) -> Option<Refusal> {
         .then_some(Refusal::new("B-F3", "the feature already has a follower"))
 }
 
+/// The features a figure of `row` may stand on at all: those of its figure table, less fields
+/// when farmers are switched off (why it may not stand on the others: [`figure_problem`]).
+fn stands_on(g: &Game, row: &FigureRow) -> Stands {
+    if g.rules.mechanics.farmers {
+        row.stands_on
+    } else {
+        row.stands_on.without(FeatureKind::Field)
+    }
+}
+
 /// Why the figure of `row` may not stand on a feature of `kind` at all: its figure table, or
-/// farmers switched off.
+/// farmers switched off (the features it may stand on: [`stands_on`]).
 fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusal> {
     if !row.stands_on.on(kind) {
         return Some(Refusal::new(
@@ -321,6 +327,59 @@ fn tile_problem(
 pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
     let root = g.features.root(seg);
     own_follower_roots(g, player).any(|r| r == root)
+}
+
+/// The figure kinds a player has in supply (B-F4), in table order, with what the listing of
+/// deployments asks of each: the features it may stand on ([`stands_on`]) and whether it
+/// joins its owner's follower.
+struct Candidates {
+    kinds: [Candidate; MAX_FIGURES],
+    len: usize,
+    /// Whether any of them joins its owner's follower.
+    joins: bool,
+}
+
+/// One kind of [`Candidates`].
+#[derive(Clone, Copy)]
+struct Candidate {
+    kind: FigureKind,
+    stands_on: Stands,
+    joins_own: bool,
+}
+
+impl Candidates {
+    /// The kinds the active player has in supply.
+    fn in_supply(g: &Game) -> Candidates {
+        let mut candidates = Candidates {
+            kinds: [Candidate {
+                kind: FigureKind::Follower,
+                stands_on: Stands::default(),
+                joins_own: false,
+            }; MAX_FIGURES],
+            len: 0,
+            joins: false,
+        };
+        let rows = g.rules.figures.rows().iter().zip(g.supply[g.active]);
+        let in_supply = rows.filter(|(_, n)| *n > 0).map(|(row, _)| row);
+        for (slot, row) in candidates.kinds.iter_mut().zip(in_supply) {
+            *slot = Candidate {
+                kind: row.kind,
+                stands_on: stands_on(g, row),
+                joins_own: row.joins_own,
+            };
+            candidates.len += 1;
+            candidates.joins |= row.joins_own;
+        }
+        candidates
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Candidate> {
+        self.kinds[..self.len].iter()
+    }
 }
 
 /// The features (their root segments) where `player` has a follower (a figure tagged

@@ -9,6 +9,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::RuleId;
+use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
 
@@ -65,7 +66,9 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
     };
-    if g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+    let on_tile = |f: &Figure| g.features.segment(f.seg).placed == tile;
+    // Most tiles the dragon enters hold no figure: nothing else needs looking at.
+    if !g.figures.iter().any(on_tile) || g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
         return;
     }
     let menu = match g.rules.pd.dragon.menu {
@@ -77,7 +80,7 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let mut eaten: Vec<u32> = g
         .figures
         .iter()
-        .filter(|f| g.features.segment(f.seg).placed == tile)
+        .filter(|f| on_tile(f))
         .filter(|f| {
             table
                 .row(f.kind)

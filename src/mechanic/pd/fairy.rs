@@ -123,13 +123,16 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
 /// `pd.fairy.reassign_same_tile`, those on its tile).
 fn fairy_followers(g: &Game) -> impl Iterator<Item = &Figure> {
     let current = g.fairy.and_then(|f| f.follower);
-    let at = g.fairy.map(|f| f.pos);
-    let same_tile = g.rules.pd.fairy.reassign_same_tile;
+    // The tile the fairy stands on, where it may not stay (unless the rules let it).
+    let barred = g
+        .fairy
+        .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
+        .and_then(|f| g.board.at(f.pos));
     g.figures.iter().filter(move |f| {
         f.owner == g.active
             && current != Some(f.id)
             && counts_for_fairy(g, f)
-            && (same_tile || at != Some(g.root_pos(f.seg)))
+            && barred.is_none_or(|t| g.features.segment(f.seg).placed != t)
     })
 }
 

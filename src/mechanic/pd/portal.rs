@@ -18,7 +18,7 @@ impl Mechanic for Portal {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::DEPLOY
+        Hooks::DEPLOY | Hooks::ANYWHERE
     }
 
     fn deploy_anywhere(&self, g: &Game) -> bool {

@@ -43,20 +43,31 @@ impl Princess {
         };
         let base = g.board.placed(placed).seg_base;
         let features = &g.board.oriented(&g.rules.tiles, placed).features;
-        let princess: Vec<u32> = features
-            .iter()
-            .enumerate()
+        // The tile's princess cities, one bit per feature (a tile has at most 16).
+        let princess = (0u16..)
+            .zip(features)
             .filter(|(_, f)| f.princess && f.kind == FeatureKind::City)
-            .map(|(i, _)| base + i as u32)
-            .collect();
-        if princess.is_empty() {
+            .fold(0u16, |bits, (i, _)| bits | 1 << i);
+        if princess == 0 {
             // Most tiles show no princess: no figure needs looking at.
             return Vec::new();
         }
         let table = &g.rules.figures;
+        let in_princess_city = |f: &Figure| {
+            let root = g.features.root(f.seg);
+            let mut cities = princess;
+            while cities != 0 {
+                let i = cities.trailing_zeros();
+                cities &= cities - 1;
+                if g.features.root(base + i) == root {
+                    return true;
+                }
+            }
+            false
+        };
         g.figures
             .iter()
-            .filter(|f| princess.iter().any(|p| g.features.same(*p, f.seg)))
+            .filter(|f| in_princess_city(f))
             .filter(|f| table.row(f.kind).is_some_and(|r| r.princess))
             .copied()
             .collect()
