@@ -408,7 +408,8 @@ fn canary_text() -> String {
 fn mutated_inputs_never_panic_hang_or_escape() {
     let cases = env_number("CASTELLAN_FUZZ_CASES", 5000);
     let seed = env_number("CASTELLAN_FUZZ_SEED", 1);
-    let base = std::env::temp_dir().join(format!("castellan-fuzz-{seed}"));
+    // A folder of this process's own: two runs at once (two checkouts) must not share one.
+    let base = std::env::temp_dir().join(format!("castellan-fuzz-{seed}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let dir = base.join("inputs");
     std::fs::create_dir_all(&dir).expect("temp folder");
@@ -487,6 +488,7 @@ fn mutated_inputs_never_panic_hang_or_escape() {
         let _ = std::fs::remove_file(&path);
     }
     std::panic::set_hook(quiet);
+    let _ = std::fs::remove_dir_all(&base);
     let mut report = format!(
         "fuzz: {cases} inputs (seed {seed}), {binary_runs} also through the binary, {:.1} s\n",
         started.elapsed().as_secs_f64()
