@@ -17,17 +17,12 @@
 //! node cost many times the time per decision; at the root they cost one greedy decision.
 //!
 //! The outcome of a sample is a reward in 0..=1 per seat ([`rewards`]) that grows smoothly with
-//! the seat's margin over the best other seat (a tie is ½), a stand-in for the chance of
-//! winning from there. How many points make a lead safe depends on how much of the game is
-//! left: the reward's scale ([`margin_scale`]) shrinks with the square root of the tiles still
-//! in the bag, so that early on a lead of 30 estimated points is far from a sure win (and the
-//! search still tells a lead of 30 from one of 40), while near the end a few points decide. A
-//! rank term (1 for beating every other seat) was tried beside it and dropped: on an estimate,
-//! rank jumps with every point of noise, and measured in `hig` against `greedy` the margin
-//! alone wins more games. The exploration constant is small ([`EXPLORATION`]) because a point
-//! of estimated margin moves a reward by little (at most 1/90 at the start, 1/66 halfway, 1/30
-//! with 16 tiles left): with the textbook constant the bot spread its visits almost evenly over
-//! the candidates and played little better than at random among the good ones.
+//! the seat's margin over the best other seat (a tie is ½). A rank term (1 for beating every
+//! other seat) was tried beside it and dropped: on an estimate, rank jumps with every point of
+//! noise, and measured in `hig` against `greedy` the margin alone wins more games. The
+//! exploration constant is small ([`EXPLORATION`]) because a point of estimated margin moves a
+//! reward by only about 1/30: with the textbook constant the bot spread its visits almost
+//! evenly over the candidates and played little better than at random among the good ones.
 //! Playouts ([`Playout`]) either play random actions to the end, or take the greedy bot's
 //! estimate of each seat's final value ([`crate::bot::values`], through a kept [`Estimator`])
 //! after [`ESTIMATE_TURNS`] random turns (none: measured in `hig` against `greedy`, the
@@ -71,20 +66,13 @@ pub const DEFAULT_ITERATIONS: u32 = 1000;
 
 /// Exploration constant of the upper confidence bound (rewards are in 0..=1; see the module
 /// documentation for why it is small). Measured in `hig`, `mcts:1000` against `greedy`, seats
-/// swapped: the old rank-and-margin reward with 0.7 won 25 of 40 games; the margin reward (then
-/// at a fixed scale of 15 points) with 0.1 won 32 of the same 40, and 153 of 200 before the root
-/// prior (docs/lab.md).
+/// swapped: the old rank-and-margin reward with 0.7 won 25 of 40 games; this reward with 0.1
+/// won 32 of the same 40, and 153 of 200 before the root prior (docs/lab.md).
 const EXPLORATION: f64 = 0.1;
 
-/// The reward's scale grows by this many points per square root of the tiles left to draw
-/// ([`margin_scale`]). Measured in `hig`, `mcts:1000` against `greedy`, seats swapped, 200
-/// games on seeds 3001–3100: a fixed scale of 15 won 159, this scale (45 points at the start,
-/// 33 halfway, 5 at the end) 167; 2 per square root and 3 points at the end won 154
-/// (docs/lab.md).
-const SCALE_PER_ROOT_TILE: f64 = 4.0;
-
-/// The reward's scale once the bag is empty, in points ([`margin_scale`]).
-const SCALE_AT_END: f64 = 5.0;
+/// Score difference at which a reward is about seven eighths of the way to its bound
+/// (`(1 + tanh 1) / 2`).
+const MARGIN_SCALE: f64 = 15.0;
 
 /// Visits that the greedy bot's judgement of a root child counts for, before any sample.
 /// Measured in `hig`, `mcts:1000` against `greedy`, seats swapped, 100 games on seeds
@@ -231,7 +219,6 @@ impl MctsBot {
     fn add_priors(&mut self, game: &Game) {
         let kind = game.decision().kind;
         self.greedy.judge(game, &self.legal, &mut self.priors);
-        let scale = margin_scale(game.tiles_left());
         for (action, margin) in self.legal.iter().zip(&self.priors) {
             let node = self.nodes.len() as u32;
             self.nodes.push(Node::default());
@@ -241,7 +228,7 @@ impl MctsBot {
                 node,
                 visits: PRIOR_VISITS,
                 available: PRIOR_VISITS,
-                reward: f64::from(PRIOR_VISITS) * reward(*margin, scale),
+                reward: f64::from(PRIOR_VISITS) * reward(*margin),
             });
         }
     }
@@ -344,8 +331,7 @@ impl MctsBot {
             }
         }
         self.estimator.prepare(game);
-        let left = game.tiles_left();
-        rewards(self.estimator.values(game, None), left)
+        rewards(self.estimator.values(game, None))
     }
 }
 
@@ -358,11 +344,9 @@ fn mean(c: &Child) -> f64 {
     }
 }
 
-/// Each seat's reward in 0..=1 for final (or estimated) values with `tiles_left` tiles still to
-/// draw: ½ plus half the hyperbolic tangent of its margin over the best other seat, in units of
-/// [`margin_scale`] points.
-pub fn rewards(values: &[f64], tiles_left: usize) -> Vec<f64> {
-    let scale = margin_scale(tiles_left);
+/// Each seat's reward in 0..=1 for final (or estimated) values: ½ plus half the hyperbolic
+/// tangent of its margin over the best other seat, in units of [`MARGIN_SCALE`] points.
+pub fn rewards(values: &[f64]) -> Vec<f64> {
     (0..values.len())
         .map(|p| {
             let best_other = values
@@ -374,23 +358,15 @@ pub fn rewards(values: &[f64], tiles_left: usize) -> Vec<f64> {
             if best_other == f64::NEG_INFINITY {
                 return 1.0;
             }
-            reward(values[p] - best_other, scale)
+            reward(values[p] - best_other)
         })
         .collect()
 }
 
-/// The margin at which a reward is about seven eighths of the way to its bound
-/// (`(1 + tanh 1) / 2`) with `tiles_left` tiles still to draw: [`SCALE_AT_END`] points plus
-/// [`SCALE_PER_ROOT_TILE`] per square root of the tiles left, as the spread of the final margin
-/// around an estimate grows about with the square root of the draws still to come.
-pub fn margin_scale(tiles_left: usize) -> f64 {
-    SCALE_AT_END + SCALE_PER_ROOT_TILE * (tiles_left as f64).sqrt()
-}
-
 /// The reward of a margin over the best other seat: ½ plus half the hyperbolic tangent of the
-/// margin in units of `scale` points (minus infinity gives 0).
-fn reward(margin: f64, scale: f64) -> f64 {
-    0.5 + 0.5 * (margin / scale).tanh()
+/// margin in units of [`MARGIN_SCALE`] points (minus infinity gives 0).
+fn reward(margin: f64) -> f64 {
+    0.5 + 0.5 * (margin / MARGIN_SCALE).tanh()
 }
 
 impl Bot for MctsBot {
@@ -482,31 +458,16 @@ mod tests {
 
     #[test]
     fn rewards_grow_with_the_margin() {
-        let r = rewards(&[10.0, 10.0], 40);
+        let r = rewards(&[10.0, 10.0]);
         assert_eq!(r[0], r[1]);
         assert!((r[0] - 0.5).abs() < 1e-12);
-        let r = rewards(&[30.0, 10.0, 20.0], 40);
+        let r = rewards(&[30.0, 10.0, 20.0]);
         assert!(r[0] > r[2] && r[2] > r[1]);
         assert!(r.iter().all(|x| (0.0..=1.0).contains(x)));
-        // 9 tiles left: the scale is 5 + 4 * 3 = 17 points. 17 points ahead: (1 + tanh 1) / 2;
-        // the other seat gets the rest.
-        let r = rewards(&[27.0, 10.0], 9);
+        // 15 points ahead: (1 + tanh 1) / 2; the other seat gets the rest.
+        let r = rewards(&[25.0, 10.0]);
         assert!((r[0] - (1.0 + 1f64.tanh()) / 2.0).abs() < 1e-12);
         assert!((r[0] + r[1] - 1.0).abs() < 1e-12);
-        assert_eq!(rewards(&[7.0], 9), vec![1.0]);
-    }
-
-    /// The same lead is worth more as the bag empties: 10 points ahead is close to a sure win
-    /// at the end (scale 5), a modest edge with 64 tiles left (scale 37).
-    #[test]
-    fn a_lead_counts_for_more_as_the_bag_empties() {
-        assert_eq!(margin_scale(0), 5.0);
-        assert_eq!(margin_scale(64), 37.0);
-        let by_left: Vec<f64> = [64, 25, 4, 0]
-            .iter()
-            .map(|left| rewards(&[30.0, 20.0], *left)[0])
-            .collect();
-        assert!(by_left.windows(2).all(|w| w[0] < w[1]), "{by_left:?}");
-        assert!(by_left[0] < 0.65 && by_left[3] > 0.98, "{by_left:?}");
+        assert_eq!(rewards(&[7.0]), vec![1.0]);
     }
 }
