@@ -179,6 +179,19 @@ macro_rules! out {
     };
 }
 
+/// Prints a line on standard error. A closed standard error (`castellan validate … 2>&1 |
+/// head`) is no reason to stop or panic: what is left is still done and the exit status tells.
+macro_rules! complain {
+    ($($arg:tt)*) => {
+        emit_err(format_args!($($arg)*))
+    };
+}
+
+fn emit_err(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 fn emit(line: std::fmt::Arguments<'_>) {
     emit_raw(format_args!("{line}\n"));
 }
@@ -190,7 +203,7 @@ fn emit_raw(text: std::fmt::Arguments<'_>) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: cannot write the output: {e}");
+        complain!("error: cannot write the output: {e}");
         std::process::exit(1);
     }
 }
@@ -260,7 +273,7 @@ fn main() -> ExitCode {
 }
 
 fn fail(d: &Diagnostic) -> ExitCode {
-    eprintln!("{}", d.render());
+    complain!("{}", d.render());
     ExitCode::from(1)
 }
 
@@ -330,14 +343,14 @@ fn simulate(
     if let Some(n) = players
         && n != bots.len()
     {
-        eprintln!(
+        complain!(
             "error: --players {n} disagrees with --bots, which names {} bots",
             bots.len()
         );
         return ExitCode::from(2);
     }
     if let Some(unknown) = bots.iter().find(|b| !castellan::bot::is_bot_name(b)) {
-        eprintln!(
+        complain!(
             "error: unknown bot `{unknown}` in --bots (known bots: {})",
             castellan::bot::NAMES.join(", ")
         );
@@ -367,7 +380,7 @@ fn simulate(
     let stats = match stats {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -375,7 +388,7 @@ fn simulate(
         match serde_json::to_string(&stats) {
             Ok(s) => out!("{s}"),
             Err(e) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -420,7 +433,7 @@ fn progress_bar(len: u64, show: bool) -> ProgressBar {
 
 /// Prints a lab error and returns exit code 1.
 fn lab_fail(e: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
+    complain!("error: {e}");
     ExitCode::from(1)
 }
 
@@ -522,14 +535,14 @@ fn validate(paths: &[PathBuf]) -> ExitCode {
             Ok(what) => out!("ok: {} ({what})", path.display()),
             Err(d) => {
                 bad += 1;
-                eprintln!("{}", d.render());
+                complain!("{}", d.render());
             }
         }
     }
     if bad == 0 {
         ExitCode::SUCCESS
     } else {
-        eprintln!("{bad} of {} files have errors", paths.len());
+        complain!("{bad} of {} files have errors", paths.len());
         ExitCode::from(1)
     }
 }
@@ -545,7 +558,7 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
             .and_then(|e| e.to_str())
             .is_some_and(|e| e.eq_ignore_ascii_case("svg") || e.eq_ignore_ascii_case("png"));
         if !known {
-            eprintln!(
+            complain!(
                 "error: cannot write {}: castellan draws .svg and .png pictures only",
                 out.display()
             );
@@ -559,7 +572,7 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
     let total = record.actions.len();
     let shown = upto.unwrap_or(total);
     if shown > total {
-        eprintln!(
+        complain!(
             "error: --upto {shown}, but {} has only {total} actions",
             path.display()
         );
@@ -573,7 +586,7 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
     let caption = format!("after {shown} of {total} actions");
     let Some(out) = output else {
         if png {
-            eprintln!("error: --png needs -o FILE to say where the picture goes");
+            complain!("error: --png needs -o FILE to say where the picture goes");
             return ExitCode::from(1);
         }
         let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -594,14 +607,14 @@ fn render(path: &Path, upto: Option<usize>, output: Option<&Path>, png: bool) ->
         match to_png::from_svg(&picture) {
             Ok(bytes) => files.push((out.with_extension("png"), bytes)),
             Err(e) => {
-                eprintln!("error: cannot draw the PNG: {e}");
+                complain!("error: cannot draw the PNG: {e}");
                 return ExitCode::from(1);
             }
         }
     }
     for (file, bytes) in files {
         if let Err(e) = std::fs::write(&file, bytes) {
-            eprintln!("error: cannot write {}: {e}", file.display());
+            complain!("error: cannot write {}: {e}", file.display());
             return ExitCode::from(1);
         }
         out!("wrote {}", file.display());

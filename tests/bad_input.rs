@@ -554,6 +554,32 @@ fn cli_replay_json_has_the_documented_keys() {
 }
 
 /// `simulate --json` prints `games`, `games_per_second` and `mean_scores`.
+/// `castellan validate … 2>&1 | head`: when the reader of its messages goes away, the command
+/// neither panics (status 101) nor stops short of its verdict: it ends with status 1, the
+/// files had errors.
+#[test]
+fn cli_a_closed_error_stream_is_no_panic() {
+    use std::io::Read;
+    // A few lines of diagnostic per file: 400 files say more than a pipe holds.
+    let file = bad("ruleset_unknown_key.toml");
+    let files = vec![file.to_string_lossy().into_owned(); 400];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("validate")
+        .args(&files)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the castellan binary runs");
+    let mut head = [0u8; 64];
+    let mut errors = child.stderr.take().expect("piped");
+    errors.read_exact(&mut head).expect("the first error");
+    drop(errors);
+    let status = child.wait().expect("it ends");
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    assert!(String::from_utf8_lossy(&head).starts_with("error: "));
+}
+
 #[test]
 fn cli_simulate_json_has_the_documented_keys() {
     let out = cli(&["simulate", "--games", "50", "--json"]);

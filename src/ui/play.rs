@@ -104,10 +104,15 @@ pub fn main(mut options: Options) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
+            // A closed standard error leaves only the exit status to tell.
             match e {
                 // A diagnostic says `error:` itself, with the file, line and column.
-                PlayError::File(d) => eprintln!("{}", d.render()),
-                other => eprintln!("error: {other}"),
+                PlayError::File(d) => {
+                    let _ = writeln!(std::io::stderr(), "{}", d.render());
+                }
+                other => {
+                    let _ = writeln!(std::io::stderr(), "error: {other}");
+                }
             }
             ExitCode::from(1)
         }
