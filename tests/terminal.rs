@@ -159,12 +159,14 @@ fn screen_lines(first: usize, last: usize) -> usize {
     last - first + 1
 }
 
-/// How many numbered choices (`12.`) a line holds.
+/// How many numbered choices a line holds: `12. …` or, for placements grouped by position,
+/// `12:90°`.
 fn entries(line: &str) -> usize {
+    let number = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
     line.split_whitespace()
         .filter(|w| {
-            w.strip_suffix('.')
-                .is_some_and(|n| n.parse::<usize>().is_ok())
+            w.strip_suffix('.').is_some_and(number)
+                || w.split_once(':').is_some_and(|(n, _)| number(n))
         })
         .count()
 }

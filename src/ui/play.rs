@@ -641,7 +641,8 @@ fn legend_lines(game: &Game, width: usize) -> Vec<String> {
 }
 
 /// The numbered choices: one to a line when they are few, else in columns across the terminal
-/// (numbered down each column), so that a long list does not push the board off the screen.
+/// (numbered down each column), so that a long list does not push the board off the screen;
+/// placements grouped by position when that takes fewer lines (`(1,0) 3:0° 4:180°`).
 fn choice_lines(words: &[String], width: usize, height: usize) -> Vec<String> {
     let digits = words.len().to_string().len();
     let entries: Vec<String> = words
@@ -649,12 +650,21 @@ fn choice_lines(words: &[String], width: usize, height: usize) -> Vec<String> {
         .enumerate()
         .map(|(i, w)| format!("{:>digits$}. {w}", i + 1))
         .collect();
-    let widest = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0);
-    // Two spaces before the first column, three between columns.
-    let columns = ((width.saturating_sub(2) + 3) / (widest + 3)).max(1);
-    if entries.len() <= (height / 4).max(4) || columns == 1 {
+    if entries.len() <= (height / 4).max(4) {
         return entries.iter().map(|e| format!("  {e}")).collect();
     }
+    let plain = columns(&entries, width);
+    match placement_groups(words).map(|g| columns(&g, width)) {
+        Some(grouped) if grouped.len() < plain.len() => grouped,
+        _ => plain,
+    }
+}
+
+/// `entries` in as many columns as fit `width`, numbered down each column: two spaces before
+/// the first column, three between columns.
+fn columns(entries: &[String], width: usize) -> Vec<String> {
+    let widest = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0);
+    let columns = ((width.saturating_sub(2) + 3) / (widest + 3)).max(1);
     let rows = entries.len().div_ceil(columns);
     (0..rows)
         .map(|row| {
@@ -667,6 +677,26 @@ fn choice_lines(words: &[String], width: usize, height: usize) -> Vec<String> {
             format!("  {}", line.join("   ").trim_end())
         })
         .collect()
+}
+
+/// Placements (`(x,y) 90°`, see [`choice_words`]) grouped by position, each turn with its
+/// number: `(1,0) 3:0° 4:180°`; none when the words are not all placements.
+fn placement_groups(words: &[String]) -> Option<Vec<String>> {
+    let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let (pos, turn) = w.split_once(' ').filter(|(p, _)| p.starts_with('('))?;
+        let choice = format!("{}:{turn}", i + 1);
+        match groups.last_mut() {
+            Some((at, turns)) if *at == pos => turns.push(choice),
+            _ => groups.push((pos, vec![choice])),
+        }
+    }
+    Some(
+        groups
+            .into_iter()
+            .map(|(pos, turns)| format!("{pos} {}", turns.join(" ")))
+            .collect(),
+    )
 }
 
 /// The choices in words: a placement as where and how far the tile is turned (`(1,0) 90°`,
