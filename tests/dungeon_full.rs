@@ -14,6 +14,7 @@ use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, Setup};
 use castellan::mechanic::pd::vocabulary::PdEvent;
 use castellan::model::geometry::Pos;
+use castellan::record::Record;
 use castellan::script::{self, Arg};
 use common::{before, kind, record, run, under};
 use std::sync::Arc;
@@ -132,6 +133,32 @@ fn dg4_a_big_follower_comes_out_with_strength_two() {
     assert_eq!((end.game.held(0), end.game.held(1)), (0, 0));
 }
 
+/// The game of record `name` just before its last action, where Blue answers the flee question
+/// on E3 (DG-T3's setting): checked that Blue is asked about his `figure` on E3's east cap and
+/// not about his builder on the north cap.
+fn asked_on_e3(name: &str, figure: &str) -> (Record, Game) {
+    let r = record(DIR, name);
+    let asked = before(r.clone(), r.actions.len() - 1);
+    assert_eq!(asked.decision().player, 1);
+    assert_eq!(offers(&asked), ["flee 1 2 E", "stay 1 2 E"]);
+    assert_eq!(
+        at(&asked, 1, 2),
+        [
+            (1, "builder".to_string(), "N".to_string()),
+            (1, figure.to_string(), "E".to_string()),
+        ]
+    );
+    (r, asked)
+}
+
+/// Whether `events` send `player`'s figure of kind `figure` home as the dragon's meal.
+fn eaten(events: &[Event], player: usize, figure: &str) -> bool {
+    events.iter().any(|e| {
+        matches!(e, Event::FigureReturned { player: p, figure: f, reason: ReturnReason::Eaten, .. }
+            if *p == player && *f == kind(figure))
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // DG-8(b), Q9, Q10, Q16: DG-T3 as written.
 
@@ -139,18 +166,7 @@ fn dg4_a_big_follower_comes_out_with_strength_two() {
 /// and the builder is eaten as normal food (menu flesh_and_blood).
 #[test]
 fn dg_t3_the_knight_flees_and_the_builder_is_eaten() {
-    let r = record(DIR, "dg-t3-builder-eaten");
-    let asked = before(r.clone(), 16);
-    assert_eq!(asked.decision().player, 1);
-    assert_eq!(offers(&asked), ["flee 1 2 E", "stay 1 2 E"]);
-    assert_eq!(
-        at(&asked, 1, 2),
-        [
-            (1, "builder".to_string(), "N".to_string()),
-            (1, "follower".to_string(), "E".to_string()),
-        ]
-    );
-
+    let (r, _) = asked_on_e3("dg-t3-builder-eaten", "follower");
     let end = run(&r);
     let g = &end.game;
     assert_eq!(at(g, 1, 2), [], "E3 is empty");
@@ -162,11 +178,7 @@ fn dg_t3_the_knight_flees_and_the_builder_is_eaten() {
         g.dragon_in_play() && g.dragon().is_none(),
         "the dragon is below"
     );
-    assert!(end.events.iter().any(|e| matches!(
-        e,
-        Event::FigureReturned { player: 1, figure, reason: ReturnReason::Eaten, .. }
-            if *figure == kind("builder")
-    )));
+    assert!(eaten(&end.events, 1, "builder"));
     assert_eq!(g.scores(), [0, 0]);
 }
 
@@ -190,18 +202,7 @@ fn under_the_followers_menu_the_builder_survives() {
 /// is eaten.
 #[test]
 fn dg8b_a_big_follower_flees_into_the_dungeon() {
-    let r = record(DIR, "dg-t3-big-flees");
-    let asked = before(r.clone(), r.actions.len() - 1);
-    assert_eq!(asked.decision().player, 1);
-    assert_eq!(offers(&asked), ["flee 1 2 E", "stay 1 2 E"]);
-    assert_eq!(
-        at(&asked, 1, 2),
-        [
-            (1, "builder".to_string(), "N".to_string()),
-            (1, "big".to_string(), "E".to_string()),
-        ]
-    );
-
+    let (r, _) = asked_on_e3("dg-t3-big-flees", "big");
     let g = run(&r).game;
     assert_eq!(at(&g, 1, 2), [], "E3 is empty");
     assert_eq!(g.held_of(1, kind("big")), 1, "the big follower is below");
@@ -214,8 +215,7 @@ fn dg8b_a_big_follower_flees_into_the_dungeon() {
 /// in its owner's supply, and nothing is below.
 #[test]
 fn dg8b_a_big_follower_that_stays_is_eaten() {
-    let r = record(DIR, "dg-t3-big-flees");
-    let mut g = before(r.clone(), r.actions.len() - 1);
+    let (_, mut g) = asked_on_e3("dg-t3-big-flees", "big");
     let stay = g
         .legal()
         .into_iter()
@@ -226,11 +226,7 @@ fn dg8b_a_big_follower_that_stays_is_eaten() {
     assert_eq!(g.held(1), 0, "nobody is below");
     assert_eq!(g.supply(1, kind("big")), 1);
     assert_eq!(g.supply(1, kind("builder")), 1);
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::FigureReturned { player: 1, figure, reason: ReturnReason::Eaten, .. }
-            if *figure == kind("big")
-    )));
+    assert!(eaten(&events, 1, "big"));
     assert!(
         g.dragon_in_play() && g.dragon().is_none(),
         "the dragon is below"
