@@ -1314,7 +1314,7 @@ impl Game {
         let mut i = 0;
         while let Some(&f) = self.figures.get(i) {
             if which(&self.features, &f) {
-                let pos = self.root_pos(f.seg);
+                let pos = self.seg_pos(f.seg);
                 self.figures.remove(i);
                 if let Some(s) = self.supply_mut(f.owner, f.kind) {
                     *s += 1;
@@ -1377,7 +1377,7 @@ impl Game {
     }
 
     /// The position of the tile holding segment `seg`.
-    pub(crate) fn root_pos(&self, seg: SegId) -> Pos {
+    pub(crate) fn seg_pos(&self, seg: SegId) -> Pos {
         self.board.placed(self.features.segment(seg).placed).pos
     }
 

@@ -34,7 +34,8 @@ pub struct Totals {
     pub pennants: u32,
     /// Inns on a road, cathedrals and goods in a city.
     pub marks: Marks,
-    /// Followers standing in the feature.
+    /// Figures standing in the feature: its followers and any builder or pig that joined
+    /// them (occupancy, B-F3, reads it).
     pub followers: u32,
 }
 

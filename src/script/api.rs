@@ -154,7 +154,7 @@ impl SpotFilter {
             let blocked = !self.empty_of.is_empty()
                 && g.figures().iter().any(|f| {
                     Some(f.id as i64) != self.ignore
-                        && g.root_pos(f.seg) == p.pos
+                        && g.seg_pos(f.seg) == p.pos
                         && self.empty_of.iter().any(|k| named(g, f, k))
                 });
             if blocked {
@@ -567,7 +567,7 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
             };
             g.figures()
                 .iter()
-                .filter(|f| g.root_pos(f.seg) == at)
+                .filter(|f| g.seg_pos(f.seg) == at)
                 .map(|f| figure_map(g, f))
                 .collect()
         })

@@ -262,8 +262,9 @@ impl Game {
         self.run_hook("feature_scored", vec![feature], events);
     }
 
-    /// A feature as scripts see it: `#{kind, x, y, spot, followers}` and, when it is being
-    /// scored, `completed`.
+    /// A feature as scripts see it: `#{kind, x, y, spot, followers}` (`followers`: the ids of
+    /// every figure standing in it, builders and pigs included) and, when it is being scored,
+    /// `completed`.
     fn feature_map(&self, seg: u32, completed: Option<bool>) -> Dynamic {
         let (pos, spot) = self.seg_spot(seg);
         let kind = self.features.segment(seg).kind;

@@ -331,6 +331,12 @@ impl Session {
                     )?;
                 }
                 "board" | "show" | "list" => self.show(seat, &words, rest == "all", out)?,
+                "choices" => {
+                    let (width, height) = terminal_size();
+                    for line in choice_lines(&words, width, height, usize::MAX) {
+                        writeln!(out, "{line}")?;
+                    }
+                }
                 "key" => {
                     writeln!(out, "key: {}", self.marks())?;
                     for line in legend_lines(&self.game, terminal_size().0) {
@@ -375,12 +381,15 @@ impl Session {
         let (width, height) = terminal_size();
         let tile = self.tile_pictures();
         let status = self.status_lines(seat);
-        let choices = choice_lines(words, width, height);
-        let mut legend = legend_lines(game, width);
+        let board_rows = |rows: usize| 1 + rows * render::text::TILE_H;
         // Besides the board: the view's note, the players' marks, the tile, the scores and the
         // question, the choices and the prompt (and a blank line before the board if it fits).
-        let others = 3 + tile.len() + status.len() + choices.len();
-        let board_rows = |rows: usize| 1 + rows * render::text::TILE_H;
+        // The choices get what leaves the board one row of tiles.
+        let fixed = 3 + tile.len() + status.len();
+        let room = height.saturating_sub(fixed + board_rows(1));
+        let choices = choice_lines(words, width, height, room);
+        let mut legend = legend_lines(game, width);
+        let others = fixed + choices.len();
         let roomy = height > others + legend.len() + board_rows(2);
         let gap = height > others + board_rows(1);
         let mut marks = format!("key: {}", self.marks());
@@ -642,30 +651,62 @@ fn legend_lines(game: &Game, width: usize) -> Vec<String> {
 
 /// The numbered choices: one to a line when they are few, else in columns across the terminal
 /// (numbered down each column), so that a long list does not push the board off the screen;
-/// placements grouped by position when that takes fewer lines (`(1,0) 3:0° 4:180°`).
-fn choice_lines(words: &[String], width: usize, height: usize) -> Vec<String> {
+/// placements grouped by position when that takes fewer lines (`(1,0) 3:0° 4:180°`). When
+/// even that takes more than `room` lines (a portal lets a follower go onto almost any
+/// feature of the board), the first choices fill the room but its last line, which says how
+/// many more there are and that the `choices` command lists them all.
+fn choice_lines(words: &[String], width: usize, height: usize, room: usize) -> Vec<String> {
     let digits = words.len().to_string().len();
     let entries: Vec<String> = words
         .iter()
         .enumerate()
         .map(|(i, w)| format!("{:>digits$}. {w}", i + 1))
         .collect();
-    if entries.len() <= (height / 4).max(4) {
+    if entries.len() <= (height / 4).max(4).min(room) {
         return entries.iter().map(|e| format!("  {e}")).collect();
     }
     let plain = columns(&entries, width);
-    match placement_groups(words).map(|g| columns(&g, width)) {
-        Some(grouped) if grouped.len() < plain.len() => grouped,
-        _ => plain,
+    let (entries, lines) = match placement_groups(words) {
+        Some(groups) => match columns(&groups, width) {
+            grouped if grouped.len() < plain.len() => (groups, grouped),
+            _ => (entries, plain),
+        },
+        None => (entries, plain),
+    };
+    // Too few lines to cut anything off usefully: the screen scrolls instead.
+    if lines.len() <= room || room < 2 {
+        return lines;
     }
+    let shown = (room - 1) * column_count(&entries, width);
+    let mut lines = columns(&entries[..shown], width);
+    let more: usize = entries[shown..].iter().map(|e| choices_in(e)).sum();
+    lines.push(format!(
+        "  … and {more} more: `choices` lists all {}",
+        words.len()
+    ));
+    lines
+}
+
+/// How many choices an entry of [`choice_lines`] holds: one, or a grouped position's turns.
+fn choices_in(entry: &str) -> usize {
+    if entry.trim_start().starts_with('(') {
+        entry.split_whitespace().skip(1).count()
+    } else {
+        1
+    }
+}
+
+/// How many columns of `entries` fit `width` (at least one).
+fn column_count(entries: &[String], width: usize) -> usize {
+    let widest = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0);
+    ((width.saturating_sub(2) + 3) / (widest + 3)).max(1)
 }
 
 /// `entries` in as many columns as fit `width`, numbered down each column: two spaces before
 /// the first column, three between columns.
 fn columns(entries: &[String], width: usize) -> Vec<String> {
     let widest = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0);
-    let columns = ((width.saturating_sub(2) + 3) / (widest + 3)).max(1);
-    let rows = entries.len().div_ceil(columns);
+    let rows = entries.len().div_ceil(column_count(entries, width));
     (0..rows)
         .map(|row| {
             let line: Vec<String> = entries
@@ -728,6 +769,7 @@ const HELP: &str = "Type the number of an action to choose it. Other commands:
   save! FILE  the same, replacing FILE if it exists
   board       show the board (around the last tile) and the choices again
   board all   the same with the whole board
+  choices     every choice, when the screen shows only the first ones
   key         what the board's numbers, letters and symbols mean
   help        this text
   quit        stop the game (asks again when moves are not saved)";

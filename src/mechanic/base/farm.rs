@@ -25,7 +25,7 @@ impl Farm {
         self.keyed
             .iter()
             .find(|(k, _)| *k == key)
-            .map_or_else(|| game.root_pos(key), |(_, pos)| *pos)
+            .map_or_else(|| game.seg_pos(key), |(_, pos)| *pos)
     }
 }
 
@@ -86,7 +86,7 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                 let at = farms
                     .iter()
                     .find(|f| f.cities.contains(&city))
-                    .map_or_else(|| game.root_pos(city), |f| f.city_pos(game, city));
+                    .map_or_else(|| game.seg_pos(city), |f| f.city_pos(game, city));
                 game.pay(
                     &strength,
                     4,
@@ -126,7 +126,7 @@ fn pay_farm(
         m.farm_points(game, farm, player, cities, &mut points);
     }
     if points > 0 {
-        let at = game.root_pos(farm);
+        let at = game.seg_pos(farm);
         game.award(player, points, FeatureKind::Field, rule, at, events);
     }
 }

@@ -434,7 +434,7 @@ pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &m
 /// (B-M3).
 pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
     let kind = g.features.segment(seg).kind;
-    let at = g.root_pos(seg);
+    let at = g.seg_pos(seg);
     let size = g.size(seg);
     if completed {
         events.push(Event::FeatureCompleted {

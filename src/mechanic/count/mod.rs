@@ -329,7 +329,7 @@ impl CountOfCarcassonne {
         if key == CITY {
             self.count_city_pos(g)
         } else {
-            g.root_pos(key)
+            g.seg_pos(key)
         }
     }
 
@@ -498,7 +498,7 @@ impl CountOfCarcassonne {
             match self.quarter_for_completed(g, seg) {
                 Some(quarter) => {
                     let root = g.features.root(seg);
-                    let at = g.root_pos(seg);
+                    let at = g.seg_pos(seg);
                     self.open_round(g, root, seg, quarter, at);
                     if !self.round_waiting(g) {
                         self.count_score_one(g, seg, events);
@@ -1005,7 +1005,7 @@ impl Mechanic for CountOfCarcassonne {
         _figure: FigureKind,
         _own_tile: bool,
     ) -> Option<Refusal> {
-        self.count_deploy_problem(g, g.root_pos(seg))
+        self.count_deploy_problem(g, g.seg_pos(seg))
     }
 
     /// Followers moved out of a quarter count in the feature they were moved into (CO-5).

@@ -39,7 +39,7 @@ fn fairy_favours(g: &Game, player: usize) -> bool {
 fn has_follower_on(g: &Game, player: usize, pos: Pos) -> bool {
     g.figures
         .iter()
-        .any(|f| f.owner == player && g.root_pos(f.seg) == pos && counts_for_fairy(g, f))
+        .any(|f| f.owner == player && g.seg_pos(f.seg) == pos && counts_for_fairy(g, f))
 }
 
 /// Whether the fairy treats the figure as a follower (its figure table row's `fairy`).
@@ -101,7 +101,7 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
                 g.figures
                     .iter()
                     .filter(|f| f.owner == g.active && counts_for_fairy(g, f))
-                    .map(|f| g.root_pos(f.seg))
+                    .map(|f| g.seg_pos(f.seg))
                     .collect()
             } else {
                 g.board.tiles().iter().map(|p| p.pos).collect()
@@ -244,7 +244,7 @@ pub(crate) fn fairy_scoring_bonus(
         return;
     }
     let kind = g.features.segment(seg).kind;
-    let at = g.root_pos(seg);
+    let at = g.seg_pos(seg);
     let mut winners: Vec<usize> = Vec::new();
     match rules.attach {
         Attach::Follower => {
@@ -259,7 +259,7 @@ pub(crate) fn fairy_scoring_bonus(
         Attach::Tile => {
             let crosses = feature_crosses(g, seg, fairy.pos);
             for f in &g.figures {
-                let on_tile = g.root_pos(f.seg) == fairy.pos;
+                let on_tile = g.seg_pos(f.seg) == fairy.pos;
                 let counts = if rules.tile_mode_requires_follower_in_feature {
                     g.features.same(f.seg, seg)
                 } else {

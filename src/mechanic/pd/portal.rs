@@ -49,7 +49,7 @@ impl Mechanic for Portal {
                 "this figure may not use the portal",
             ));
         }
-        if rules.dragon_tile_forbidden && g.dragon == Some(g.root_pos(seg)) {
+        if rules.dragon_tile_forbidden && g.dragon == Some(g.seg_pos(seg)) {
             return Some(Refusal::new("MP6", "the dragon stands on that tile"));
         }
         if g.features.segment(seg).kind == FeatureKind::Field {
