@@ -48,7 +48,8 @@ fn temp(name: &str, what: &str) -> PathBuf {
 
 impl Browser {
     async fn start(name: &'static str) -> Browser {
-        let app = web::open(&temp(name, "data")).expect("the server's data folder");
+        let app = web::open(&temp(name, "data"), web::store::DEFAULT_MAX_GAMES)
+            .expect("the server's data folder");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a port");
