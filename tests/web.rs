@@ -56,10 +56,20 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (St
     )
 }
 
+/// Asks for a new game.
+async fn post_game(app: &Router, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/games", Some(body)).await
+}
+
 async fn create(app: &Router, body: Value) -> Value {
-    let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
+    let (status, game) = post_game(app, body).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     game
+}
+
+/// Downloads a game's record.
+async fn download(app: &Router, game: &Value) -> (StatusCode, Value) {
+    call(app, "GET", &format!("/api/games/{}/record", id(game)), None).await
 }
 
 fn id(game: &Value) -> String {
@@ -242,13 +252,7 @@ async fn bots_play_a_short_game_to_the_end_and_its_record_replays_and_reopens() 
             .any(|l| l.as_str().is_some_and(|l| l.starts_with("game over")))
     );
     // The downloaded record replays to the same scores.
-    let (status, text) = call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", id(&game)),
-        None,
-    )
-    .await;
+    let (status, text) = download(&app, &game).await;
     assert_eq!(status, StatusCode::OK);
     let text = text.as_str().expect("TOML text").to_string();
     let record = Record::parse(castellan::data::library::Source {
@@ -430,13 +434,7 @@ async fn ids_and_file_names_cannot_name_paths() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     assert!(!e.to_string().contains("name = \\\"secret\\\""), "{e}");
     // Names that collide or are empty are refused before anything is made.
-    let (status, _) = call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "base", "players": ["A", "A"]})),
-    )
-    .await;
+    let (status, _) = post_game(&app, json!({"ruleset": "base", "players": ["A", "A"]})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = call(
         &app,
@@ -523,27 +521,15 @@ async fn a_full_server_refuses_new_games_writes_nothing_and_a_removal_frees_a_pl
     let app = capped(&dir, 2);
     let first = create(&app, people()).await;
     // A refused creation gives its place back.
-    let (status, _) = call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "base", "players": ["A", "A"]})),
-    )
-    .await;
+    let (status, _) = post_game(&app, json!({"ruleset": "base", "players": ["A", "A"]})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (_, record) = call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", id(&first)),
-        None,
-    )
-    .await;
+    let (_, record) = download(&app, &first).await;
     let upload = json!({"files": [{"name": "mine.toml", "text": record}]});
     let (status, second) = call(&app, "POST", "/api/open", Some(upload.clone())).await;
     assert_eq!(status, StatusCode::OK, "{second}");
     assert_eq!(folders(&dir), 2);
     // Full: neither a new game nor an opened record is made, and no folder is left behind.
-    let (status, e) = call(&app, "POST", "/api/games", Some(people())).await;
+    let (status, e) = post_game(&app, people()).await;
     assert_full(status, &e, 2, 2);
     let (status, e) = call(&app, "POST", "/api/open", Some(upload.clone())).await;
     assert_full(status, &e, 2, 2);
@@ -584,10 +570,10 @@ async fn a_restarted_server_resumes_more_games_than_its_limit_and_refuses_new_on
         let (status, _) = call(&second, "GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::OK);
     }
-    let (status, e) = call(&second, "POST", "/api/games", Some(people())).await;
+    let (status, e) = post_game(&second, people()).await;
     assert_full(status, &e, 2, 3);
     call(&second, "DELETE", &format!("/api/games/{}", ids[0]), None).await;
-    let (status, e) = call(&second, "POST", "/api/games", Some(people())).await;
+    let (status, e) = post_game(&second, people()).await;
     assert_full(status, &e, 2, 2);
     call(&second, "DELETE", &format!("/api/games/{}", ids[1]), None).await;
     create(&second, people()).await;
@@ -603,7 +589,7 @@ async fn creations_at_the_same_time_cannot_pass_the_limit_together() {
     let tries: Vec<_> = (0..8)
         .map(|_| {
             let app = app.clone();
-            tokio::spawn(async move { call(&app, "POST", "/api/games", Some(people())).await })
+            tokio::spawn(async move { post_game(&app, people()).await })
         })
         .collect();
     let mut made = 0;
