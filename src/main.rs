@@ -110,6 +110,11 @@ enum Command {
         /// Folder that keeps the games (one record each, saved after every action).
         #[arg(long, default_value = "castellan-games")]
         data: PathBuf,
+        /// The most games the server keeps: creating or opening one more is refused until a
+        /// game is removed (games already in --data are all resumed, even more than N).
+        #[arg(long, value_name = "N", default_value_t = castellan::ui::web::store::DEFAULT_MAX_GAMES,
+              value_parser = at_least_one_game)]
+        max_games: usize,
     },
     /// Draw a game record: print the board as text, or write an SVG or PNG picture with -o.
     Render {
@@ -260,15 +265,33 @@ fn main() -> ExitCode {
             ..Default::default()
         }),
         Command::Validate { paths } => validate(&paths),
-        Command::Serve { host, port, data } => {
-            castellan::ui::web::main(castellan::ui::web::Options { host, port, data })
-        }
+        Command::Serve {
+            host,
+            port,
+            data,
+            max_games,
+        } => castellan::ui::web::main(castellan::ui::web::Options {
+            host,
+            port,
+            data,
+            max_games,
+        }),
         Command::Render {
             record,
             upto,
             output,
             png,
         } => render(&record, upto, output.as_deref(), png),
+    }
+}
+
+/// `serve --max-games N`: a whole number of at least 1 (a server that keeps no game is no
+/// server).
+fn at_least_one_game(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("a server keeps at least 1 game".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a whole number of games ({e})")),
     }
 }
 

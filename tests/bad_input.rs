@@ -580,6 +580,40 @@ fn cli_a_closed_error_stream_is_no_panic() {
     assert!(String::from_utf8_lossy(&head).starts_with("error: "));
 }
 
+/// `serve --max-games` takes a whole number of at least 1; anything else is refused by the
+/// command line before the server starts (nothing is made under `--data`).
+#[test]
+fn cli_serve_keeps_at_least_one_game() {
+    let data = std::env::temp_dir().join(format!("castellan-max-games-{}", std::process::id()));
+    let data = data.to_string_lossy().into_owned();
+    for (n, want) in [
+        ("0", "a server keeps at least 1 game"),
+        ("-1", "--max-games"),
+        ("many", "not a whole number of games"),
+    ] {
+        // An address that cannot be listened on: were N accepted, the server would stop at
+        // once instead of running.
+        let out = cli(&[
+            "serve",
+            "--host",
+            "999.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            &data,
+            &format!("--max-games={n}"),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{n}: {}", stderr(&out));
+        let e = stderr(&out);
+        assert!(
+            e.contains(&format!("invalid value '{n}' for '--max-games <N>'")),
+            "{e}"
+        );
+        assert!(e.contains(want), "{e}");
+        assert!(!Path::new(&data).exists(), "{n}: nothing is made");
+    }
+}
+
 #[test]
 fn cli_simulate_json_has_the_documented_keys() {
     let out = cli(&["simulate", "--games", "50", "--json"]);

@@ -1,6 +1,6 @@
 //! The page of `castellan serve` in a real headless Chromium (issue 12), driven over WebDriver
 //! by chromedriver: a game against a bot played with the mouse, a short game to its end, the
-//! replay viewer, an uploaded broken ruleset and the tile-set viewer. Each test saves a
+//! replay viewer, an uploaded broken ruleset, the tile-set viewer and removing a game. Each test saves a
 //! screenshot in `target/browser-shots/`.
 //!
 //! These tests need Debian's `chromium` and `chromium-driver` packages, so they are ignored by
@@ -48,7 +48,8 @@ fn temp(name: &str, what: &str) -> PathBuf {
 
 impl Browser {
     async fn start(name: &'static str) -> Browser {
-        let app = web::open(&temp(name, "data")).expect("the server's data folder");
+        let app = web::open(&temp(name, "data"), web::store::DEFAULT_MAX_GAMES)
+            .expect("the server's data folder");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a port");
@@ -393,5 +394,33 @@ async fn the_tile_set_viewer_shows_every_tile() {
         .value("document.getElementById('tiles').textContent")
         .await;
     assert!(text.to_string().contains("× "), "{text}");
+    b.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_game_is_removed_from_the_list_after_a_question() {
+    let b = Browser::start("remove").await;
+    for seed in [1, 2] {
+        b.api(
+            "POST",
+            "/api/games",
+            json!({"ruleset": "base", "players": ["Ann", "Bob"], "seed": seed}),
+        )
+        .await;
+    }
+    b.goto("/#/games").await;
+    let rows = "document.querySelectorAll('#games tbody tr').length";
+    b.until(&format!("{rows} === 2")).await;
+    // Answering "no" keeps the game.
+    b.value("(window.confirm = () => false, 0)").await;
+    b.click("#games tbody tr button.remove").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(b.value(rows).await, json!(2));
+    b.value("(window.confirm = () => true, 0)").await;
+    b.click("#games tbody tr button.remove").await;
+    b.until(&format!("{rows} === 1")).await;
+    let left = b.api("GET", "/api/games", json!(null)).await;
+    assert_eq!(left.as_array().expect("games").len(), 1, "{left}");
     b.end().await;
 }

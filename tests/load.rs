@@ -70,7 +70,7 @@ async fn play(http: Http, base: String, seed: u64) -> Vec<Duration> {
 async fn fifty_games_at_once_are_played_to_the_end() {
     let dir = std::env::temp_dir().join(format!("castellan-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let app = web::open(&dir).expect("data folder");
+    let app = web::open(&dir, web::store::DEFAULT_MAX_GAMES).expect("data folder");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");

@@ -1,6 +1,6 @@
 //! `castellan serve`'s HTTP API, in process (issue 12): creating games, acting, refusals that
 //! change nothing, resuming from `--data` after a restart, uploads with located errors, size
-//! limits and ids that try to name paths.
+//! limits, ids that try to name paths, and the bounded store (`--max-games`, removing games).
 
 use axum::Router;
 use axum::body::Body;
@@ -19,7 +19,19 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn app(dir: &Path) -> Router {
-    web::open(dir).expect("the data folder opens")
+    web::open(dir, web::store::DEFAULT_MAX_GAMES).expect("the data folder opens")
+}
+
+/// A server that keeps at most `max` games.
+fn capped(dir: &Path, max: usize) -> Router {
+    web::open(dir, max).expect("the data folder opens")
+}
+
+/// How many game folders the data folder holds.
+fn folders(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("games"))
+        .expect("the games folder")
+        .count()
 }
 
 /// Sends one request; returns the status and the body (JSON, or a string for other bodies).
@@ -44,10 +56,20 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (St
     )
 }
 
+/// Asks for a new game.
+async fn post_game(app: &Router, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/games", Some(body)).await
+}
+
 async fn create(app: &Router, body: Value) -> Value {
-    let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
+    let (status, game) = post_game(app, body).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     game
+}
+
+/// Downloads a game's record.
+async fn download(app: &Router, game: &Value) -> (StatusCode, Value) {
+    call(app, "GET", &format!("/api/games/{}/record", id(game)), None).await
 }
 
 fn id(game: &Value) -> String {
@@ -230,13 +252,7 @@ async fn bots_play_a_short_game_to_the_end_and_its_record_replays_and_reopens() 
             .any(|l| l.as_str().is_some_and(|l| l.starts_with("game over")))
     );
     // The downloaded record replays to the same scores.
-    let (status, text) = call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", id(&game)),
-        None,
-    )
-    .await;
+    let (status, text) = download(&app, &game).await;
     assert_eq!(status, StatusCode::OK);
     let text = text.as_str().expect("TOML text").to_string();
     let record = Record::parse(castellan::data::library::Source {
@@ -370,12 +386,25 @@ async fn ids_and_file_names_cannot_name_paths() {
     let dir = data("paths");
     let app = app(&dir);
     std::fs::write(dir.join("secret.toml"), "name = \"secret\"\n").expect("a file beside");
-    for id in ["..", "..%2F..%2Fsecret", "%2E%2E", "G1", "a.b", "a%00b"] {
+    for id in [
+        "..",
+        "..%2F..%2Fsecret",
+        "%2E%2E",
+        "G1",
+        "a.b",
+        "a%00b",
+        "games",
+    ] {
         for tail in ["", "/record", "/replay"] {
             let (status, _) = call(&app, "GET", &format!("/api/games/{id}{tail}"), None).await;
             assert_eq!(status, StatusCode::NOT_FOUND, "{id}{tail}");
         }
+        // Removing removes nothing but a game.
+        let (status, _) = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "DELETE {id}");
     }
+    assert!(dir.join("secret.toml").is_file());
+    assert!(dir.join("games").is_dir());
     for name in [
         "../x.toml",
         "/etc/x.toml",
@@ -405,13 +434,7 @@ async fn ids_and_file_names_cannot_name_paths() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     assert!(!e.to_string().contains("name = \\\"secret\\\""), "{e}");
     // Names that collide or are empty are refused before anything is made.
-    let (status, _) = call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "base", "players": ["A", "A"]})),
-    )
-    .await;
+    let (status, _) = post_game(&app, json!({"ruleset": "base", "players": ["A", "A"]})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = call(
         &app,
@@ -478,4 +501,126 @@ async fn the_log_speaks_to_you_in_the_second_person() {
             .any(|l| l.contains("You places") || l.contains("You draws")),
         "{log:?}"
     );
+}
+
+/// Asserts that a request was refused because the server is full (`--max-games`).
+fn assert_full(status: StatusCode, e: &Value, max: usize, held: usize) {
+    assert_eq!(status, StatusCode::INSUFFICIENT_STORAGE, "{e}");
+    let message = e["error"].as_str().expect("a message");
+    assert!(
+        message.contains(&format!("at most {max} games and holds {held}")),
+        "{message}"
+    );
+    assert!(message.contains("--max-games"), "{message}");
+    assert!(message.contains("remove finished games"), "{message}");
+}
+
+#[tokio::test]
+async fn a_full_server_refuses_new_games_writes_nothing_and_a_removal_frees_a_place() {
+    let dir = data("full");
+    let app = capped(&dir, 2);
+    let first = create(&app, people()).await;
+    // A refused creation gives its place back.
+    let (status, _) = post_game(&app, json!({"ruleset": "base", "players": ["A", "A"]})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, record) = download(&app, &first).await;
+    let upload = json!({"files": [{"name": "mine.toml", "text": record}]});
+    let (status, second) = call(&app, "POST", "/api/open", Some(upload.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    assert_eq!(folders(&dir), 2);
+    // Full: neither a new game nor an opened record is made, and no folder is left behind.
+    let (status, e) = post_game(&app, people()).await;
+    assert_full(status, &e, 2, 2);
+    let (status, e) = call(&app, "POST", "/api/open", Some(upload.clone())).await;
+    assert_full(status, &e, 2, 2);
+    assert_eq!(folders(&dir), 2);
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list.as_array().expect("games").len(), 2);
+    // Removing a game removes its folder, and makes room for one more.
+    let url = format!("/api/games/{}", id(&first));
+    let (status, removed) = call(&app, "DELETE", &url, None).await;
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(removed["removed"], first["id"]);
+    assert!(!dir.join("games").join(id(&first)).exists());
+    for tail in ["", "/record", "/replay"] {
+        let (status, _) = call(&app, "GET", &format!("{url}{tail}"), None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{tail}");
+    }
+    let (status, _) = call(&app, "DELETE", &url, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, third) = call(&app, "POST", "/api/open", Some(upload)).await;
+    assert_eq!(status, StatusCode::OK, "{third}");
+    assert_eq!(third["log"], first["log"]);
+    assert_eq!(folders(&dir), 2);
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_more_games_than_its_limit_and_refuses_new_ones() {
+    let dir = data("over");
+    let first = capped(&dir, 3);
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(id(&create(&first, people()).await));
+    }
+    drop(first);
+    let second = capped(&dir, 2);
+    let (_, list) = call(&second, "GET", "/api/games", None).await;
+    assert_eq!(list.as_array().expect("games").len(), 3, "no game is lost");
+    for id in &ids {
+        let (status, _) = call(&second, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, e) = post_game(&second, people()).await;
+    assert_full(status, &e, 2, 3);
+    call(&second, "DELETE", &format!("/api/games/{}", ids[0]), None).await;
+    let (status, e) = post_game(&second, people()).await;
+    assert_full(status, &e, 2, 2);
+    call(&second, "DELETE", &format!("/api/games/{}", ids[1]), None).await;
+    create(&second, people()).await;
+    assert_eq!(folders(&dir), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn creations_at_the_same_time_cannot_pass_the_limit_together() {
+    let dir = data("race");
+    let app = capped(&dir, 3);
+    create(&app, people()).await;
+    create(&app, people()).await;
+    let tries: Vec<_> = (0..8)
+        .map(|_| {
+            let app = app.clone();
+            tokio::spawn(async move { post_game(&app, people()).await })
+        })
+        .collect();
+    let mut made = 0;
+    for t in tries {
+        let (status, e) = t.await.expect("the request ends");
+        if status == StatusCode::OK {
+            made += 1;
+        } else {
+            assert_full(status, &e, 3, 3);
+        }
+    }
+    assert_eq!(made, 1, "one place was left");
+    assert_eq!(folders(&dir), 3);
+}
+
+#[test]
+fn a_request_waiting_for_a_removed_game_finds_it_gone() {
+    use web::store::{NewGame, Store, StoreError, lock};
+    let dir = data("gone");
+    let (store, problems) = Store::open(&dir, 5).expect("the data folder opens");
+    assert!(problems.is_empty());
+    let new = NewGame {
+        ruleset: "base".into(),
+        players: vec!["Ann".into(), "Bob".into()],
+        ..NewGame::default()
+    };
+    let id = store.create(&new).expect("a game");
+    let waiting = store.get(&id).expect("the game");
+    store.remove(&id).expect("removed");
+    assert!(lock(&waiting).is_removed());
+    assert!(matches!(store.get(&id), Err(StoreError::NotFound(_))));
+    assert!(matches!(store.remove(&id), Err(StoreError::NotFound(_))));
+    assert_eq!(folders(&dir), 0);
 }

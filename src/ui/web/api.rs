@@ -36,6 +36,9 @@ impl IntoResponse for ApiError {
             StoreError::Stale(_) => StatusCode::CONFLICT,
             StoreError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Disk(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            // The server cannot store one more game (not an overload that passes by itself,
+            // as 503 would say, inviting retries: it lasts until games are removed).
+            StoreError::Full(..) => StatusCode::INSUFFICIENT_STORAGE,
         };
         let diagnostics = match &self.0 {
             StoreError::Invalid(list) => list.clone(),
@@ -71,6 +74,9 @@ async fn with_game<T: Send + 'static>(
     blocking(move || {
         let game = shared.get(&id)?;
         let mut entry = store::lock(&game);
+        if entry.is_removed() {
+            return Err(StoreError::NotFound(id));
+        }
         work(&mut entry)
     })
     .await
@@ -145,6 +151,13 @@ pub async fn open(State(shared): State<Shared>, Json(up): Json<Files>) -> Answer
 /// `GET /api/games/{id}`: the game as the page shows it.
 pub async fn show(State(shared): State<Shared>, Path(id): Path<String>) -> Answer {
     with_game(shared, id, |e| Ok(Json(view::game(e)))).await
+}
+
+/// `DELETE /api/games/{id}`: removes the game, its record and its files.
+pub async fn remove(State(shared): State<Shared>, Path(id): Path<String>) -> Answer {
+    let removed = id.clone();
+    blocking(move || shared.remove(&id)).await?;
+    Ok(Json(json!({ "removed": removed })))
 }
 
 /// An action chosen on the page: its number in the legal list, and how many actions the

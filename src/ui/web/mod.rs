@@ -32,6 +32,8 @@ pub struct Options {
     pub port: u16,
     /// Folder for the games' records.
     pub data: PathBuf,
+    /// The most games the server keeps (it refuses to make more until some are removed).
+    pub max_games: usize,
 }
 
 const INDEX: &str = include_str!("page/index.html");
@@ -50,7 +52,7 @@ pub fn app(store: Store) -> Router {
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/bots", get(api::bots))
         .route("/api/games", get(api::list).post(api::create))
-        .route("/api/games/{id}", get(api::show))
+        .route("/api/games/{id}", get(api::show).delete(api::remove))
         .route("/api/games/{id}/act", post(api::act))
         .route("/api/games/{id}/bot", post(api::bot))
         .route("/api/games/{id}/record", get(api::record))
@@ -66,9 +68,9 @@ pub fn app(store: Store) -> Router {
 }
 
 /// Opens the games under `data` (reporting on stderr the ones that cannot be resumed) and
-/// builds the application.
-pub fn open(data: &std::path::Path) -> Result<Router, String> {
-    let (store, problems) = Store::open(data)?;
+/// builds the application, which makes new games while it holds fewer than `max_games`.
+pub fn open(data: &std::path::Path, max_games: usize) -> Result<Router, String> {
+    let (store, problems) = Store::open(data, max_games)?;
     for p in problems {
         eprintln!("warning: {p}");
     }
@@ -97,8 +99,8 @@ pub fn main(options: Options) -> ExitCode {
 }
 
 async fn serve(options: &Options) -> Result<(), String> {
-    let data = options.data.clone();
-    let app = tokio::task::spawn_blocking(move || open(&data))
+    let (data, max_games) = (options.data.clone(), options.max_games);
+    let app = tokio::task::spawn_blocking(move || open(&data, max_games))
         .await
         .map_err(|e| e.to_string())??;
     let listener = tokio::net::TcpListener::bind((options.host.as_str(), options.port))

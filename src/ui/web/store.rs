@@ -5,6 +5,11 @@
 //! with it (ruleset, tile sets, scripts), which the record names by relative path. Everything
 //! a game reads is read under [`files::within_bundle`] of its folder, so an upload can name no
 //! file outside it. A restarted server finds its games again by replaying those records.
+//!
+//! A server keeps at most a set number of games ([`Store::open`]'s `max_games`, `castellan
+//! serve --max-games`): creating or opening one more is refused before anything is written,
+//! until a game is removed ([`Store::remove`]). A restarted server resumes every game it
+//! finds, even more than that, and refuses new ones until enough are removed.
 
 use crate::bot;
 use crate::bot::simulate::decision_seed;
@@ -28,6 +33,8 @@ pub const MAX_FILES: usize = 16;
 pub const MAX_FILE_BYTES: usize = 256 << 10;
 /// The longest player name (characters).
 const MAX_NAME: usize = 32;
+/// How many games a server keeps unless told otherwise (`castellan serve --max-games`).
+pub const DEFAULT_MAX_GAMES: usize = 1000;
 
 /// Why a request about games was refused. Nothing changed.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +54,12 @@ pub enum StoreError {
     /// The disk refused.
     #[error("cannot save the game: {0}")]
     Disk(String),
+    /// The server holds as many games as it may keep: the limit, and how many it holds.
+    #[error(
+        "this server keeps at most {0} games and holds {1}: remove finished games (Games, \
+         Remove) or ask its operator to raise --max-games"
+    )]
+    Full(usize, usize),
 }
 
 /// One uploaded file: its name (a plain file name) and its text.
@@ -91,9 +104,17 @@ pub struct Entry {
     /// Every event from the set-up on.
     pub events: Vec<Event>,
     dir: PathBuf,
+    /// Whether the game was removed (a request that found it before is told it is gone).
+    removed: bool,
 }
 
 impl Entry {
+    /// Whether the game was removed from the server ([`Store::remove`]) while a request
+    /// waited for it.
+    pub fn is_removed(&self) -> bool {
+        self.removed
+    }
+
     /// The game as a record (TOML).
     pub fn record(&self) -> String {
         record::write(&self.game, &self.ruleset_ref)
@@ -171,8 +192,42 @@ impl Entry {
 /// Every game of a server, by id, and the folder that keeps them.
 pub struct Store {
     games_dir: PathBuf,
-    games: Mutex<BTreeMap<String, Arc<Mutex<Entry>>>>,
+    games: Mutex<Games>,
+    max_games: usize,
     next: AtomicU64,
+}
+
+/// The games held, and how many are being made: both under one lock, so that the limit is
+/// checked and a place taken at once.
+#[derive(Default)]
+struct Games {
+    by_id: BTreeMap<String, Arc<Mutex<Entry>>>,
+    making: usize,
+}
+
+/// A place taken for a game being made: given back when dropped unless the game was kept
+/// ([`Slot::fill`]), also when making it fails or panics.
+struct Slot<'a> {
+    store: &'a Store,
+    filled: bool,
+}
+
+impl Slot<'_> {
+    /// Keeps the game made in this place.
+    fn fill(mut self, id: String, entry: Entry) {
+        let mut games = lock(&self.store.games);
+        games.by_id.insert(id, Arc::new(Mutex::new(entry)));
+        games.making -= 1;
+        self.filled = true;
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        if !self.filled {
+            lock(&self.store.games).making -= 1;
+        }
+    }
 }
 
 /// Locks a mutex, also after a panic elsewhere (every change to a game is all-or-nothing).
@@ -181,9 +236,11 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
-    /// Opens (creating if needed) the games folder under `data`, and resumes every game in it.
-    /// Returns the store and one message per game that could not be resumed.
-    pub fn open(data: &Path) -> Result<(Store, Vec<String>), String> {
+    /// Opens (creating if needed) the games folder under `data`, and resumes every game in it
+    /// (all of them, even more than `max_games`). The store then makes new games while it
+    /// holds fewer than `max_games`. Returns the store and one message per game that could not
+    /// be resumed.
+    pub fn open(data: &Path, max_games: usize) -> Result<(Store, Vec<String>), String> {
         let games_dir = data.join("games");
         std::fs::create_dir_all(&games_dir)
             .map_err(|e| format!("cannot make {}: {e}", games_dir.display()))?;
@@ -194,6 +251,7 @@ impl Store {
         let store = Store {
             games_dir,
             games: Mutex::default(),
+            max_games,
             next: AtomicU64::new(0),
         };
         let mut problems = Vec::new();
@@ -206,7 +264,9 @@ impl Store {
             }
             match load(&id, &dir.path()) {
                 Ok(entry) => {
-                    lock(&store.games).insert(id, Arc::new(Mutex::new(entry)));
+                    lock(&store.games)
+                        .by_id
+                        .insert(id, Arc::new(Mutex::new(entry)));
                 }
                 Err(e) => problems.push(format!("game {id} not resumed: {}", messages(&e))),
             }
@@ -220,6 +280,7 @@ impl Store {
             return Err(StoreError::NotFound(id.chars().take(64).collect()));
         }
         lock(&self.games)
+            .by_id
             .get(id)
             .cloned()
             .ok_or_else(|| StoreError::NotFound(id.to_string()))
@@ -227,15 +288,46 @@ impl Store {
 
     /// Every game, by id.
     pub fn all(&self) -> Vec<Arc<Mutex<Entry>>> {
-        lock(&self.games).values().cloned().collect()
+        lock(&self.games).by_id.values().cloned().collect()
+    }
+
+    /// Removes the game with this id: its folder, then the game itself. A request already
+    /// waiting for the game finds it removed.
+    pub fn remove(&self, id: &str) -> Result<(), StoreError> {
+        let game = self.get(id)?;
+        let mut entry = lock(&game);
+        if entry.removed {
+            return Err(StoreError::NotFound(id.to_string()));
+        }
+        std::fs::remove_dir_all(&entry.dir)
+            .map_err(|e| StoreError::Disk(format!("cannot remove game {id}'s folder: {e}")))?;
+        entry.removed = true;
+        lock(&self.games).by_id.remove(id);
+        Ok(())
+    }
+
+    /// Takes a place for one more game, or refuses when the store holds (or is making) as
+    /// many as it may keep.
+    fn reserve(&self) -> Result<Slot<'_>, StoreError> {
+        let mut games = lock(&self.games);
+        let held = games.by_id.len() + games.making;
+        if held >= self.max_games {
+            return Err(StoreError::Full(self.max_games, held));
+        }
+        games.making += 1;
+        Ok(Slot {
+            store: self,
+            filled: false,
+        })
     }
 
     /// Starts a game; returns its id.
     pub fn create(&self, new: &NewGame) -> Result<String, StoreError> {
         check_players(&new.players)?;
+        let slot = self.reserve()?;
         let (id, dir) = self.fresh_dir()?;
         let made = files::within_bundle(&dir, || start(&id, &dir, new));
-        self.keep(id, dir, made)
+        keep(slot, id, &dir, made)
     }
 
     /// Opens an uploaded record (with the files it names) as a new game, to go on playing it.
@@ -256,30 +348,12 @@ impl Store {
             .filter(|u| !std::ptr::eq(*u, record))
             .cloned()
             .collect();
+        let slot = self.reserve()?;
         let (id, dir) = self.fresh_dir()?;
         let made = write_uploads(&dir, &others)
             .and_then(|()| save(&dir, &record.text))
             .and_then(|()| load(&id, &dir));
-        self.keep(id, dir, made)
-    }
-
-    /// Remembers a game just made, or removes its folder if making it failed.
-    fn keep(
-        &self,
-        id: String,
-        dir: PathBuf,
-        made: Result<Entry, StoreError>,
-    ) -> Result<String, StoreError> {
-        match made {
-            Ok(entry) => {
-                lock(&self.games).insert(id.clone(), Arc::new(Mutex::new(entry)));
-                Ok(id)
-            }
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&dir);
-                Err(e)
-            }
-        }
+        keep(slot, id, &dir, made)
     }
 
     /// A new game id and its (new, empty) folder.
@@ -296,6 +370,26 @@ impl Store {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(StoreError::Disk(e.to_string())),
             }
+        }
+    }
+}
+
+/// Keeps a game just made in its place, or removes its folder (and gives the place back) if
+/// making it failed.
+fn keep(
+    slot: Slot<'_>,
+    id: String,
+    dir: &Path,
+    made: Result<Entry, StoreError>,
+) -> Result<String, StoreError> {
+    match made {
+        Ok(entry) => {
+            slot.fill(id.clone(), entry);
+            Ok(id)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(dir);
+            Err(e)
         }
     }
 }
@@ -465,6 +559,7 @@ fn entry(id: &str, dir: &Path, game: Game, ruleset_ref: String, events: Vec<Even
         bots,
         events,
         dir: dir.to_path_buf(),
+        removed: false,
     }
 }
 

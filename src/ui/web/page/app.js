@@ -141,10 +141,27 @@ async function listGames() {
     const links = document.createElement("td");
     links.append(text("a", g.over ? "Look" : "Play", { href: `#/play/${g.id}` }), " ",
       text("a", "Replay", { href: `#/replay/${g.id}` }), " ",
-      text("a", "Download", { href: `/api/games/${g.id}/record` }));
+      text("a", "Download", { href: `/api/games/${g.id}/record` }), " ",
+      removeButton(g));
     row.append(links);
     body.append(row);
   }
+}
+
+// The server keeps a limited number of games: finished ones can be removed (after a question).
+function removeButton(g) {
+  const button = text("button", "Remove", { type: "button", class: "remove" });
+  button.onclick = async () => {
+    const what = `${g.id} (${g.players.join(", ")}${g.over ? ", over" : ", not over"})`;
+    if (!confirm(`Remove game ${what} from the server? Download its record first to keep it.`)) return;
+    try {
+      await api("DELETE", `/api/games/${g.id}`);
+      await listGames();
+    } catch (e) {
+      say(e.error || String(e));
+    }
+  };
+  return button;
 }
 
 $("open-record").onclick = async () => {
