@@ -11,7 +11,8 @@
 //! * The Princess & the Dragon: an unassigned fairy still bars the dragon (FA11); a princess
 //!   tile joining two occupied cities (A24); an unplaceable volcano or dragon tile (B-P5's P&D
 //!   consequences, with D0 before B-P5); a dragon tile as the last tile (B-E1); the fairy's turn
-//!   point once in a turn that draws three tiles (FA7).
+//!   point once in a turn that draws three tiles (FA7); the fairy's +3 for a cathedral city that
+//!   scores 0 at the end (A26).
 //!
 //! Coordinates are the engine's: x grows east, y grows south (RULES.md §4 draws y north).
 
@@ -26,7 +27,7 @@ use castellan::record::Replay;
 use std::collections::HashSet;
 
 mod common;
-use common::{Scored, before, record, run, scored};
+use common::{Scored, before, record, run, scored, scored_with_rule};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -431,4 +432,21 @@ fn fa7_one_fairy_point_in_a_turn_that_draws_three_tiles() {
     let expected: [Scored; 2] = [(RED, 1, FeatureKind::City), (RED, 3, FeatureKind::City)];
     assert_eq!(scored(&r.events), expected);
     assert_eq!(r.game.scores(), [5, 0]);
+}
+
+/// RULES.md §7 A26 with §1.6's I&C line and FA8: at the end, the open cathedral city of Red's
+/// knight is worth 0 (no "1 per tile"), yet the fairy next to the knight still pays +3 (002
+/// "regardless of whether you score points").
+#[test]
+fn a26_the_fairy_pays_3_for_a_cathedral_city_worth_0_at_the_end() {
+    let r = replay("cathedral-city-fairy");
+    let game = &r.game;
+    let city = seg(game, 0, -1, "N");
+    assert!(game.features().same(city, seg(game, 0, 0, "N")));
+    assert!(!game.is_complete(city));
+    assert_eq!(
+        scored_with_rule(&r.events),
+        [(RED, 3, FeatureKind::City, "FA8 fairy bonus")]
+    );
+    assert_eq!(game.scores(), [3, 0]);
 }
