@@ -27,7 +27,7 @@ use castellan::record::Replay;
 use std::collections::HashSet;
 
 mod common;
-use common::{Scored, before, record, run, scored, scored_with_rule};
+use common::{Scored, before, completed, journey_steps, record, run, scored, scored_with_rule};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -46,17 +46,6 @@ fn spot(name: &str) -> Spot {
     Spot::parse(name).unwrap_or_else(|| panic!("bad spot {name}"))
 }
 
-/// Every `FeatureCompleted` event as (feature, tiles).
-fn completed(events: &[Event]) -> Vec<(FeatureKind, u32)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::FeatureCompleted { feature, tiles, .. } => Some((feature, tiles)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Every figure sent home, as (owner, tile, why).
 fn returned(events: &[Event]) -> Vec<(usize, Pos, ReturnReason)> {
     events
@@ -69,19 +58,6 @@ fn returned(events: &[Event]) -> Vec<(usize, Pos, ReturnReason)> {
                 reason,
                 ..
             } => Some((player, at(x, y), reason)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Every dragon journey step as (step, mover, destination).
-fn steps(events: &[Event]) -> Vec<(u32, usize, Pos)> {
-    events
-        .iter()
-        .filter_map(|e| match PdEvent::of(e) {
-            Some(PdEvent::DragonMoved { player, x, y, step }) if step > 0 => {
-                Some((step, player, at(x, y)))
-            }
             _ => None,
         })
         .collect()
@@ -228,7 +204,7 @@ fn b_m2_three_players_the_tied_leaders_score_in_full_the_third_nothing() {
 #[test]
 fn d4_three_players_move_the_dragon_in_seat_order_from_the_active_player() {
     let r = replay("three-player-journey");
-    let walked = steps(&r.events);
+    let walked = journey_steps(&r.events);
     let expected: Vec<(u32, usize, Pos)> = vec![
         (1, BLUE, at(0, 0)),
         (2, GREEN, at(1, 0)),
@@ -265,7 +241,7 @@ fn fa11_the_fairy_left_without_its_follower_still_bars_the_dragon() {
             follower: None
         })
     );
-    assert_eq!(steps(&r.events), [(1, BLUE, at(0, 0))]);
+    assert_eq!(journey_steps(&r.events), [(1, BLUE, at(0, 0))]);
     let ended: Vec<(u32, &str)> = r
         .events
         .iter()
@@ -372,7 +348,7 @@ fn b_p5_an_unplaceable_dragon_tile_is_set_aside_before_the_volcano_and_discarded
     assert!(set_aside < reshuffled);
     // The only dragon move is the flight to the volcano (step 0).
     assert_eq!(count(events, dragon_moved), 1);
-    assert!(steps(events).is_empty());
+    assert!(journey_steps(events).is_empty());
     assert_eq!(r.game.dragon(), Some(at(1, 0)));
     assert_eq!(r.game.set_aside(), 0);
     assert_eq!(r.game.tiles_left(), 0);
@@ -386,7 +362,7 @@ fn b_p5_an_unplaceable_dragon_tile_is_set_aside_before_the_volcano_and_discarded
 fn b_e1_a_dragon_tile_as_the_last_tile_moves_before_final_scoring() {
     let r = replay("dragon-on-the-last-tile");
     assert_eq!(
-        steps(&r.events),
+        journey_steps(&r.events),
         [(1, RED, at(0, 0)), (2, BLUE, at(1, 0)), (3, RED, at(2, 0))]
     );
     assert_eq!(returned(&r.events), [(BLUE, at(1, 0), ReturnReason::Eaten)]);
