@@ -12,7 +12,9 @@
 //!   tile joining two occupied cities (A24); an unplaceable volcano or dragon tile (B-P5's P&D
 //!   consequences, with D0 before B-P5); a dragon tile as the last tile (B-E1); the fairy's turn
 //!   point once in a turn that draws three tiles (FA7); the fairy's +3 for a cathedral city that
-//!   scores 0 at the end (A26).
+//!   scores 0 at the end (A26);
+//! * both values of two toggles no other test sets: `pd.volcano.dragon_journey` (§3.1 #40, V5)
+//!   and `pd.dragon.eat_on_start` (§3.1 #14, D10).
 //!
 //! Coordinates are the engine's: x grows east, y grows south (RULES.md §4 draws y north).
 
@@ -27,7 +29,9 @@ use castellan::record::Replay;
 use std::collections::HashSet;
 
 mod common;
-use common::{Scored, before, completed, journey_steps, record, run, scored, scored_with_rule};
+use common::{
+    Scored, before, completed, journey_steps, record, run, scored, scored_with_rule, under,
+};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -425,4 +429,107 @@ fn a26_the_fairy_pays_3_for_a_cathedral_city_worth_0_at_the_end() {
         [(RED, 3, FeatureKind::City, "FA8 fairy bonus")]
     );
     assert_eq!(game.scores(), [3, 0]);
+}
+
+/// Where the figures stand: (owner, tile, figure kind).
+fn standing(game: &Game) -> Vec<(usize, Pos, FigureKind)> {
+    game.figures()
+        .iter()
+        .map(|f| (f.owner, game.figure_spot(f).0, f.kind))
+        .collect()
+}
+
+/// RULES.md §3.1 #40 `pd.volcano.dragon_journey = false` (default; V5, 002 §The Volcano: "then
+/// it is the next player's turn"): the dragon only flies to the volcano; Red's farmer beside it
+/// stays; no step is taken.
+#[test]
+fn v5_no_journey_on_a_volcano_turn_by_default() {
+    let record = under(record("edge", "volcano-journey"), "pd-synthetic.toml");
+    let mut game = before(record, 4);
+    assert!(game.is_over(), "the volcano was the last tile");
+    assert_eq!(game.dragon(), Some(at(2, 0)));
+    assert_eq!(standing(&game), [(0, at(1, 0), FigureKind::Follower)]);
+    let step = Action::from(PdAction::Dragon { pos: at(1, 0) });
+    assert!(game.apply(&step).is_err(), "no journey to take a step in");
+}
+
+/// RULES.md §3.1 #40 `pd.volcano.dragon_journey = true` (fixture pd-volcano-journey.toml): the
+/// volcano starts a journey from itself, the active player (Blue) first (D4): it eats Red's farmer
+/// next to the volcano and dead-ends on (0,0) after two steps.
+#[test]
+fn v5_a_volcano_journey_when_toggled() {
+    let r = replay("volcano-journey");
+    assert_eq!(
+        journey_steps(&r.events),
+        [(1, BLUE, at(1, 0)), (2, RED, at(0, 0))]
+    );
+    assert_eq!(returned(&r.events), [(RED, at(1, 0), ReturnReason::Eaten)]);
+    assert_eq!(r.game.dragon(), Some(at(0, 0)));
+    assert!(r.game.figures().is_empty());
+}
+
+/// Red's builder in the eat-on-start record, by the events: deployed on the volcano, and how it
+/// left the board if it did.
+fn builder_fate(events: &[Event]) -> Vec<(Pos, Option<ReturnReason>)> {
+    let builder = common::kind("builder");
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::FigureDeployed { figure, x, y, .. } if figure == builder => {
+                Some((at(x, y), None))
+            }
+            Event::FigureReturned {
+                figure,
+                x,
+                y,
+                reason,
+                ..
+            } if figure == builder => Some((at(x, y), Some(reason))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// RULES.md §3.1 #14 `pd.dragon.eat_on_start = false` (default; D10, 004 §The dragon: it eats
+/// "whenever the dragon enters a tile"), with A8 `allow_builder_pig = true`: Red's builder
+/// shares the volcano with the dragon; the journey starting there leaves it alone.
+#[test]
+fn d10_the_dragon_does_not_eat_on_its_start_tile_by_default() {
+    let r = replay("eat-on-start");
+    assert_eq!(builder_fate(&r.events), [(at(2, 0), None)]);
+    assert_eq!(journey_steps(&r.events), [(1, RED, at(2, 1))]);
+    let builder = common::kind("builder");
+    assert!(standing(&r.game).contains(&(RED, at(2, 0), builder)));
+    assert_eq!(r.game.supply(RED, builder), 0);
+    assert_eq!(r.game.scores(), [4, 0]);
+}
+
+/// RULES.md §3.1 #14 `pd.dragon.eat_on_start = true` (fixture tb-pd-eat-on-start.toml): the
+/// journey begins with the dragon eating Red's builder on its own tile, before the first step;
+/// Red's thief elsewhere on the road is untouched and scores the road at the end.
+#[test]
+fn d10_eat_on_start_eats_the_builder_on_the_volcano_when_toggled() {
+    let r = run(&under(
+        record("edge", "eat-on-start"),
+        "tb-pd-eat-on-start.toml",
+    ));
+    assert_eq!(
+        builder_fate(&r.events),
+        [(at(2, 0), None), (at(2, 0), Some(ReturnReason::Eaten))]
+    );
+    let eaten = r
+        .events
+        .iter()
+        .position(|e| matches!(e, Event::FigureReturned { .. }))
+        .expect("eaten");
+    let first_step = r
+        .events
+        .iter()
+        .position(|e| matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { step: 1, .. })))
+        .expect("a step");
+    assert!(eaten < first_step);
+    let builder = common::kind("builder");
+    assert_eq!(r.game.supply(RED, builder), 1);
+    assert_eq!(standing(&r.game), [(RED, at(1, 0), FigureKind::Follower)]);
+    assert_eq!(r.game.scores(), [4, 0]);
 }
