@@ -626,6 +626,17 @@ fn a7_no_follower_placed_lets_the_fairy_move_after_a_builder() {
     let mut legal = after_builder.legal();
     assert_eq!(legal.pop(), Some(Action::Pass));
     assert!(!legal.is_empty() && fairy_may_move(&after_builder));
+    // Only the fairy or a pass answers it: a second deployment is refused, nothing changes.
+    let mut refusing = common::before(record("a7-builder-then-fairy", None), FAIRY_AFTER_BUILDER);
+    let again = Action::Deploy {
+        pos: Pos::new(2, 0),
+        spot: spot("NL"),
+        figure: FigureKind::Follower,
+    };
+    assert!(refusing.apply(&again).is_err());
+    assert_eq!(refusing.history(), after_builder.history());
+    assert_eq!(refusing.figures(), after_builder.figures());
+    assert_eq!(refusing.legal(), after_builder.legal());
     let mut passing = after_builder;
     passing.apply(&Action::Pass).expect("the fairy may stay");
     assert_eq!(passing.fairy(), None);
