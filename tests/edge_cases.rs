@@ -72,6 +72,14 @@ fn count(events: &[Event], wanted: impl Fn(&Event) -> bool) -> usize {
     events.iter().filter(|e| wanted(e)).count()
 }
 
+/// The index of the first event `wanted` picks.
+fn first(events: &[Event], wanted: impl Fn(&Event) -> bool) -> usize {
+    events
+        .iter()
+        .position(wanted)
+        .expect("the event is in the log")
+}
+
 fn follower_supply(game: &Game, player: usize) -> u8 {
     game.supply(player, FigureKind::Follower)
 }
@@ -340,15 +348,12 @@ fn b_p5_an_unplaceable_volcano_brings_no_dragon() {
 fn b_p5_an_unplaceable_dragon_tile_is_set_aside_before_the_volcano_and_discarded_after() {
     let r = replay("unplaceable-dragon-tile");
     let events = &r.events;
-    let set_aside = events.iter().position(tile_set_aside).expect("set aside");
-    let reshuffled = events
-        .iter()
-        .position(tiles_reshuffled)
-        .expect("reshuffled");
+    let set_aside = first(events, tile_set_aside);
+    let reshuffled = first(events, tiles_reshuffled);
     assert_eq!(count(events, tile_set_aside), 1);
     assert_eq!(count(events, discarded), 2);
     // Nothing is discarded before the dragon is in play.
-    assert!(events.iter().position(discarded).expect("discarded") > reshuffled);
+    assert!(first(events, discarded) > reshuffled);
     assert!(set_aside < reshuffled);
     // The only dragon move is the flight to the volcano (step 0).
     assert_eq!(count(events, dragon_moved), 1);
@@ -370,16 +375,8 @@ fn b_e1_a_dragon_tile_as_the_last_tile_moves_before_final_scoring() {
         [(1, RED, at(0, 0)), (2, BLUE, at(1, 0)), (3, RED, at(2, 0))]
     );
     assert_eq!(returned(&r.events), [(BLUE, at(1, 0), ReturnReason::Eaten)]);
-    let eaten = r
-        .events
-        .iter()
-        .position(|e| matches!(e, Event::FigureReturned { .. }))
-        .expect("eaten");
-    let end = r
-        .events
-        .iter()
-        .position(|e| matches!(e, Event::GameEnded { .. }))
-        .expect("the game ends");
+    let eaten = first(&r.events, |e| matches!(e, Event::FigureReturned { .. }));
+    let end = first(&r.events, |e| matches!(e, Event::GameEnded { .. }));
     assert!(eaten < end);
     assert!(scored(&r.events).is_empty());
     assert_eq!(r.game.scores(), [0, 0]);
@@ -517,16 +514,10 @@ fn d10_eat_on_start_eats_the_builder_on_the_volcano_when_toggled() {
         builder_fate(&r.events),
         [(at(2, 0), None), (at(2, 0), Some(ReturnReason::Eaten))]
     );
-    let eaten = r
-        .events
-        .iter()
-        .position(|e| matches!(e, Event::FigureReturned { .. }))
-        .expect("eaten");
-    let first_step = r
-        .events
-        .iter()
-        .position(|e| matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { step: 1, .. })))
-        .expect("a step");
+    let eaten = first(&r.events, |e| matches!(e, Event::FigureReturned { .. }));
+    let first_step = first(&r.events, |e| {
+        matches!(PdEvent::of(e), Some(PdEvent::DragonMoved { step: 1, .. }))
+    });
     assert!(eaten < first_step);
     let builder = common::kind("builder");
     assert_eq!(r.game.supply(RED, builder), 1);
