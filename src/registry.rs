@@ -82,7 +82,11 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
             by: base,
             kind: crate::mechanic::base::DEPLOY,
         };
-        list.push(Box::new(FairyMechanic::new(next(&list), deploy)));
+        list.push(Box::new(FairyMechanic::new(
+            next(&list),
+            deploy,
+            rules.pd.fairy.move_condition,
+        )));
     }
     if on.portal {
         list.push(Box::new(Portal));

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod common;
-use common::scored_with_rule;
+use common::{completed, scored_with_rule};
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -206,17 +206,6 @@ fn points_for(events: &[Event], kind: FeatureKind) -> [u32; 2] {
         }
     }
     sum
-}
-
-/// Every `FeatureCompleted` event as (feature, tiles).
-fn completed(events: &[Event]) -> Vec<(FeatureKind, u32)> {
-    events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::FeatureCompleted { feature, tiles, .. } => Some((feature, tiles)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Where the figures stand: (owner, position, canonical spot, feature kind).

@@ -27,6 +27,9 @@ use castellan::record::{self, Record, RecordError, Replay};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::journey_steps;
+
 // ---------------------------------------------------------------------------------------------
 // Loading and replaying.
 
@@ -205,19 +208,6 @@ fn figures(game: &Game) -> HashSet<(usize, Pos, &'static str)> {
 
 fn supply(game: &Game, player: usize) -> u8 {
     game.supply(player, FigureKind::Follower)
-}
-
-/// Every journey step as (step, mover, destination).
-fn moves(events: &[Event]) -> Vec<(u32, usize, Pos)> {
-    events
-        .iter()
-        .filter_map(|e| match PdEvent::of(e) {
-            Some(PdEvent::DragonMoved { player, x, y, step }) if step > 0 => {
-                Some((step, player, at(x, y)))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Every flight to a volcano as (mover, destination).
@@ -467,7 +457,7 @@ fn t_d1_journey_step_by_step() {
     ];
     assert_eq!(steps(&points), expected);
     assert_eq!(
-        moves(&events),
+        journey_steps(&events),
         vec![
             (1, ANNA, at(0, -1)),
             (2, BOB, at(-1, -1)),
@@ -609,7 +599,7 @@ fn t_d2_house_fairy_shield_enters_but_eats_nothing() {
     let s = steps(&points);
     assert_eq!(s[0], (1, BLUE, positions(&[(0, -1), (-1, 0)]), at(-1, 0)));
     assert_eq!(
-        moves(&events),
+        journey_steps(&events),
         vec![
             (1, BLUE, at(-1, 0)),
             (2, RED, at(-1, -1)),
@@ -886,7 +876,7 @@ fn d0_set_aside_tile_stays_out_when_no_volcano_comes() {
     assert_eq!(game.tiles_left(), 0);
     assert_eq!(game.dragon(), None);
     assert!(events.iter().any(|e| matches!(e, Event::GameEnded { .. })));
-    assert!(moves(&events).is_empty());
+    assert!(journey_steps(&events).is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -920,7 +910,7 @@ fn t_d5_volcano_turn() {
     forbidden(&mut game, deploy(2, 0, "W"), "B-F3"); // its city, which holds a knight
 
     let Replay { game, events } = replay(name);
-    assert!(moves(&events).is_empty());
+    assert!(journey_steps(&events).is_empty());
     assert!(journey_ends(&events).is_empty());
     assert!(returned(&events, ReturnReason::Eaten).is_empty());
     assert_eq!(
@@ -988,7 +978,10 @@ fn d4_two_players_alternate() {
         assert_eq!(*to, at(i as i32 + 1, 0));
     }
     assert_eq!(
-        moves(&events).iter().map(|m| m.1).collect::<Vec<_>>(),
+        journey_steps(&events)
+            .iter()
+            .map(|m| m.1)
+            .collect::<Vec<_>>(),
         vec![0, 1, 0, 1, 0, 1]
     );
     assert_eq!(journey_ends(&events), vec![(6, "steps_done")]);
@@ -1005,7 +998,10 @@ fn d4_active_only_house_rule() {
         vec![0; 6]
     );
     assert_eq!(
-        moves(&events).iter().map(|m| m.1).collect::<Vec<_>>(),
+        journey_steps(&events)
+            .iter()
+            .map(|m| m.1)
+            .collect::<Vec<_>>(),
         vec![0; 6]
     );
     assert_eq!(game.dragon(), Some(at(6, 0)));
@@ -1086,7 +1082,7 @@ fn d6_dead_end_before_the_first_step() {
     let (points, game, events) = trace(&load("dragon/d6-no-first-step"));
     assert!(steps(&points).is_empty());
     assert_eq!(journey_ends(&events), vec![(0, "dead_end")]);
-    assert!(moves(&events).is_empty());
+    assert!(journey_steps(&events).is_empty());
     assert_eq!(game.dragon(), Some(at(0, 0)));
     assert_eq!(game.decision().player, BLUE);
     assert!(matches!(

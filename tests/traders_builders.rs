@@ -606,3 +606,70 @@ fn d8_the_dragon_eating_the_last_farmer_sends_the_pig_home() {
     assert!(r.game.figures().is_empty());
     assert_eq!(r.game.supply(0, kind("pig")), 1);
 }
+
+// The builder-then-fairy record: Red's thief deployment is action 1, his builder action 5, his
+// fairy move action 6.
+const THIEF: usize = 1;
+const BUILDER: usize = 5;
+const FAIRY_AFTER_BUILDER: usize = 6;
+
+#[test]
+fn a7_no_follower_placed_lets_the_fairy_move_after_a_builder() {
+    // RULES.md §7 A7, FA2, §3.1 #28 `move_condition = "no_follower_placed"` (seeds 000 §The
+    // Fairy, 001 §El Hada: "whenever a player places no follower"): a builder is no follower,
+    // so after deploying it Red is asked whether to move the fairy too, and may pass.
+    use castellan::mechanic::pd::vocabulary::PdDecision;
+    let after_builder = common::before(record("a7-builder-then-fairy", None), FAIRY_AFTER_BUILDER);
+    let decision = after_builder.decision();
+    assert_eq!(decision.player, 0);
+    assert_eq!(PdDecision::of(&decision.kind), Some(PdDecision::FairyMove));
+    let mut legal = after_builder.legal();
+    assert_eq!(legal.pop(), Some(Action::Pass));
+    assert!(!legal.is_empty() && fairy_may_move(&after_builder));
+    // Only the fairy or a pass answers it: a second deployment is refused, nothing changes.
+    let mut refusing = common::before(record("a7-builder-then-fairy", None), FAIRY_AFTER_BUILDER);
+    let again = Action::Deploy {
+        pos: Pos::new(2, 0),
+        spot: spot("NL"),
+        figure: FigureKind::Follower,
+    };
+    assert!(refusing.apply(&again).is_err());
+    assert_eq!(refusing.history(), after_builder.history());
+    assert_eq!(refusing.figures(), after_builder.figures());
+    assert_eq!(refusing.legal(), after_builder.legal());
+    let mut passing = after_builder;
+    passing.apply(&Action::Pass).expect("the fairy may stay");
+    assert_eq!(passing.fairy(), None);
+    assert_eq!(passing.active(), 1, "Blue's turn");
+
+    let r = replay("a7-builder-then-fairy", None);
+    assert_eq!(fairy_at(&r.game), Some((Pos::new(1, 0), Some(spot("E")))));
+    assert_eq!(
+        scored(&r.events),
+        vec![(0, 5, "§1.8 incomplete road"), (0, 3, "FA8 fairy bonus")]
+    );
+    assert_eq!(fairy_points(&r), 1);
+    assert_eq!(r.game.scores(), &[9, 0]);
+}
+
+#[test]
+fn a7_no_follower_placed_a_follower_still_blocks_the_fairy() {
+    // The same condition: after Red's thief (a follower) the turn goes on to Blue at once.
+    let after_thief = common::before(record("a7-builder-then-fairy", None), THIEF + 1);
+    assert_eq!(after_thief.active(), 1);
+    assert_eq!(after_thief.decision().kind.name(), "place");
+}
+
+#[test]
+fn a7_no_figure_action_the_builder_is_the_whole_deploy_action() {
+    // RULES.md §7 A7 default `"no_figure_action"` (hig-tb; 002 "do not place (or move) a
+    // meeple", 004 §Other expansions): after the builder the turn has moved on to Blue, and the
+    // record's fairy move is refused without changing the game.
+    let mut game = common::before(record("a7-builder-then-fairy", Some("hig-tb")), BUILDER + 1);
+    assert_eq!(game.active(), 1);
+    let fairy = record("a7-builder-then-fairy", None).actions[FAIRY_AFTER_BUILDER].0;
+    let (history, scores) = (game.history().to_vec(), game.scores().to_vec());
+    assert!(game.apply(&fairy).is_err());
+    assert_eq!((game.history(), game.scores()), (&history[..], &scores[..]));
+    assert_eq!(game.fairy(), None);
+}

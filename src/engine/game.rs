@@ -172,6 +172,9 @@ pub(crate) struct TurnState {
     pub placed: Option<PlacedId>,
     /// A knight was removed by the princess (PR5).
     pub princess_removed: bool,
+    /// The figure the player deployed from supply this turn, if any (the fairy's FA2 reads
+    /// whether it was a follower).
+    pub deployed: Option<FigureKind>,
     /// An abbot's early recall is being scored (the fairy's FA10 reads it).
     pub recall: bool,
     /// A dragon journey is due this turn (D2).

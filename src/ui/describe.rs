@@ -327,6 +327,7 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
             (_, Some(PdDecision::ClaimFairyPoint)) => {
                 "pass (give up the fairy's point)".to_string()
             }
+            (_, Some(PdDecision::FairyMove)) => "pass (the fairy stays)".to_string(),
             _ => "pass".to_string(),
         },
     }

@@ -877,6 +877,7 @@ fn decision_words(kind: DecisionKind) -> String {
             PdDecision::Princess => "the princess".to_string(),
             PdDecision::DragonStep { step } => format!("move the dragon (step {step})"),
             PdDecision::ClaimFairyPoint => "the fairy's point".to_string(),
+            PdDecision::FairyMove => "the fairy may move too".to_string(),
         };
     }
     match CountDecision::of(&kind) {

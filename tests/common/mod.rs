@@ -1,13 +1,16 @@
 //! What the record-based tests share (tests/abbot.rs, tests/base_rules.rs, tests/big_follower.rs,
 //! tests/traders_builders.rs, tests/dungeon.rs, tests/dungeon_full.rs, tests/inns_cathedrals.rs,
 //! tests/translated.rs): loading a record of `tests/records/`, playing it under another ruleset,
-//! replaying it, its scoring events, and the dungeon's random games and `simulate` runs.
+//! replaying it, its scoring events, completed features and dragon steps, and the dungeon's
+//! random games and `simulate` runs.
 #![allow(dead_code)] // each test file uses its own part of it
 
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::event::Event;
 use castellan::engine::game::Game;
+use castellan::mechanic::pd::vocabulary::PdEvent;
 use castellan::model::figure::FigureKind;
+use castellan::model::geometry::Pos;
 use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, Replay};
 use std::path::Path;
@@ -71,6 +74,31 @@ pub fn scored_with_rule(events: &[Event]) -> Vec<(usize, u32, FeatureKind, &'sta
                 rule,
                 ..
             } => Some((player, points, feature, rule)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every `FeatureCompleted` event as (feature, tiles).
+pub fn completed(events: &[Event]) -> Vec<(FeatureKind, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::FeatureCompleted { feature, tiles, .. } => Some((feature, tiles)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every step of a dragon journey as (step, mover, destination); flights to a volcano (step 0)
+/// are left out.
+pub fn journey_steps(events: &[Event]) -> Vec<(u32, usize, Pos)> {
+    events
+        .iter()
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::DragonMoved { player, x, y, step }) if step > 0 => {
+                Some((step, player, Pos::new(x, y)))
+            }
             _ => None,
         })
         .collect()

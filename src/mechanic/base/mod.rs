@@ -418,6 +418,7 @@ pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &m
         seg,
     });
     g.next_figure += 1;
+    g.now.deployed = Some(figure);
     g.features.add_followers(seg, 1);
     events.push(Event::FigureDeployed {
         player: active,

@@ -1,7 +1,7 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen, RemovalBlocks};
+use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition, RemovalBlocks};
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
@@ -297,6 +297,28 @@ pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
 
 /// The fairy's decision: claim the turn point (A23).
 const CLAIM: u8 = 0;
+/// The fairy's decision: move it after a builder or pig was deployed (FA2, A7).
+const AFTER_FIGURE: u8 = 1;
+
+/// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
+/// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
+/// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
+fn moves_after_figure(g: &Game) -> bool {
+    let table = &g.rules.figures;
+    let other = g
+        .now
+        .deployed
+        .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
+    other
+        && count_fairy_moves(g).map_or_else(
+            || {
+                let mut moves = Vec::new();
+                fairy_actions(g, &mut moves);
+                !moves.is_empty()
+            },
+            |n| n > 0,
+        )
+}
 
 /// The fairy.
 #[derive(Debug)]
@@ -304,13 +326,30 @@ pub struct FairyMechanic {
     id: u8,
     /// The deployment decision, where the fairy may be moved instead (FA2).
     deploy: Asked,
+    /// Its stages: the turn start, and under `no_follower_placed` also right after the
+    /// deployment (before the dragon, D1).
+    phases: &'static [Phase],
 }
 
 impl FairyMechanic {
     /// The fairy as mechanic number `id` of a game; `deploy` is the decision (the base game's
-    /// deployment) in which it may be moved instead of deploying a figure.
-    pub fn new(id: u8, deploy: Asked) -> FairyMechanic {
-        FairyMechanic { id, deploy }
+    /// deployment) in which it may be moved instead of deploying a figure; `condition` says
+    /// whether a builder or pig deployed there still lets it move (FA2).
+    pub fn new(id: u8, deploy: Asked, condition: MoveCondition) -> FairyMechanic {
+        let phases: &'static [Phase] = match condition {
+            MoveCondition::NoFigureAction => &[Phase::TurnStart],
+            MoveCondition::NoFollowerPlaced => &[Phase::TurnStart, Phase::Deploy],
+        };
+        FairyMechanic { id, deploy, phases }
+    }
+
+    fn asked(&self, kind: u8) -> Asked {
+        Asked { by: self.id, kind }
+    }
+
+    /// Whether `asked` is a decision where the fairy may be moved.
+    fn moves_at(&self, asked: Asked) -> bool {
+        asked == self.deploy || asked == self.asked(AFTER_FIGURE)
     }
 }
 
@@ -329,27 +368,31 @@ impl Mechanic for FairyMechanic {
     }
 
     fn phases(&self) -> &[Phase] {
-        &[Phase::TurnStart]
+        self.phases
     }
 
-    fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
-        fairy_turn_start(g, events).then_some(Asked {
-            by: self.id,
-            kind: CLAIM,
-        })
+    fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        match phase {
+            Phase::Deploy => moves_after_figure(g).then_some(self.asked(AFTER_FIGURE)),
+            _ => fairy_turn_start(g, events).then_some(self.asked(CLAIM)),
+        }
     }
 
-    fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
+    fn decision(&self, g: &Game, asked: Asked) -> Option<Decision> {
+        let kind = match asked.kind {
+            AFTER_FIGURE => PdDecision::FairyMove,
+            _ => PdDecision::ClaimFairyPoint,
+        };
         Some(Decision {
             player: g.active,
-            kind: PdDecision::ClaimFairyPoint.into(),
+            kind: kind.into(),
         })
     }
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
-        if asked.by == self.id {
+        if asked == self.asked(CLAIM) {
             out.push(PdAction::Claim.into());
-        } else if asked == self.deploy {
+        } else if self.moves_at(asked) {
             fairy_actions(g, out);
         }
     }
@@ -362,10 +405,10 @@ impl Mechanic for FairyMechanic {
     }
 
     fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
-        // Its claim and its moves answer only its own decision and the deployment.
-        if asked.by == self.id {
+        // Its claim and its moves answer only its own decisions and the deployment.
+        if asked == self.asked(CLAIM) {
             Some(1)
-        } else if asked == self.deploy {
+        } else if self.moves_at(asked) {
             count_fairy_moves(g)
         } else {
             Some(0)
@@ -373,11 +416,11 @@ impl Mechanic for FairyMechanic {
     }
 
     fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
-        if asked.by == self.id {
+        if asked == self.asked(CLAIM) {
             return (n == 0).then(|| PdAction::Claim.into());
         }
         // Counted moves are follower mode's.
-        let moves = (asked == self.deploy && fairy_may_move(g)).then(|| fairy_followers(g));
+        let moves = (self.moves_at(asked) && fairy_may_move(g)).then(|| fairy_followers(g));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
@@ -385,8 +428,11 @@ impl Mechanic for FairyMechanic {
         true
     }
 
-    fn hint(&self, _asked: Asked) -> &'static str {
-        "claim the fairy's point (`claim = true`) or `pass = true`"
+    fn hint(&self, asked: Asked) -> &'static str {
+        match asked.kind {
+            AFTER_FIGURE => "move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`",
+            _ => "claim the fairy's point (`claim = true`) or `pass = true`",
+        }
     }
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
@@ -398,8 +444,8 @@ impl Mechanic for FairyMechanic {
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         match PdAction::of(action) {
-            Some(PdAction::Claim) if asked.by == self.id => Some(Ok(())),
-            Some(PdAction::Fairy { pos, spot }) if asked == self.deploy => {
+            Some(PdAction::Claim) if asked == self.asked(CLAIM) => Some(Ok(())),
+            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
                 Some(check_fairy(g, pos, spot))
             }
             _ => None,
@@ -415,11 +461,13 @@ impl Mechanic for FairyMechanic {
     ) -> Option<Then> {
         let pass = *action == Action::Pass;
         match PdAction::of(action) {
-            Some(PdAction::Claim) if asked.by == self.id => pay_fairy_turn_point(g, events),
-            None if pass && asked.by == self.id => {
+            Some(PdAction::Claim) if asked == self.asked(CLAIM) => pay_fairy_turn_point(g, events),
+            None if pass && asked == self.asked(CLAIM) => {
                 events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
             }
-            Some(PdAction::Fairy { pos, spot }) if asked == self.deploy => {
+            // The fairy stays where it is.
+            None if pass && asked == self.asked(AFTER_FIGURE) => {}
+            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
                 move_fairy(g, pos, spot, events)
             }
             _ => return None,

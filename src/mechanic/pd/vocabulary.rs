@@ -99,9 +99,12 @@ pub enum PdDecision {
         /// Step number, from 1.
         step: u32,
     },
+    /// Move the fairy, or pass, after deploying a builder or pig: under
+    /// `pd.fairy.move_condition = "no_follower_placed"` only a follower blocks the move (FA2, A7).
+    FairyMove,
 }
 
-const DECISIONS: [&str; 3] = ["claim", "princess", "dragon_step"];
+const DECISIONS: [&str; 4] = ["claim", "princess", "dragon_step", "fairy_move"];
 
 impl From<PdDecision> for DecisionKind {
     fn from(d: PdDecision) -> DecisionKind {
@@ -109,6 +112,7 @@ impl From<PdDecision> for DecisionKind {
             PdDecision::ClaimFairyPoint => (0, 0),
             PdDecision::Princess => (1, 0),
             PdDecision::DragonStep { step } => (2, step),
+            PdDecision::FairyMove => (3, 0),
         };
         DecisionKind::Mechanic(MechanicDecision::new(
             &WORDS,
@@ -128,6 +132,7 @@ impl PdDecision {
                 0 => PdDecision::ClaimFairyPoint,
                 1 => PdDecision::Princess,
                 2 => PdDecision::DragonStep { step: d.n },
+                3 => PdDecision::FairyMove,
                 _ => return None,
             }),
             _ => None,
