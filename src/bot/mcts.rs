@@ -124,6 +124,10 @@ pub struct MctsBot {
     greedy: GreedyBot,
     /// The greedy bot's judgement of each root candidate.
     priors: Vec<f64>,
+    /// The seat the search decides for.
+    me: usize,
+    /// Experiment switch (temporary, MCTS_LEAF=1: greedy reply at a leaf).
+    variant: u8,
 }
 
 impl MctsBot {
@@ -149,6 +153,11 @@ impl MctsBot {
             estimator: Estimator::default(),
             greedy: GreedyBot::new(seed),
             priors: Vec::new(),
+            me: 0,
+            variant: std::env::var("MCTS_LEAF")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
         }
     }
 
@@ -195,6 +204,7 @@ impl MctsBot {
         self.nodes.push(Node::default());
         // Every state the search estimates descends from this one (only the bag differs).
         self.estimator.remember(game);
+        self.me = game.decision().player;
         self.add_priors(game);
         let start = Instant::now();
         let mut done = 0u32;
@@ -330,8 +340,29 @@ impl MctsBot {
                 break;
             }
         }
+        if self.variant == 1 && self.playout == Playout::Estimate {
+            self.reply_greedily(game);
+        }
         self.estimator.prepare(game);
         rewards(self.estimator.values(game, None))
+    }
+
+    /// Plays on from `game` by the greedy bot's choices until another seat's turn has been
+    /// played through (the rest of the bot's own turn first, if the leaf is in it).
+    fn reply_greedily(&mut self, game: &mut Game) {
+        let mut reply = None;
+        while !game.is_over() {
+            match reply {
+                Some(turn) if game.turn() > turn => break,
+                None if game.active() != self.me => reply = Some(game.turn()),
+                _ => {}
+            }
+            let action = self.greedy.choose(game);
+            self.events.clear();
+            if game.apply_legal(&action, &mut self.events).is_err() {
+                break;
+            }
+        }
     }
 }
 
