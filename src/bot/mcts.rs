@@ -126,7 +126,7 @@ pub struct MctsBot {
     priors: Vec<f64>,
     /// The seat the search decides for.
     me: usize,
-    /// Experiment switch (temporary, MCTS_LEAF=1: greedy reply at a leaf).
+    /// Experiment switch (temporary; MCTS_LEAF=1: greedy reply at a leaf, 2: first-play urgency).
     variant: u8,
 }
 
@@ -292,7 +292,7 @@ impl MctsBot {
                 None => untried.push(*action),
             }
         }
-        if !untried.is_empty() {
+        if !untried.is_empty() && (self.variant != 2 || !self.tried_beats_untried(node, kind)) {
             let action = untried[self.rng.random_range(0..untried.len())];
             let child = self.nodes.len() as u32;
             self.nodes.push(Node::default());
@@ -307,6 +307,28 @@ impl MctsBot {
             });
             return (children.len() as u32 - 1, true);
         }
+        (self.best_bound(node, kind).0, false)
+    }
+
+    /// Experiment (MCTS_LEAF=2, first-play urgency): whether a tried legal child of `node` has
+    /// a better bound than an untried answer counted as one visit at the node's mean.
+    fn tried_beats_untried(&self, node: u32, kind: DecisionKind) -> bool {
+        let children = &self.nodes[node as usize].children;
+        let (mut visits, mut reward) = (0u32, 0.0);
+        for c in children.iter().filter(|c| c.kind == kind) {
+            visits += c.visits;
+            reward += c.reward;
+        }
+        if visits == 0 {
+            return false;
+        }
+        let untried = reward / f64::from(visits)
+            + EXPLORATION * (f64::from(visits + 1).ln()).sqrt();
+        self.best_bound(node, kind).1 > untried
+    }
+
+    /// The legal tried child of `node` with the best upper confidence bound, and the bound.
+    fn best_bound(&self, node: u32, kind: DecisionKind) -> (u32, f64) {
         let children = &self.nodes[node as usize].children;
         let mut best = (0u32, f64::NEG_INFINITY);
         for (i, c) in children.iter().enumerate() {
@@ -319,7 +341,7 @@ impl MctsBot {
                 best = (i as u32, bound);
             }
         }
-        (best.0, false)
+        best
     }
 
     /// Plays on from `game` by the playout policy; each seat's reward.
