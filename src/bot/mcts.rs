@@ -124,10 +124,6 @@ pub struct MctsBot {
     greedy: GreedyBot,
     /// The greedy bot's judgement of each root candidate.
     priors: Vec<f64>,
-    /// The seat the search decides for.
-    me: usize,
-    /// Experiment switch (temporary; MCTS_LEAF=1: greedy reply at a leaf, 2: first-play urgency).
-    variant: u8,
 }
 
 impl MctsBot {
@@ -153,11 +149,6 @@ impl MctsBot {
             estimator: Estimator::default(),
             greedy: GreedyBot::new(seed),
             priors: Vec::new(),
-            me: 0,
-            variant: std::env::var("MCTS_LEAF")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
         }
     }
 
@@ -204,7 +195,6 @@ impl MctsBot {
         self.nodes.push(Node::default());
         // Every state the search estimates descends from this one (only the bag differs).
         self.estimator.remember(game);
-        self.me = game.decision().player;
         self.add_priors(game);
         let start = Instant::now();
         let mut done = 0u32;
@@ -292,7 +282,7 @@ impl MctsBot {
                 None => untried.push(*action),
             }
         }
-        if !untried.is_empty() && (self.variant != 2 || !self.tried_beats_untried(node, kind)) {
+        if !untried.is_empty() {
             let action = untried[self.rng.random_range(0..untried.len())];
             let child = self.nodes.len() as u32;
             self.nodes.push(Node::default());
@@ -307,28 +297,6 @@ impl MctsBot {
             });
             return (children.len() as u32 - 1, true);
         }
-        (self.best_bound(node, kind).0, false)
-    }
-
-    /// Experiment (MCTS_LEAF=2, first-play urgency): whether a tried legal child of `node` has
-    /// a better bound than an untried answer counted as one visit at the node's mean.
-    fn tried_beats_untried(&self, node: u32, kind: DecisionKind) -> bool {
-        let children = &self.nodes[node as usize].children;
-        let (mut visits, mut reward) = (0u32, 0.0);
-        for c in children.iter().filter(|c| c.kind == kind) {
-            visits += c.visits;
-            reward += c.reward;
-        }
-        if visits == 0 {
-            return false;
-        }
-        let untried = reward / f64::from(visits)
-            + EXPLORATION * (f64::from(visits + 1).ln()).sqrt();
-        self.best_bound(node, kind).1 > untried
-    }
-
-    /// The legal tried child of `node` with the best upper confidence bound, and the bound.
-    fn best_bound(&self, node: u32, kind: DecisionKind) -> (u32, f64) {
         let children = &self.nodes[node as usize].children;
         let mut best = (0u32, f64::NEG_INFINITY);
         for (i, c) in children.iter().enumerate() {
@@ -341,7 +309,7 @@ impl MctsBot {
                 best = (i as u32, bound);
             }
         }
-        best
+        (best.0, false)
     }
 
     /// Plays on from `game` by the playout policy; each seat's reward.
@@ -362,29 +330,8 @@ impl MctsBot {
                 break;
             }
         }
-        if self.variant == 1 && self.playout == Playout::Estimate {
-            self.reply_greedily(game);
-        }
         self.estimator.prepare(game);
         rewards(self.estimator.values(game, None))
-    }
-
-    /// Plays on from `game` by the greedy bot's choices until another seat's turn has been
-    /// played through (the rest of the bot's own turn first, if the leaf is in it).
-    fn reply_greedily(&mut self, game: &mut Game) {
-        let mut reply = None;
-        while !game.is_over() {
-            match reply {
-                Some(turn) if game.turn() > turn => break,
-                None if game.active() != self.me => reply = Some(game.turn()),
-                _ => {}
-            }
-            let action = self.greedy.choose(game);
-            self.events.clear();
-            if game.apply_legal(&action, &mut self.events).is_err() {
-                break;
-            }
-        }
     }
 }
 
