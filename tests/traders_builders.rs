@@ -307,7 +307,7 @@ fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
 
 #[test]
 fn d8_the_dragon_eating_the_last_knight_sends_the_builder_home() {
-    // RULES.md D8, `pd.dragon.return_builder_pig = true` (002, 004).
+    // RULES.md D8 and scenario T-D6 (knight), `pd.dragon.return_builder_pig = true` (002, 004).
     let r = replay("d8-dragon", None);
     assert_eq!(
         returns(&r.events, "follower"),
@@ -437,7 +437,8 @@ fn fairy_points(r: &Replay) -> usize {
 
 #[test]
 fn fa7_the_fairy_point_once_per_double_turn() {
-    // RULES.md FA7, A13, `pd.fairy.turn_bonus_once_per_turn = true` (002, 004 fn 6).
+    // RULES.md FA7, A13 and scenario T-F5, `pd.fairy.turn_bonus_once_per_turn = true` (002,
+    // 004 fn 6).
     let r = replay("fa7-fairy-double-turn", None);
     assert_eq!(turns(&r.events), vec![0, 1, 0, 1, 0, 1, 0, 0]);
     assert_eq!(fairy_points(&r), 1);
@@ -596,7 +597,7 @@ fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
 
 #[test]
 fn d8_the_dragon_eating_the_last_farmer_sends_the_pig_home() {
-    // RULES.md D8 (002, 004) and §1.10 "T&B pig".
+    // RULES.md D8 and scenario T-D6 (farmer) (002, 004), §1.10 "T&B pig".
     let r = replay("d8-pig", None);
     assert_eq!(
         returns(&r.events, "follower"),
