@@ -137,6 +137,9 @@ impl MctsBot {
             Playout::Estimate => name,
             Playout::Random => format!("{name}:random"),
         };
+        let exp = std::env::var("CASTELLAN_EXP").unwrap_or_default();
+        let mut greedy = GreedyBot::new(seed);
+        greedy.estimator.measured = exp.contains("prior");
         MctsBot {
             name,
             budget,
@@ -146,8 +149,12 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
-            estimator: Estimator::default(),
-            greedy: GreedyBot::new(seed),
+            estimator: {
+                let mut e = Estimator::default();
+                e.measured = exp.contains("leaf");
+                e
+            },
+            greedy,
             priors: Vec::new(),
         }
     }
