@@ -50,8 +50,6 @@ struct Group {
 /// of [`evaluate`] and [`values`], to the last bit.
 #[derive(Clone, Debug, Default)]
 pub struct Estimator {
-    /// Measured chances instead of the hand-made ones.
-    pub measured: bool,
     /// The groups in use come first: `prepared` of the game's figures, then those of the extra
     /// figures asked about on features without figures.
     groups: Vec<Group>,
@@ -467,15 +465,16 @@ impl Estimator {
         } else {
             f64::from(self.tiles_of(game, seg))
         };
-        let totals = features.totals(self.groups[i].root);
-        let (worth, chance) = match kind {
+        let g = &mut self.groups[i];
+        let totals = features.totals(g.root);
+        (g.worth, g.chance) = match kind {
             FeatureKind::Road => {
-                let chance = self.chance(0, totals.open, time, game);
+                let chance = completion(totals.open, time);
                 (tiles + chance, chance)
             }
             FeatureKind::City => {
                 let now = tiles + totals.pennants as f64;
-                let chance = self.chance(1, totals.open, time, game);
+                let chance = completion(totals.open, time);
                 (now * (1.0 + chance), chance)
             }
             FeatureKind::Cloister | FeatureKind::Garden => {
@@ -485,12 +484,7 @@ impl Estimator {
                 } else {
                     time * (around / 8.0)
                 };
-                let share = if self.measured {
-                    measured(&CLOISTER, game.tiles_left())
-                } else {
-                    0.6 * time
-                };
-                (1.0 + around + (8.0 - around) * share, chance)
+                (1.0 + around + (8.0 - around) * 0.6 * time, chance)
             }
             FeatureKind::Field => {
                 self.done.clear();
@@ -512,8 +506,6 @@ impl Estimator {
                 )
             }
         };
-        let g = &mut self.groups[i];
-        (g.worth, g.chance) = (worth, chance);
     }
 
     /// Adds to each seat's value what its figures on the board (and `extra`) are likely to
@@ -895,61 +887,6 @@ fn push_borders(game: &Game, placed: PlacedId, feature: u8, cities: &mut Vec<Seg
         cities.push(base + borders.trailing_zeros());
         borders &= borders - 1;
     }
-}
-
-impl Estimator {
-    fn chance(&self, kind: usize, open: u32, time: f64, game: &Game) -> f64 {
-        if !self.measured {
-            return completion(open, time);
-        }
-        match (kind, open) {
-            (_, 0) => 1.0,
-            (0, o) => measured(&ROAD[(o.min(2) - 1) as usize], game.tiles_left()),
-            (_, o) => measured(&CITY[(o.min(6) - 1) as usize], game.tiles_left()),
-        }
-    }
-}
-
-const ROAD: [[f64; 10]; 2] = [
-    [
-        0.123, 0.304, 0.427, 0.532, 0.616, 0.674, 0.718, 0.756, 0.789, 0.824,
-    ],
-    [
-        0.028, 0.105, 0.195, 0.258, 0.325, 0.396, 0.452, 0.490, 0.577, 0.671,
-    ],
-];
-const CITY: [[f64; 10]; 6] = [
-    [
-        0.132, 0.299, 0.410, 0.515, 0.584, 0.649, 0.697, 0.738, 0.785, 0.859,
-    ],
-    [
-        0.041, 0.162, 0.283, 0.387, 0.479, 0.520, 0.588, 0.654, 0.714, 0.752,
-    ],
-    [
-        0.008, 0.079, 0.160, 0.233, 0.358, 0.442, 0.506, 0.549, 0.580, 0.580,
-    ],
-    [
-        0.001, 0.028, 0.075, 0.124, 0.198, 0.276, 0.330, 0.444, 0.539, 0.539,
-    ],
-    [
-        0.000, 0.002, 0.041, 0.079, 0.111, 0.139, 0.163, 0.254, 0.323, 0.458,
-    ],
-    [
-        0.000, 0.000, 0.000, 0.007, 0.044, 0.124, 0.182, 0.182, 0.200, 0.200,
-    ],
-];
-const CLOISTER: [f64; 10] = [
-    0.142, 0.317, 0.447, 0.548, 0.633, 0.705, 0.770, 0.814, 0.858, 0.899,
-];
-
-fn measured(row: &[f64; 10], left: usize) -> f64 {
-    if left < 5 {
-        return row[0] * left as f64 / 5.0;
-    }
-    let x = ((left as f64 - 5.0) / 10.0).clamp(0.0, 9.0);
-    let i = (x as usize).min(8);
-    let f = x - i as f64;
-    row[i] * (1.0 - f) + row[i + 1] * f
 }
 
 /// How much of the game is left, as a weight: chances shrink as the bag empties.

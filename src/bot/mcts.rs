@@ -137,9 +137,6 @@ impl MctsBot {
             Playout::Estimate => name,
             Playout::Random => format!("{name}:random"),
         };
-        let exp = std::env::var("CASTELLAN_EXP").unwrap_or_default();
-        let mut greedy = GreedyBot::new(seed);
-        greedy.estimator.measured = exp.contains("prior");
         MctsBot {
             name,
             budget,
@@ -149,12 +146,8 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
-            estimator: {
-                let mut e = Estimator::default();
-                e.measured = exp.contains("leaf");
-                e
-            },
-            greedy,
+            estimator: Estimator::default(),
+            greedy: GreedyBot::new(seed),
             priors: Vec::new(),
         }
     }

@@ -66,11 +66,6 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
     match name {
         "random" => Some(Box::new(RandomBot::new(seed))),
         "greedy" => Some(Box::new(GreedyBot::new(seed))),
-        "greedy2" => {
-            let mut g = GreedyBot::new(seed);
-            g.estimator.measured = true;
-            Some(Box::new(g))
-        }
         _ => mcts::MctsBot::from_spec(name, seed)
             .map(|b| Box::new(b) as Box<dyn Bot>)
             .ok(),
@@ -79,7 +74,7 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
 
 /// Whether `name` is the name (or the spec) of a bot.
 pub fn is_bot_name(name: &str) -> bool {
-    matches!(name, "random" | "greedy" | "greedy2") || mcts::MctsBot::from_spec(name, 0).is_ok()
+    matches!(name, "random" | "greedy") || mcts::MctsBot::from_spec(name, 0).is_ok()
 }
 
 /// Looks one turn ahead: tries every legal action on a copy of the game, follows the same
