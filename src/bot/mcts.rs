@@ -35,7 +35,6 @@ use crate::bot::{Bot, Estimator, GreedyBot};
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::model::figure::Figure;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -125,10 +124,6 @@ pub struct MctsBot {
     greedy: GreedyBot,
     /// The greedy bot's judgement of each root candidate.
     priors: Vec<f64>,
-    /// Experiment: deployments after a placement in the tree chosen by the estimate
-    /// (0 none, 1 the bot's own, 2 everyone's).
-    macro_deploy: u8,
-    deploys: Vec<Action>,
 }
 
 impl MctsBot {
@@ -154,12 +149,6 @@ impl MctsBot {
             estimator: Estimator::default(),
             greedy: GreedyBot::new(seed),
             priors: Vec::new(),
-            macro_deploy: match std::env::var("CASTELLAN_EXP").unwrap_or_default().as_str() {
-                "macro-own" => 1,
-                "macro-all" => 2,
-                _ => 0,
-            },
-            deploys: Vec::new(),
         }
     }
 
@@ -266,19 +255,6 @@ impl MctsBot {
                 break;
             }
             node = self.nodes[node as usize].children[index as usize].node;
-            if let Action::Place { pos, .. } = action
-                && self.macro_deploy > 0
-                && (self.macro_deploy == 2 || decision.player == root.decision().player)
-                && !game.is_over()
-                && game.decision().kind == DecisionKind::Deploy
-                && game.decision().player == decision.player
-            {
-                let deploy = self.best_deployment(&game, pos, decision.player);
-                self.events.clear();
-                if game.apply_legal(&deploy, &mut self.events).is_err() {
-                    break;
-                }
-            }
             if fresh {
                 break;
             }
@@ -334,52 +310,6 @@ impl MctsBot {
             }
         }
         (best.0, false)
-    }
-
-    /// The deployment on the tile at `placed` (or the pass) that the estimate likes best for
-    /// `me`, as the greedy bot judges deployments when it looks ahead.
-    fn best_deployment(
-        &mut self,
-        game: &Game,
-        placed: crate::model::geometry::Pos,
-        me: usize,
-    ) -> Action {
-        self.deploys.clear();
-        game.legal_actions(&mut self.deploys);
-        self.estimator.prepare(game);
-        let mut best = (Action::Pass, f64::NEG_INFINITY);
-        let mut has_pass = false;
-        for action in &self.deploys {
-            match *action {
-                Action::Deploy { pos, spot, figure } if pos == placed => {
-                    if let Some(seg) = game.seg_at(pos, spot) {
-                        let extra = Figure {
-                            id: u32::MAX,
-                            owner: me,
-                            kind: figure,
-                            seg,
-                        };
-                        let v = self.estimator.evaluate(game, me, Some(extra));
-                        if v > best.1 {
-                            best = (*action, v);
-                        }
-                    }
-                }
-                Action::Pass => has_pass = true,
-                _ => {}
-            }
-        }
-        if has_pass {
-            let v = self.estimator.evaluate(game, me, None);
-            if v >= best.1 {
-                best = (Action::Pass, v);
-            }
-        }
-        if best.1 == f64::NEG_INFINITY {
-            // Nothing the estimate can judge: the first legal answer.
-            return self.deploys.first().copied().unwrap_or(Action::Pass);
-        }
-        best.0
     }
 
     /// Plays on from `game` by the playout policy; each seat's reward.
