@@ -666,12 +666,13 @@ fn choice_lines(words: &[String], width: usize, height: usize, room: usize) -> V
         return entries.iter().map(|e| format!("  {e}")).collect();
     }
     let plain = columns(&entries, width);
-    let (entries, lines) = match placement_groups(words) {
-        Some(groups) => match columns(&groups, width) {
-            grouped if grouped.len() < plain.len() => (groups, grouped),
-            _ => (entries, plain),
+    // Each entry with the number of choices it holds: one, or a grouped position's turns.
+    let (entries, counts, lines) = match placement_groups(words) {
+        Some((groups, counts)) => match columns(&groups, width) {
+            grouped if grouped.len() < plain.len() => (groups, counts, grouped),
+            _ => (entries, vec![1; words.len()], plain),
         },
-        None => (entries, plain),
+        None => (entries, vec![1; words.len()], plain),
     };
     // Too few lines to cut anything off usefully: the screen scrolls instead.
     if lines.len() <= room || room < 2 {
@@ -679,21 +680,12 @@ fn choice_lines(words: &[String], width: usize, height: usize, room: usize) -> V
     }
     let shown = (room - 1) * column_count(&entries, width);
     let mut lines = columns(&entries[..shown], width);
-    let more: usize = entries[shown..].iter().map(|e| choices_in(e)).sum();
+    let more: usize = counts[shown..].iter().sum();
     lines.push(format!(
         "  … and {more} more: `choices` lists all {}",
         words.len()
     ));
     lines
-}
-
-/// How many choices an entry of [`choice_lines`] holds: one, or a grouped position's turns.
-fn choices_in(entry: &str) -> usize {
-    if entry.trim_start().starts_with('(') {
-        entry.split_whitespace().skip(1).count()
-    } else {
-        1
-    }
 }
 
 /// How many columns of `entries` fit `width` (at least one).
@@ -721,8 +713,9 @@ fn columns(entries: &[String], width: usize) -> Vec<String> {
 }
 
 /// Placements (`(x,y) 90°`, see [`choice_words`]) grouped by position, each turn with its
-/// number: `(1,0) 3:0° 4:180°`; none when the words are not all placements.
-fn placement_groups(words: &[String]) -> Option<Vec<String>> {
+/// number: `(1,0) 3:0° 4:180°`, and how many turns each holds; none when the words are not all
+/// placements.
+fn placement_groups(words: &[String]) -> Option<(Vec<String>, Vec<usize>)> {
     let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
     for (i, w) in words.iter().enumerate() {
         let (pos, turn) = w.split_once(' ').filter(|(p, _)| p.starts_with('('))?;
@@ -735,8 +728,8 @@ fn placement_groups(words: &[String]) -> Option<Vec<String>> {
     Some(
         groups
             .into_iter()
-            .map(|(pos, turns)| format!("{pos} {}", turns.join(" ")))
-            .collect(),
+            .map(|(pos, turns)| (format!("{pos} {}", turns.join(" ")), turns.len()))
+            .unzip(),
     )
 }
 
@@ -896,6 +889,31 @@ fn decision_words(kind: DecisionKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long list is cut to the room on screen, and the last line counts every choice left
+    /// off: grouped placements count one per turn of the tile, not one per position.
+    #[test]
+    fn a_cut_list_counts_the_choices_left_off() {
+        let words: Vec<String> = (0..40)
+            .flat_map(|x| [0, 90, 180].map(|d| format!("({x},1) {d}°")))
+            .collect();
+        let lines = choice_lines(&words, 80, 24, 4);
+        assert_eq!(lines.len(), 4);
+        let shown: usize = lines[..3]
+            .iter()
+            .flat_map(|l| l.split_whitespace())
+            .filter(|w| w.contains(':'))
+            .count();
+        let more: usize = lines[3]
+            .trim_start()
+            .strip_prefix("… and ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("the last line says how many are left off");
+        assert!(shown > 0);
+        assert_eq!(shown + more, 120);
+        assert!(lines[3].ends_with("`choices` lists all 120"));
+    }
 
     #[test]
     fn repeated_names_are_numbered() {
