@@ -101,7 +101,8 @@ enum Command {
     },
     /// Play in a web browser: a local server for games, replays and tile sets.
     Serve {
-        /// Address to listen on (127.0.0.1: this computer only).
+        /// Address to listen on (127.0.0.1: this computer only). There are no accounts: whoever
+        /// reaches the server can see, play and remove every game.
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
         /// Port to listen on.
