@@ -139,9 +139,17 @@ impl Base {
                 _ => 0..0,
             };
         }
-        // Room for every answer at once (with the portal, one per feature of the board).
-        let segments = |t: PlacedId| g.board.oriented(&g.rules.tiles, t).features.len();
-        out.reserve(tiles.clone().map(segments).sum::<usize>() * kinds.len);
+        // Room for every answer at once (with the portal, one per feature of the board): the
+        // tiles' segments are numbered in a row, from the first one's first segment up to the
+        // next tile's (no pass over the board to count them).
+        let first_seg = |t: PlacedId| {
+            g.board
+                .tiles()
+                .get(t as usize)
+                .map_or(g.features.len(), |p| p.seg_base as usize)
+        };
+        let segments = first_seg(tiles.end).saturating_sub(first_seg(tiles.start));
+        out.reserve(segments * kinds.len);
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
         if kinds.joins {
