@@ -19,7 +19,7 @@ use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
 use crate::model::figure::{Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
-use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
@@ -1140,17 +1140,14 @@ impl Game {
                 f.marks,
             );
         }
-        for (e, other) in Edge::ALL.into_iter().zip(self.board.beside(placed)) {
-            let Some(other) = other else {
-                continue;
-            };
-            let theirs = self.board.oriented(tiles, other);
-            let their_base = self.board.placed(other).seg_base;
+        let (board, features) = (&self.board, &mut self.features);
+        board.each_beside(placed, |e, other| {
+            let theirs = board.oriented(tiles, other);
+            let their_base = board.placed(other).seg_base;
             let mine = oriented.edge_feature[e as usize];
             let their = theirs.edge_feature[e.opposite() as usize];
             if mine != NO_FEATURE && their != NO_FEATURE {
-                self.features
-                    .join(seg_base + mine as u32, their_base + their as u32);
+                features.join(seg_base + mine as u32, their_base + their as u32);
             }
             for h in [2 * e as usize, 2 * e as usize + 1] {
                 let (a, b) = (
@@ -1158,11 +1155,10 @@ impl Game {
                     theirs.half_feature[facing_half(h)],
                 );
                 if a != NO_FEATURE && b != NO_FEATURE {
-                    self.features
-                        .join(seg_base + a as u32, their_base + b as u32);
+                    features.join(seg_base + a as u32, their_base + b as u32);
                 }
             }
-        }
+        });
         placed
     }
 
