@@ -367,9 +367,12 @@ impl Candidates {
             len: 0,
             joins: false,
         };
-        let rows = g.rules.figures.rows().iter().zip(g.supply[g.active]);
-        let in_supply = rows.filter(|(_, n)| *n > 0).map(|(row, _)| row);
-        for (slot, row) in candidates.kinds.iter_mut().zip(in_supply) {
+        let supply = &g.supply[g.active];
+        let rows = g.rules.figures.rows().iter().zip(supply);
+        for row in rows.filter(|(_, n)| **n > 0).map(|(row, _)| row) {
+            let Some(slot) = candidates.kinds.get_mut(candidates.len) else {
+                break;
+            };
             *slot = Candidate {
                 kind: row.kind,
                 stands_on: stands_on(g, row),
