@@ -160,8 +160,8 @@ impl Base {
             let p = g.board.placed(t);
             let own_tile = t == placed;
             let oriented = g.board.oriented(&g.rules.tiles, t);
-            let features = oriented.features.iter().zip(oriented.spots);
-            for (seg, (def, spot)) in (p.seg_base..).zip(features) {
+            let features = oriented.features.iter().zip(&oriented.spots);
+            for (seg, (def, &spot)) in (p.seg_base..).zip(features) {
                 let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
