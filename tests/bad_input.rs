@@ -8,8 +8,9 @@ use castellan::data::diagnostic::Diagnostic;
 use castellan::data::library::Source;
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::event::Event;
-use castellan::engine::game::{Game, RuleError, Setup};
+use castellan::engine::game::{Game, RuleError, Setup, SetupError};
 use castellan::engine::refusal::RuleId;
+use castellan::model::figure::MAX_PLAYERS;
 use castellan::model::tile::{FeatureKind, TileSet};
 use castellan::record::{self, Record, RecordError};
 use proptest::prelude::*;
@@ -272,6 +273,21 @@ fn too_many_players_is_located() {
     let (min, max) = Ruleset::load("base").expect("base loads").players;
     assert!(max < 7, "the fixture needs more players than base allows");
     assert_mentions(&d, &[&format!("{min} to {max}"), "7"]);
+}
+
+/// A ruleset built in code may ask for more seats than a game has room for
+/// (`model::figure::MAX_PLAYERS`, the loader's limit): a game of that many is refused with the
+/// players error, not started.
+#[test]
+fn more_seats_than_a_game_holds_are_refused() {
+    let mut rules = (*Ruleset::load("base").expect("base loads")).clone();
+    rules.players = (2, MAX_PLAYERS + 4);
+    let players = (0..=MAX_PLAYERS).map(|i| format!("P{i}")).collect();
+    let refused = Game::new(std::sync::Arc::new(rules), Setup::new(players, 1));
+    let Err(SetupError::Players { min, max, got }) = refused else {
+        panic!("{} players were not refused", MAX_PLAYERS + 1);
+    };
+    assert_eq!((min, max, got), (2, MAX_PLAYERS, MAX_PLAYERS + 1));
 }
 
 /// Two players with one name cannot be told apart in `replay --json`, whose `scores` map is

@@ -13,7 +13,7 @@ use crate::data::scripting::{Limits, ScriptSources};
 use crate::mechanic::base::rules::{BaseRules, Mechanics};
 use crate::mechanic::count::rules::CountRules;
 use crate::mechanic::pd::rules::PdRules;
-use crate::model::figure::FigureTable;
+use crate::model::figure::{FigureTable, MAX_PLAYERS};
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{TileSet, TileType};
 use serde::Deserialize;
@@ -318,7 +318,7 @@ impl Chain {
         };
         let players = match &file.players {
             None => (2, 5),
-            Some(p) if p.min >= 1 && p.min <= p.max && p.max <= 8 => (p.min, p.max),
+            Some(p) if p.min >= 1 && p.min <= p.max && p.max <= MAX_PLAYERS => (p.min, p.max),
             Some(p) => {
                 return Err(self.err_at(
                     &[PathPart::Key("players")],

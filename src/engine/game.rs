@@ -18,8 +18,8 @@ use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment};
-use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
-use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::model::figure::{Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
+use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
@@ -383,7 +383,8 @@ impl Game {
         setup: Setup,
         mechanics: Arc<Mechanics>,
     ) -> Result<(Game, Vec<Event>), SetupError> {
-        let (min, max) = rules.players;
+        // A ruleset built in code may ask for more seats than a game has room for.
+        let (min, max) = (rules.players.0, rules.players.1.min(MAX_PLAYERS));
         let n = setup.players.len();
         if !(min..=max).contains(&n) {
             return Err(SetupError::Players { min, max, got: n });
@@ -1139,17 +1140,14 @@ impl Game {
                 f.marks,
             );
         }
-        for (e, other) in Edge::ALL.into_iter().zip(self.board.beside(placed)) {
-            let Some(other) = other else {
-                continue;
-            };
-            let theirs = self.board.oriented(tiles, other);
-            let their_base = self.board.placed(other).seg_base;
+        let (board, features) = (&self.board, &mut self.features);
+        board.each_beside(placed, |e, other| {
+            let theirs = board.oriented(tiles, other);
+            let their_base = board.placed(other).seg_base;
             let mine = oriented.edge_feature[e as usize];
             let their = theirs.edge_feature[e.opposite() as usize];
             if mine != NO_FEATURE && their != NO_FEATURE {
-                self.features
-                    .join(seg_base + mine as u32, their_base + their as u32);
+                features.join(seg_base + mine as u32, their_base + their as u32);
             }
             for h in [2 * e as usize, 2 * e as usize + 1] {
                 let (a, b) = (
@@ -1157,11 +1155,10 @@ impl Game {
                     theirs.half_feature[facing_half(h)],
                 );
                 if a != NO_FEATURE && b != NO_FEATURE {
-                    self.features
-                        .join(seg_base + a as u32, their_base + b as u32);
+                    features.join(seg_base + a as u32, their_base + b as u32);
                 }
             }
-        }
+        });
         placed
     }
 
@@ -1227,8 +1224,8 @@ impl Game {
     }
 
     /// Each player's strength in the feature of `seg` (B-M1).
-    pub(crate) fn strength(&mut self, seg: SegId) -> Vec<u32> {
-        let mut strength = vec![0u32; self.scores.len()];
+    pub(crate) fn strength(&mut self, seg: SegId) -> Strength {
+        let mut strength = Strength::new(self.scores.len());
         let key = self.features.root(seg);
         for f in &self.figures {
             if self.features.root(f.seg) == key {
@@ -1396,6 +1393,37 @@ pub struct Size {
     pub tiles: u32,
     /// Pennants in a city.
     pub pennants: u32,
+}
+
+/// Each player's strength in a feature (B-M1), by seat, kept without the heap.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Strength {
+    by_seat: [u32; MAX_PLAYERS],
+    seats: usize,
+}
+
+impl Strength {
+    /// No strength for any of `seats` players (at most [`MAX_PLAYERS`], as every game has).
+    pub(crate) fn new(seats: usize) -> Strength {
+        Strength {
+            by_seat: [0; MAX_PLAYERS],
+            seats: seats.min(MAX_PLAYERS),
+        }
+    }
+}
+
+impl std::ops::Deref for Strength {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.by_seat[..self.seats]
+    }
+}
+
+impl std::ops::DerefMut for Strength {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        &mut self.by_seat[..self.seats]
+    }
 }
 
 /// The features a laid tile completed ([`Game::completed_by`]), kept without the heap: at most

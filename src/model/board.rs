@@ -457,13 +457,19 @@ impl Board {
         tiles[p.tile as usize].at(p.rotation)
     }
 
-    /// The tiles next to the placed tile `id` across each edge, in [`Edge::ALL`] order.
-    pub fn beside(&self, id: PlacedId) -> [Option<PlacedId>; 4] {
+    /// Calls `found` with each edge of the placed tile `id` that another tile lies across, and
+    /// that tile, in [`Edge::ALL`] order.
+    #[inline]
+    pub fn each_beside(&self, id: PlacedId, mut found: impl FnMut(Edge, PlacedId)) {
         let Some(i) = self.index(self.placed[id as usize].pos) else {
-            return [None; 4];
+            return;
         };
         // `reach` made room for the ring around every placed tile.
-        self.around(i).0.map(|j| self.cells[j].tile.checked_sub(1))
+        for (e, j) in Edge::ALL.into_iter().zip(self.around(i).0) {
+            if let Some(other) = self.cells[j].tile.checked_sub(1) {
+                found(e, other);
+            }
+        }
     }
 
     /// Calls `found` with each tile on the 8 positions around the placed tile `id` whose own 8

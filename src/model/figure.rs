@@ -97,6 +97,9 @@ impl Serialize for FigureKind {
 /// The most figure kinds one ruleset's table may hold.
 pub const MAX_FIGURES: usize = 8;
 
+/// The most players (seats) a game may have.
+pub const MAX_PLAYERS: usize = 8;
+
 /// Features a figure may stand on, one bit per [`FeatureKind`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stands(u8);

@@ -224,6 +224,9 @@ pub struct Oriented {
     pub sides: [u8; MAX_TILE_FEATURES],
     /// The canonical spot of each feature ([`FeatureDef::spot`]), by feature index.
     pub spots: [Spot; MAX_TILE_FEATURES],
+    /// The city features showing the princess ([`FeatureDef::princess`]), one bit per feature
+    /// index: most tiles show none, which a single test tells.
+    pub princess_cities: u16,
 }
 
 impl Oriented {
@@ -440,9 +443,13 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
     }
     let mut sides = [0; MAX_TILE_FEATURES];
     let mut spots = [Spot::Inner; MAX_TILE_FEATURES];
-    for ((side, spot), f) in sides.iter_mut().zip(&mut spots).zip(&turned) {
+    let mut princess_cities = 0u16;
+    for (i, ((side, spot), f)) in sides.iter_mut().zip(&mut spots).zip(&turned).enumerate() {
         *side = (f.edges.count_ones() + f.halves.count_ones()) as u8;
         *spot = f.spot();
+        if f.princess && f.kind == FeatureKind::City {
+            princess_cities |= 1 << i;
+        }
     }
     Oriented {
         edge_code,
@@ -451,6 +458,7 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         half_feature,
         sides,
         spots,
+        princess_cities,
     }
 }
 

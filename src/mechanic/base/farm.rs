@@ -3,7 +3,7 @@
 use super::rules::FarmScoring;
 
 use crate::engine::event::Event;
-use crate::engine::game::Game;
+use crate::engine::game::{Game, Strength};
 use crate::engine::mechanic::Hooks;
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
@@ -14,7 +14,7 @@ use crate::model::tile::FeatureKind;
 /// tile of it, for a city that is not a feature of the board: the City of Carcassonne).
 struct Farm {
     root: SegId,
-    strength: Vec<u32>,
+    strength: Strength,
     cities: Vec<SegId>,
     keyed: Vec<(SegId, Pos)>,
 }
@@ -76,9 +76,9 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                 }
             }
             for city in cities {
-                let mut strength = vec![0; game.scores.len()];
+                let mut strength = Strength::new(game.scores.len());
                 for farm in farms.iter().filter(|f| f.cities.contains(&city)) {
-                    for (total, s) in strength.iter_mut().zip(&farm.strength) {
+                    for (total, s) in strength.iter_mut().zip(farm.strength.iter()) {
                         *total += s;
                     }
                 }

@@ -139,9 +139,17 @@ impl Base {
                 _ => 0..0,
             };
         }
-        // Room for every answer at once (with the portal, one per feature of the board).
-        let segments = |t: PlacedId| g.board.oriented(&g.rules.tiles, t).features.len();
-        out.reserve(tiles.clone().map(segments).sum::<usize>() * kinds.len);
+        // Room for every answer at once (with the portal, one per feature of the board): the
+        // tiles' segments are numbered in a row, from the first one's first segment up to the
+        // next tile's (no pass over the board to count them).
+        let first_seg = |t: PlacedId| {
+            g.board
+                .tiles()
+                .get(t as usize)
+                .map_or(g.features.len(), |p| p.seg_base as usize)
+        };
+        let segments = first_seg(tiles.end).saturating_sub(first_seg(tiles.start));
+        out.reserve(segments * kinds.len);
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
         if kinds.joins {
@@ -152,8 +160,8 @@ impl Base {
             let p = g.board.placed(t);
             let own_tile = t == placed;
             let oriented = g.board.oriented(&g.rules.tiles, t);
-            let features = oriented.features.iter().zip(oriented.spots);
-            for (seg, (def, spot)) in (p.seg_base..).zip(features) {
+            let features = oriented.features.iter().zip(&oriented.spots);
+            for (seg, (def, &spot)) in (p.seg_base..).zip(features) {
                 let (root, followers) = g.features.root_followers(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
@@ -359,9 +367,12 @@ impl Candidates {
             len: 0,
             joins: false,
         };
-        let rows = g.rules.figures.rows().iter().zip(g.supply[g.active]);
-        let in_supply = rows.filter(|(_, n)| *n > 0).map(|(row, _)| row);
-        for (slot, row) in candidates.kinds.iter_mut().zip(in_supply) {
+        let supply = &g.supply[g.active];
+        let rows = g.rules.figures.rows().iter().zip(supply);
+        for row in rows.filter(|(_, n)| **n > 0).map(|(row, _)| row) {
+            let Some(slot) = candidates.kinds.get_mut(candidates.len) else {
+                break;
+            };
             *slot = Candidate {
                 kind: row.kind,
                 stands_on: stands_on(g, row),

@@ -241,7 +241,11 @@ impl Mechanic for Dragon {
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked.by == self.id {
-            out.extend(steps(g).map(|pos| Action::from(PdAction::Dragon { pos })));
+            // At most one step across each edge: room for all at once, then plain pushes.
+            out.reserve(Edge::ALL.len());
+            for pos in steps(g) {
+                out.push(PdAction::Dragon { pos }.into());
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
-use crate::model::figure::Figure;
+use crate::model::figure::{Figure, FigureTable};
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
 
@@ -37,14 +37,14 @@ fn fairy_favours(g: &Game, player: usize) -> bool {
 }
 
 fn has_follower_on(g: &Game, player: usize, pos: Pos) -> bool {
-    g.figures
-        .iter()
-        .any(|f| f.owner == player && g.seg_pos(f.seg) == pos && counts_for_fairy(g, f))
+    g.figures.iter().any(|f| {
+        f.owner == player && g.seg_pos(f.seg) == pos && counts_for_fairy(&g.rules.figures, f)
+    })
 }
 
-/// Whether the fairy treats the figure as a follower (its figure table row's `fairy`).
-fn counts_for_fairy(g: &Game, f: &Figure) -> bool {
-    g.rules.figures.row(f.kind).is_some_and(|r| r.fairy)
+/// Whether the fairy treats the figure as a follower (its row's `fairy` in the figure table).
+fn counts_for_fairy(table: &FigureTable, f: &Figure) -> bool {
+    table.row(f.kind).is_some_and(|r| r.fairy)
 }
 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
@@ -100,7 +100,7 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
-                    .filter(|f| f.owner == g.active && counts_for_fairy(g, f))
+                    .filter(|f| f.owner == g.active && counts_for_fairy(&g.rules.figures, f))
                     .map(|f| g.seg_pos(f.seg))
                     .collect()
             } else {
@@ -128,10 +128,12 @@ fn fairy_followers(g: &Game) -> impl Iterator<Item = &Figure> {
         .fairy
         .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
+    // Read once, not for every figure.
+    let (active, table) = (g.active, &g.rules.figures);
     g.figures.iter().filter(move |f| {
-        f.owner == g.active
+        f.owner == active
             && current != Some(f.id)
-            && counts_for_fairy(g, f)
+            && counts_for_fairy(table, f)
             && barred.is_none_or(|t| g.features.segment(f.seg).placed != t)
     })
 }
@@ -207,9 +209,9 @@ pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mu
     let (seg, spot) = fairy_target(g, pos, spot);
     let follower = seg
         .and_then(|seg| {
-            g.figures
-                .iter()
-                .find(|f| f.seg == seg && f.owner == g.active && counts_for_fairy(g, f))
+            g.figures.iter().find(|f| {
+                f.seg == seg && f.owner == g.active && counts_for_fairy(&g.rules.figures, f)
+            })
         })
         .map(|f| f.id);
     g.fairy = Some(Fairy { pos, follower });
@@ -265,7 +267,11 @@ pub(crate) fn fairy_scoring_bonus(
                 } else {
                     crosses
                 };
-                if on_tile && counts && counts_for_fairy(g, f) && !winners.contains(&f.owner) {
+                if on_tile
+                    && counts
+                    && counts_for_fairy(&g.rules.figures, f)
+                    && !winners.contains(&f.owner)
+                {
                     winners.push(f.owner);
                 }
             }

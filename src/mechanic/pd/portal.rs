@@ -49,12 +49,14 @@ impl Mechanic for Portal {
                 "this figure may not use the portal",
             ));
         }
-        if rules.dragon_tile_forbidden && g.dragon == Some(g.seg_pos(seg)) {
+        let segment = g.features.segment(seg);
+        if rules.dragon_tile_forbidden && g.dragon == Some(g.board.placed(segment.placed).pos) {
             return Some(Refusal::new("MP6", "the dragon stands on that tile"));
         }
-        if g.features.segment(seg).kind == FeatureKind::Field {
-            let enclosed = g.features.closed(seg);
-            return (enclosed && !rules.farm_always_open).then_some(Refusal::new(
+        if segment.kind == FeatureKind::Field {
+            // Whether the farm is enclosed matters only when enclosed farms are closed.
+            let enclosed = || g.features.closed(seg);
+            return (!rules.farm_always_open && enclosed()).then_some(Refusal::new(
                 "pd.portal.farm_always_open",
                 "that farm is fully enclosed",
             ));

@@ -10,7 +10,6 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FollowerKind};
-use crate::model::tile::FeatureKind;
 
 /// The princess.
 #[derive(Debug)]
@@ -42,12 +41,8 @@ impl Princess {
             return Vec::new();
         };
         let base = g.board.placed(placed).seg_base;
-        let features = &g.board.oriented(&g.rules.tiles, placed).features;
         // The tile's princess cities, one bit per feature (a tile has at most 16).
-        let princess = (0u16..)
-            .zip(features)
-            .filter(|(_, f)| f.princess && f.kind == FeatureKind::City)
-            .fold(0u16, |bits, (i, _)| bits | 1 << i);
+        let princess = g.board.oriented(&g.rules.tiles, placed).princess_cities;
         if princess == 0 {
             // Most tiles show no princess: no figure needs looking at.
             return Vec::new();
