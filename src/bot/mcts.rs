@@ -137,6 +137,11 @@ impl MctsBot {
             Playout::Estimate => name,
             Playout::Random => format!("{name}:random"),
         };
+        let knobs = crate::bot::estimate::Knobs::from_env();
+        let mut greedy = GreedyBot::new(seed);
+        greedy.estimator.knobs = knobs;
+        let mut estimator = Estimator::default();
+        estimator.knobs = knobs;
         MctsBot {
             name,
             budget,
@@ -146,8 +151,8 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
-            estimator: Estimator::default(),
-            greedy: GreedyBot::new(seed),
+            estimator,
+            greedy,
             priors: Vec::new(),
         }
     }
