@@ -31,51 +31,6 @@ pub fn values(game: &Game) -> Vec<f64> {
     estimator.values(game, None).to_vec()
 }
 
-/// Experiment: the estimate's weights.
-#[derive(Clone, Copy, Debug)]
-pub struct Knobs {
-    pub follower: f64,
-    pub fairy: f64,
-    pub fairy_const: f64,
-    pub field_done: f64,
-    pub field_open: f64,
-    pub cloister: f64,
-    pub city: f64,
-    pub road: f64,
-}
-
-impl Knobs {
-    pub fn from_env() -> Option<Knobs> {
-        let text = std::env::var("CASTELLAN_K").ok()?;
-        let mut k = Knobs {
-            follower: 2.0,
-            fairy: 2.0,
-            fairy_const: 0.0,
-            field_done: 3.0,
-            field_open: 1.5,
-            cloister: 0.6,
-            city: 1.0,
-            road: 1.0,
-        };
-        for part in text.split(',') {
-            let (name, v) = part.split_once('=')?;
-            let v: f64 = v.parse().ok()?;
-            match name {
-                "follower" => k.follower = v,
-                "fairy" => k.fairy = v,
-                "fairy_const" => k.fairy_const = v,
-                "field_done" => k.field_done = v,
-                "field_open" => k.field_open = v,
-                "cloister" => k.cloister = v,
-                "city" => k.city = v,
-                "road" => k.road = v,
-                _ => return None,
-            }
-        }
-        Some(k)
-    }
-}
-
 /// One feature that holds figures, as the estimate sees it.
 #[derive(Clone, Debug, Default)]
 struct Group {
@@ -95,8 +50,6 @@ struct Group {
 /// of [`evaluate`] and [`values`], to the last bit.
 #[derive(Clone, Debug, Default)]
 pub struct Estimator {
-    /// Experiment: the estimate's weights (none: the hand-made ones).
-    pub knobs: Option<Knobs>,
     /// The groups in use come first: `prepared` of the game's figures, then those of the extra
     /// figures asked about on features without figures.
     groups: Vec<Group>,
@@ -512,18 +465,17 @@ impl Estimator {
         } else {
             f64::from(self.tiles_of(game, seg))
         };
-        let k = self.knobs;
         let g = &mut self.groups[i];
         let totals = features.totals(g.root);
         (g.worth, g.chance) = match kind {
             FeatureKind::Road => {
                 let chance = completion(totals.open, time);
-                (tiles + chance * k.map_or(1.0, |k| k.road), chance)
+                (tiles + chance, chance)
             }
             FeatureKind::City => {
                 let now = tiles + totals.pennants as f64;
                 let chance = completion(totals.open, time);
-                (now * (1.0 + chance * k.map_or(1.0, |k| k.city)), chance)
+                (now * (1.0 + chance), chance)
             }
             FeatureKind::Cloister | FeatureKind::Garden => {
                 let around = board.neighbours(board.placed(s.placed).pos) as f64;
@@ -532,10 +484,7 @@ impl Estimator {
                 } else {
                     time * (around / 8.0)
                 };
-                (
-                    1.0 + around + (8.0 - around) * k.map_or(0.6, |k| k.cloister) * time,
-                    chance,
-                )
+                (1.0 + around + (8.0 - around) * 0.6 * time, chance)
             }
             FeatureKind::Field => {
                 self.done.clear();
@@ -552,8 +501,7 @@ impl Estimator {
                     }
                 }
                 (
-                    k.map_or(3.0, |k| k.field_done) * self.done.len() as f64
-                        + k.map_or(1.5, |k| k.field_open) * time * self.open.len() as f64,
+                    3.0 * self.done.len() as f64 + 1.5 * time * self.open.len() as f64,
                     0.0,
                 )
             }
@@ -565,7 +513,7 @@ impl Estimator {
     fn estimate(&mut self, game: &Game, extra: Option<Figure>) {
         let left = game.tiles_left() as f64;
         // A follower is worth more while there are tiles left to use it on.
-        let follower = self.knobs.map_or(2.0, |k| k.follower) * (left / 30.0).min(1.0);
+        let follower = 2.0 * (left / 30.0).min(1.0);
         for (v, supply) in self.value.iter_mut().zip(&self.supply) {
             *v += follower * f64::from(*supply);
         }
@@ -620,8 +568,7 @@ impl Estimator {
                 .follower
                 .and_then(|id| figures.iter().find(|f| f.id == id))
         {
-            self.value[f.owner] += self.knobs.map_or(2.0, |k| k.fairy) * time_left(game)
-                + self.knobs.map_or(0.0, |k| k.fairy_const);
+            self.value[f.owner] += 2.0 * time_left(game);
         }
     }
 

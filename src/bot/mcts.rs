@@ -137,11 +137,6 @@ impl MctsBot {
             Playout::Estimate => name,
             Playout::Random => format!("{name}:random"),
         };
-        let knobs = crate::bot::estimate::Knobs::from_env();
-        let mut greedy = GreedyBot::new(seed);
-        greedy.estimator.knobs = knobs;
-        let mut estimator = Estimator::default();
-        estimator.knobs = knobs;
         MctsBot {
             name,
             budget,
@@ -151,8 +146,8 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
-            estimator,
-            greedy,
+            estimator: Estimator::default(),
+            greedy: GreedyBot::new(seed),
             priors: Vec::new(),
         }
     }
