@@ -13,7 +13,7 @@ use crate::model::board::{Placed, PlacedId};
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos, facing_half};
-use crate::model::tile::{FeatureKind, NO_FEATURE};
+use crate::model::tile::{FeatureKind, NO_FEATURE, Needs};
 use std::sync::Arc;
 
 /// How `me` stands in `game`: own value minus the best opponent's (see [`super::GreedyBot`]).
@@ -88,6 +88,19 @@ pub struct Estimator {
     memory: Memory,
     /// Working memory for putting a feature together from remembered walks.
     compose: Compose,
+    /// Whether the estimate sees dead ends (see [`Estimator::seeing_dead_ends`]).
+    dead_ends: bool,
+    /// How many of each tile type are still to come, in the state prepared.
+    to_come: Vec<u16>,
+    /// The counts of tiles to come that `fillable` was worked out for.
+    fillable_for: Vec<u16>,
+    /// For each [`Needs`] (by [`Needs::index`]): unknown yet, or whether a tile to come
+    /// meets them.
+    fillable: Vec<Option<bool>>,
+    /// Open positions that no tile still to come fits, in the state prepared.
+    dead: Vec<Pos>,
+    /// Roots of the roads and cities with an edge on a dead position, in the state prepared.
+    doomed: Vec<SegId>,
 }
 
 /// Walks of a remembered state's features, made when first needed, for the states that
@@ -172,6 +185,17 @@ struct Compose {
 }
 
 impl Estimator {
+    /// An estimator that also sees dead ends: an open position that no tile still to come fits
+    /// (counted from the tiles every player has seen, not from the order of the draw) never
+    /// gets a tile, so a road or city with an edge there is never completed, and a cloister
+    /// beside it never gets that neighbour.
+    pub fn seeing_dead_ends() -> Estimator {
+        Estimator {
+            dead_ends: true,
+            ..Estimator::default()
+        }
+    }
+
     /// Remembers `game` so that the estimates that follow walk each of its features at most
     /// once, as long as the states estimated descend from `game` (by actions applied to copies
     /// of it); forgets it for a game that is over. A bot calls this once per decision, before
@@ -275,6 +299,7 @@ impl Estimator {
         self.next_preparation(features.len());
         self.players = game.scores().len().min(MAX_SEATS);
         self.count_supply(game);
+        self.find_dead_ends(game);
         let base = self.descends(game).map(|(segments, _)| segments);
         for f in game.figures() {
             let untouched = base.and_then(|segments| self.untouched_root(segments, f.seg));
@@ -369,7 +394,78 @@ impl Estimator {
     fn new_group(&mut self, game: &Game, seg: SegId) -> usize {
         let i = self.take_group(game.features().root(seg));
         self.worth(game, i, seg);
+        self.face_dead_ends(game, i, seg);
         i
+    }
+
+    /// Lists the open positions that no tile still to come fits, and the roads and cities
+    /// with an edge on one (when the estimate sees dead ends).
+    fn find_dead_ends(&mut self, game: &Game) {
+        self.dead.clear();
+        self.doomed.clear();
+        if !self.dead_ends {
+            return;
+        }
+        game.count_to_come(&mut self.to_come);
+        if self.to_come != self.fillable_for {
+            self.fillable_for.clone_from(&self.to_come);
+            self.fillable.clear();
+            self.fillable.resize(Needs::COUNT, None);
+        }
+        let tiles = &game.rules().tiles;
+        let board = game.board();
+        for (pos, needs) in board.frontier_needs() {
+            let known = &mut self.fillable[needs.index()];
+            let fillable = *known.get_or_insert_with(|| {
+                self.to_come
+                    .iter()
+                    .zip(tiles)
+                    .any(|(n, t)| *n > 0 && t.fits.rotations(needs) != 0)
+            });
+            if fillable {
+                continue;
+            }
+            self.dead.push(pos);
+            for edge in Edge::ALL {
+                let Some(id) = board.at(pos.step(edge)) else {
+                    continue;
+                };
+                let feature = board.oriented(tiles, id).edge_feature[edge.opposite() as usize];
+                if feature != NO_FEATURE {
+                    let seg = board.placed(id).seg_base + u32::from(feature);
+                    self.doomed.push(game.features().root(seg));
+                }
+            }
+        }
+    }
+
+    /// Takes dead ends into group `i`'s worth (the feature of `seg`): a doomed road or city
+    /// is never completed; a cloister never gets the neighbours that lie on dead ends.
+    fn face_dead_ends(&mut self, game: &Game, i: usize, seg: SegId) {
+        if self.dead.is_empty() {
+            return;
+        }
+        let g = &mut self.groups[i];
+        match game.features().segment(seg).kind {
+            FeatureKind::Road if self.doomed.contains(&g.root) => {
+                g.worth -= g.chance;
+                g.chance = 0.0;
+            }
+            FeatureKind::City if self.doomed.contains(&g.root) => {
+                g.worth /= 1.0 + g.chance;
+                g.chance = 0.0;
+            }
+            FeatureKind::Cloister | FeatureKind::Garden => {
+                let board = game.board();
+                let pos = board.placed(game.features().segment(seg).placed).pos;
+                let dead = pos.ring().iter().filter(|p| self.dead.contains(p)).count();
+                if dead > 0 {
+                    g.worth -= dead as f64 * 0.6 * time_left(game);
+                    g.chance = 0.0;
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Takes a new group for the feature whose root is `root`, without strength (its worth is
@@ -411,9 +507,11 @@ impl Estimator {
         if kept.left == left && self.borders_untouched(seg, kind) {
             let i = self.take_group(root);
             (self.groups[i].worth, self.groups[i].chance) = (kept.worth, kept.chance);
+            self.face_dead_ends(game, i, seg);
             return i;
         }
-        let i = self.new_group(game, seg);
+        let i = self.take_group(game.features().root(seg));
+        self.worth(game, i, seg);
         if self.borders_untouched(seg, kind) {
             let g = &self.groups[i];
             self.memory.worths[root as usize] = Worth {
@@ -422,6 +520,7 @@ impl Estimator {
                 chance: g.chance,
             };
         }
+        self.face_dead_ends(game, i, seg);
         i
     }
 
@@ -914,6 +1013,7 @@ mod tests {
     use crate::bot::{Bot, RandomBot};
     use crate::data::ruleset::Ruleset;
     use crate::engine::game::Setup;
+    use crate::model::tile::TileId;
 
     /// Plays `turns` turns of `game` at random.
     fn play(game: &mut Game, bot: &mut RandomBot, turns: u32) {
@@ -947,19 +1047,23 @@ mod tests {
     /// Carcassonne, big boxes and every figure of issue 10.
     #[test]
     fn kept_worths_equal_fresh_estimates() {
-        for name in ["hig", "count", "base", "rgg-bigbox1", "hig-full"] {
+        let makers: [fn() -> Estimator; 2] = [Estimator::default, Estimator::seeing_dead_ends];
+        for (name, make) in ["hig", "count", "base", "rgg-bigbox1", "hig-full"]
+            .into_iter()
+            .flat_map(|name| makers.map(|make| (name, make)))
+        {
             let rules = Ruleset::load(name).expect("the ruleset loads");
             let players = vec!["A".to_string(), "B".to_string()];
             let (mut game, _) = Game::new(rules, Setup::new(players, 5)).expect("a game");
             let mut bot = RandomBot::new(5);
-            let mut memo = Estimator::default();
+            let mut memo = make();
             let mut compared = 0;
             while !game.is_over() {
                 memo.remember(&game);
                 for turns in [1, 2, 1, 1, 2] {
                     let mut later = game.clone();
                     play(&mut later, &mut bot, turns);
-                    let mut fresh = Estimator::default();
+                    let mut fresh = make();
                     memo.prepare(&later);
                     fresh.prepare(&later);
                     assert_eq!(
@@ -987,6 +1091,58 @@ mod tests {
             }
             assert!(compared > 500, "{name}: {compared}");
         }
+    }
+
+    /// Dead ends (issue 11, item 1): a position is dead exactly when no tile still to be laid
+    /// fits there in any turn (B-P2, asked of the board tile by tile), and a road or city found
+    /// doomed by one is never completed for the rest of the game, nor does a tile ever come to
+    /// a dead position. Random games of several rulesets; dead ends must be met.
+    #[test]
+    fn doomed_features_are_never_completed() {
+        let mut met = 0;
+        for (name, seed) in [("hig", 1), ("hig", 2), ("base", 3), ("count", 4)] {
+            let rules = Ruleset::load(name).expect("the ruleset loads");
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) = Game::new(rules, Setup::new(players, seed)).expect("a game");
+            let mut bot = RandomBot::new(seed);
+            let mut e = Estimator::seeing_dead_ends();
+            let mut doomed: Vec<SegId> = Vec::new();
+            let mut dead: Vec<Pos> = Vec::new();
+            while !game.is_over() {
+                e.prepare(&game);
+                let mut to_come = Vec::new();
+                game.count_to_come(&mut to_come);
+                let tiles = &game.rules().tiles;
+                for pos in game.board().frontier() {
+                    let fits = (0..tiles.len()).any(|t| {
+                        to_come[t] > 0
+                            && crate::model::geometry::Rotation::ALL
+                                .into_iter()
+                                .any(|r| game.board().fits(tiles, t as TileId, pos, r))
+                    });
+                    assert_eq!(e.dead.contains(&pos), !fits, "{name} turn {}", game.turn());
+                }
+                dead.extend(&e.dead);
+                doomed.extend(&e.doomed);
+                play(&mut game, &mut bot, 1);
+                for seg in &doomed {
+                    assert!(
+                        !game.features().closed(*seg),
+                        "{name}: a doomed feature closed"
+                    );
+                }
+                for pos in &dead {
+                    assert!(
+                        game.board().at(*pos).is_none(),
+                        "{name}: a tile on a dead end"
+                    );
+                }
+            }
+            doomed.sort_unstable();
+            doomed.dedup();
+            met += doomed.len();
+        }
+        assert!(met > 10, "{met} doomed features");
     }
 
     /// The composed walks (issue 11, item 5: greedy speed) equal fresh walks of every feature

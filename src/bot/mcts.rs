@@ -16,6 +16,14 @@
 //! and lets the samples overturn that judgement where they disagree with it. Priors at every
 //! node cost many times the time per decision; at the root they cost one greedy decision.
 //!
+//! The search judges positions with an estimate that sees dead ends
+//! ([`Estimator::seeing_dead_ends`]): an open position that no tile still to be laid fits is
+//! never filled, so a road or city with an edge there is never completed and a cloister beside
+//! it never gets that neighbour. The tiles still to be laid are counted from what every player
+//! has seen, never from the order of the draw. Measured in `hig` against `greedy` (whose
+//! estimate does not see them), `mcts:1000` won 315 of 400 games without it and 356 with it
+//! (docs/lab.md).
+//!
 //! The outcome of a sample is a reward in 0..=1 per seat ([`rewards`]) that grows smoothly with
 //! the seat's margin over the best other seat (a tie is ½). A rank term (1 for beating every
 //! other seat) was tried beside it and dropped: on an estimate, rank jumps with every point of
@@ -146,8 +154,8 @@ impl MctsBot {
             legal: Vec::new(),
             events: Vec::new(),
             path: Vec::new(),
-            estimator: Estimator::default(),
-            greedy: GreedyBot::new(seed),
+            estimator: Estimator::seeing_dead_ends(),
+            greedy: GreedyBot::new(seed).with_estimator(Estimator::seeing_dead_ends()),
             priors: Vec::new(),
         }
     }
@@ -413,7 +421,9 @@ mod tests {
                     let mut bot = MctsBot::new(Budget::Iterations(1), Playout::Estimate, seed);
                     let chosen = bot.choose(&game);
                     let mut values = Vec::new();
-                    GreedyBot::new(seed).judge(&game, &legal, &mut values);
+                    GreedyBot::new(seed)
+                        .with_estimator(Estimator::seeing_dead_ends())
+                        .judge(&game, &legal, &mut values);
                     let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let at = legal
                         .iter()

@@ -88,7 +88,9 @@ pub fn is_bot_name(name: &str) -> bool {
 /// completed city it borders and a little per open one. Followers in supply are worth up to 2
 /// points each while tiles remain, and a follower on the board gets that back in proportion to
 /// its feature's chance of completion, so followers stuck in big open cities cost. The fairy
-/// next to a follower adds a little.
+/// next to a follower adds a little. The greedy bot's estimate does not look for dead ends (open
+/// positions no tile to come fits, [`Estimator::seeing_dead_ends`]): it stays the fast
+/// one-turn baseline; the MCTS bot's estimate sees them.
 ///
 /// Looking ahead, a deployment on the new tile is judged by adding the follower to the estimate
 /// rather than by playing it out, and fairy moves and portal deployments are left out; the
@@ -127,6 +129,11 @@ impl GreedyBot {
             values: Vec::new(),
             estimator: Estimator::default(),
         }
+    }
+
+    /// The same bot judging with `estimator` (for instance one that sees dead ends).
+    pub fn with_estimator(self, estimator: Estimator) -> GreedyBot {
+        GreedyBot { estimator, ..self }
     }
 
     /// The scratch copy for level `depth`, made equal to `game` (reusing its memory).

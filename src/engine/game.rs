@@ -531,6 +531,23 @@ impl Game {
         self.bag.len()
     }
 
+    /// How many of each tile type are still to be laid (in the bag, set aside, or drawn and
+    /// waiting to be laid), by tile id: what every player can count, without the order of the
+    /// draw.
+    pub fn count_to_come(&self, counts: &mut Vec<u16>) {
+        counts.clear();
+        counts.resize(self.rules.tiles.len(), 0);
+        let drawn = match self.decision().kind {
+            DecisionKind::PlaceTile { tile } => Some(tile),
+            _ => None,
+        };
+        for t in self.bag.iter().chain(&self.set_aside).chain(&drawn) {
+            if let Some(c) = counts.get_mut(*t as usize) {
+                *c = c.saturating_add(1);
+            }
+        }
+    }
+
     /// Dragon tiles set aside while the dragon is not in play (D0).
     pub fn set_aside(&self) -> usize {
         self.set_aside.len()

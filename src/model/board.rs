@@ -299,6 +299,12 @@ impl Board {
         self.frontier.iter().map(|o| o.pos)
     }
 
+    /// Open positions next to placed tiles, each with what its neighbours ask of a tile laid
+    /// there.
+    pub fn frontier_needs(&self) -> impl Iterator<Item = (Pos, Needs)> + '_ {
+        self.frontier.iter().map(|o| (o.pos, o.needs))
+    }
+
     /// Whether `p` is an open position next to a placed tile.
     pub fn is_open(&self, p: Pos) -> bool {
         self.index(p)

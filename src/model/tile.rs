@@ -337,6 +337,14 @@ impl Needs {
         self.0 / NEEDS_PLACE[edge] % 5
     }
 
+    /// A number for the needs, below [`Needs::COUNT`] (to index tables by needs).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The number of different needs.
+    pub const COUNT: usize = NEEDS_COUNT;
+
     /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`.
     pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
         let e = edge as usize;
