@@ -655,6 +655,7 @@ impl Game {
     }
 
     /// The tile position and canonical spot of a segment.
+    #[inline]
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
@@ -663,6 +664,7 @@ impl Game {
     }
 
     /// The segment at `spot` of the tile at `pos`, if there is one.
+    #[inline]
     pub fn seg_at(&self, pos: Pos, spot: Spot) -> Option<SegId> {
         let placed = self.board.at(pos)?;
         let f = self

@@ -131,6 +131,7 @@ impl Features {
     }
 
     /// Adds a segment with its own totals and returns its id.
+    #[inline]
     pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
         self.log.grow();
         let id = self.sets.new_set();

@@ -37,16 +37,9 @@ impl Princess {
 
     /// Every knight in the city of the princess on the tile laid this turn.
     fn city_knights(&self, g: &Game) -> Vec<Figure> {
-        let Some(placed) = g.now.placed else {
+        let Some((base, princess)) = princess_cities(g) else {
             return Vec::new();
         };
-        let base = g.board.placed(placed).seg_base;
-        // The tile's princess cities, one bit per feature (a tile has at most 16).
-        let princess = g.board.oriented(&g.rules.tiles, placed).princess_cities;
-        if princess == 0 {
-            // Most tiles show no princess: no figure needs looking at.
-            return Vec::new();
-        }
         let table = &g.rules.figures;
         let in_princess_city = |f: &Figure| {
             let root = g.features.root(f.seg);
@@ -84,6 +77,15 @@ impl Princess {
     }
 }
 
+/// The princess cities of the tile laid this turn: its first segment, and one bit per feature
+/// (a tile has at most 16) for those that show the princess; `None` when none does (on most
+/// tiles, where no figure needs looking at).
+fn princess_cities(g: &Game) -> Option<(SegId, u16)> {
+    let placed = g.now.placed?;
+    let princess = g.board.oriented(&g.rules.tiles, placed).princess_cities;
+    (princess != 0).then(|| (g.board.placed(placed).seg_base, princess))
+}
+
 impl Mechanic for Princess {
     fn name(&self) -> &'static str {
         "princess"
@@ -98,6 +100,8 @@ impl Mechanic for Princess {
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        // Most tiles show no princess: no knight to look for.
+        princess_cities(g)?;
         (!self.knights(g).is_empty()).then_some(Asked {
             by: self.id,
             kind: 0,
