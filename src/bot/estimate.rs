@@ -1145,6 +1145,55 @@ mod tests {
         assert!(met > 10, "{met} doomed features");
     }
 
+    /// What a dead end does to a feature's worth (issue 11, item 1): next to the plain
+    /// estimate of the same state, a doomed city holding figures has no chance of completion
+    /// and is worth its tiles and pennants once (not doubled in part), a doomed road its tiles
+    /// without the chance, and a cloister loses 0.6 × time left for each dead position around
+    /// it; every other feature is worth the same. Random games of `hig` and `base`.
+    #[test]
+    fn dead_ends_take_the_completion_out_of_a_worth() {
+        let mut doomed_seen = [0; 3];
+        for (name, seed) in [("hig", 11), ("hig", 12), ("base", 13), ("base", 14)] {
+            let rules = Ruleset::load(name).expect("the ruleset loads");
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) = Game::new(rules, Setup::new(players, seed)).expect("a game");
+            let mut bot = RandomBot::new(seed);
+            let (mut plain, mut seeing) = (Estimator::default(), Estimator::seeing_dead_ends());
+            while !game.is_over() {
+                plain.prepare(&game);
+                seeing.prepare(&game);
+                let time = time_left(&game);
+                for g in &seeing.groups[..seeing.used] {
+                    let p = plain.group_of(g.root).map(|i| &plain.groups[i]);
+                    let p = p.expect("both estimates hold the same features");
+                    let segment = game.features().segment(g.root);
+                    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+                    let doomed = seeing.doomed.contains(&g.root);
+                    let at = game.board().placed(segment.placed).pos;
+                    let dead = at.ring().iter().filter(|q| seeing.dead.contains(q)).count();
+                    match segment.kind {
+                        FeatureKind::City if doomed => {
+                            assert!(close(g.worth, p.worth / (1.0 + p.chance)) && g.chance == 0.0);
+                            doomed_seen[0] += 1;
+                        }
+                        FeatureKind::Road if doomed => {
+                            assert!(close(g.worth, p.worth - p.chance) && g.chance == 0.0);
+                            doomed_seen[1] += 1;
+                        }
+                        FeatureKind::Cloister if dead > 0 => {
+                            let lost = dead as f64 * 0.6 * time;
+                            assert!(close(g.worth, p.worth - lost) && g.chance == 0.0);
+                            doomed_seen[2] += 1;
+                        }
+                        _ => assert!(close(g.worth, p.worth) && close(g.chance, p.chance)),
+                    }
+                }
+                play(&mut game, &mut bot, 1);
+            }
+        }
+        assert!(doomed_seen.iter().all(|n| *n > 0), "{doomed_seen:?}");
+    }
+
     /// The composed walks (issue 11, item 5: greedy speed) equal fresh walks of every feature
     /// of states one and two turns after the remembered one, in rulesets with portals, the
     /// City of Carcassonne and big boxes: same tile count, same bordering cities. The memory
