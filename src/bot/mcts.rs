@@ -28,7 +28,7 @@
 //! the seat's margin over the best other seat (a tie is ½). A rank term (1 for beating every
 //! other seat) was tried beside it and dropped: on an estimate, rank jumps with every point of
 //! noise, and measured in `hig` against `greedy` the margin alone wins more games. The
-//! exploration constant is small ([`EXPLORATION`]) because a point of estimated margin moves a
+//! exploration constant is small (`EXPLORATION`) because a point of estimated margin moves a
 //! reward by only about 1/30: with the textbook constant the bot spread its visits almost
 //! evenly over the candidates and played little better than at random among the good ones.
 //! Playouts ([`Playout`]) either play random actions to the end, or take the greedy bot's
@@ -353,7 +353,7 @@ fn mean(c: &Child) -> f64 {
 }
 
 /// Each seat's reward in 0..=1 for final (or estimated) values: ½ plus half the hyperbolic
-/// tangent of its margin over the best other seat, in units of [`MARGIN_SCALE`] points.
+/// tangent of its margin over the best other seat, in units of `MARGIN_SCALE` points.
 pub fn rewards(values: &[f64]) -> Vec<f64> {
     (0..values.len())
         .map(|p| {

@@ -145,7 +145,7 @@ pub struct FeatureDef {
     pub kind: FeatureKind,
     /// Edges the feature reaches (bit `i` = edge `i`, N = bit 0).
     pub edges: u8,
-    /// Half-edges a field touches (bit `i` = [`HALF_NAMES`]`[i]`).
+    /// Half-edges a field touches (bit `i` = [`HALF_NAMES`](crate::model::geometry::HALF_NAMES)`[i]`).
     pub halves: u8,
     /// Pennants (coats of arms) on a city part.
     pub pennants: u8,

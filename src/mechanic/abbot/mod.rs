@@ -1,4 +1,4 @@
-//! The Abbot of the new base game (RULES.md §1.10; [ext:B8]): a follower for cloisters and
+//! The Abbot of the new base game (RULES.md §1.10; \[ext:B8\]): a follower for cloisters and
 //! gardens only (its figure table row, `src/data/figures.toml`), which its owner may take back
 //! instead of deploying: the cloister or garden is scored at once as at the end of the game, and
 //! the abbot goes home. The recall answers the base game's deployment, as the fairy's move does,

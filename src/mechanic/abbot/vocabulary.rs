@@ -21,7 +21,7 @@ const RECALL: u8 = 0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AbbotAction {
     /// Take the active player's abbot back from the cloister or garden of the tile at `pos`,
-    /// scoring it at once as at the end of the game (RULES.md §1.10; [ext:B8]).
+    /// scoring it at once as at the end of the game (RULES.md §1.10; \[ext:B8\]).
     Recall {
         /// The tile of the cloister or garden.
         pos: Pos,

@@ -91,7 +91,7 @@ pub struct Mechanics {
     /// I&C). The big follower is a figure table row (`figures.big`).
     pub inns_cathedrals: bool,
     /// The Abbot (new base game): instead of deploying, a player may take his abbot back and
-    /// score its cloister or garden at once (§1.10; [ext:B8]).
+    /// score its cloister or garden at once (§1.10; \[ext:B8\]).
     pub abbot: bool,
     /// Traders & Builders: the builder's double turn, the pig and the goods tokens (§1.10).
     /// The figures come from the figure table (`[figures.builder]`, `[figures.pig]`).

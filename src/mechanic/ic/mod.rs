@@ -1,5 +1,5 @@
 //! Inns & Cathedrals: what inns and cathedrals make a road or a city worth (RULES.md §1.6, the
-//! I&C line; [ext:X1] in RULES.md's sources). An inn beside a road makes the whole road worth 2
+//! I&C line; \[ext:X1\] in RULES.md's sources). An inn beside a road makes the whole road worth 2
 //! per tile when it is completed and nothing when it is still open at the end; a cathedral does
 //! the same to its city: 3 per tile and per pennant when completed, nothing at the end
 //! (RULES.md T-B3). The markers come from the tile files (`inn`, `cathedral`) and are summed per

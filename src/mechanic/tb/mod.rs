@@ -1,5 +1,5 @@
-//! Traders & Builders (RULES.md §1.10, B-M3, B-E2; [ext:X2] Wikicarpedia "Traders and
-//! Builders", [ext:X3] builder details): the builder, the pig and the goods tokens
+//! Traders & Builders (RULES.md §1.10, B-M3, B-E2; \[ext:X2\] Wikicarpedia "Traders and
+//! Builders", \[ext:X3\] builder details): the builder, the pig and the goods tokens
 //! (`[mechanics] traders_builders`).
 //!
 //! - **Builder** (figure row `builder`): deployed instead of a follower into a road or city of
@@ -30,7 +30,7 @@ use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Good};
 use vocabulary::TbEvent;
 
-/// Points for the majority of one good at the end ([ext:X2]).
+/// Points for the majority of one good at the end (\[ext:X2\]).
 pub const GOODS_MAJORITY: u32 = 10;
 
 /// Traders & Builders as a mechanic.

@@ -30,7 +30,7 @@ pub enum TbEvent {
         y: i32,
     },
     /// The player who completed a city took its goods tokens of one kind (RULES.md §1.10,
-    /// [ext:X2]).
+    /// \[ext:X2\]).
     GoodsTaken {
         /// Seat.
         player: usize,
@@ -40,7 +40,7 @@ pub enum TbEvent {
         count: u32,
     },
     /// At the end of the game the player holds the most tokens of one good (alone or tied)
-    /// and scores for it (RULES.md B-E2, [ext:X2]).
+    /// and scores for it (RULES.md B-E2, \[ext:X2\]).
     GoodsMajority {
         /// Seat.
         player: usize,
