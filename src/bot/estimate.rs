@@ -158,6 +158,10 @@ struct Walk {
 /// The most seats a game has (a ruleset allows at most 8 players).
 const MAX_SEATS: usize = 8;
 
+/// How likely a missing neighbour of a cloister is to come, with the whole game still to play
+/// (scaled by the time left).
+const NEIGHBOUR_CHANCE: f64 = 0.6;
+
 /// A segment of the remembered state whose feature has not been walked yet.
 const UNWALKED: u32 = u32::MAX;
 
@@ -392,9 +396,16 @@ impl Estimator {
 
     /// Takes a new group for the feature of `seg`: walks it and works out its worth.
     fn new_group(&mut self, game: &Game, seg: SegId) -> usize {
+        let i = self.walked_group(game, seg);
+        self.face_dead_ends(game, i, seg);
+        i
+    }
+
+    /// Takes a new group for the feature of `seg` and works out its worth as if there were no
+    /// dead ends.
+    fn walked_group(&mut self, game: &Game, seg: SegId) -> usize {
         let i = self.take_group(game.features().root(seg));
         self.worth(game, i, seg);
-        self.face_dead_ends(game, i, seg);
         i
     }
 
@@ -460,7 +471,7 @@ impl Estimator {
                 let pos = board.placed(game.features().segment(seg).placed).pos;
                 let dead = pos.ring().iter().filter(|p| self.dead.contains(p)).count();
                 if dead > 0 {
-                    g.worth -= dead as f64 * 0.6 * time_left(game);
+                    g.worth -= dead as f64 * NEIGHBOUR_CHANCE * time_left(game);
                     g.chance = 0.0;
                 }
             }
@@ -510,8 +521,7 @@ impl Estimator {
             self.face_dead_ends(game, i, seg);
             return i;
         }
-        let i = self.take_group(game.features().root(seg));
-        self.worth(game, i, seg);
+        let i = self.walked_group(game, seg);
         if self.borders_untouched(seg, kind) {
             let g = &self.groups[i];
             self.memory.worths[root as usize] = Worth {
@@ -583,7 +593,10 @@ impl Estimator {
                 } else {
                     time * (around / 8.0)
                 };
-                (1.0 + around + (8.0 - around) * 0.6 * time, chance)
+                (
+                    1.0 + around + (8.0 - around) * NEIGHBOUR_CHANCE * time,
+                    chance,
+                )
             }
             FeatureKind::Field => {
                 self.done.clear();
@@ -1148,8 +1161,9 @@ mod tests {
     /// What a dead end does to a feature's worth (issue 11, item 1): next to the plain
     /// estimate of the same state, a doomed city holding figures has no chance of completion
     /// and is worth its tiles and pennants once (not doubled in part), a doomed road its tiles
-    /// without the chance, and a cloister loses 0.6 × time left for each dead position around
-    /// it; every other feature is worth the same. Random games of `hig` and `base`.
+    /// without the chance, and a cloister loses `NEIGHBOUR_CHANCE` × time left for each dead
+    /// position around it; every other feature is worth the same. Random games of `hig` and
+    /// `base`.
     #[test]
     fn dead_ends_take_the_completion_out_of_a_worth() {
         let mut doomed_seen = [0; 3];
@@ -1181,7 +1195,7 @@ mod tests {
                             doomed_seen[1] += 1;
                         }
                         FeatureKind::Cloister if dead > 0 => {
-                            let lost = dead as f64 * 0.6 * time;
+                            let lost = dead as f64 * NEIGHBOUR_CHANCE * time;
                             assert!(close(g.worth, p.worth - lost) && g.chance == 0.0);
                             doomed_seen[2] += 1;
                         }
