@@ -325,12 +325,12 @@ pub struct Needs(u16);
 /// `5^i` for the digit of edge `i` in [`Needs`].
 const NEEDS_PLACE: [u16; 4] = [1, 5, 25, 125];
 
-/// The number of different [`Needs`].
-const NEEDS_COUNT: usize = 625;
-
 impl Needs {
+    /// The number of different needs.
+    pub const COUNT: usize = 625;
+
     /// No neighbour on any side.
-    pub const NONE: Needs = Needs(NEEDS_COUNT as u16 - 1);
+    pub const NONE: Needs = Needs(Needs::COUNT as u16 - 1);
 
     /// The digit of `edge`: the kind wanted there, or 4 for none.
     fn digit(self, edge: usize) -> u16 {
@@ -341,9 +341,6 @@ impl Needs {
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
-
-    /// The number of different needs.
-    pub const COUNT: usize = NEEDS_COUNT;
 
     /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`.
     pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
@@ -367,7 +364,7 @@ impl Fits {
     pub fn new(oriented: &[Oriented; 4]) -> Fits {
         let codes = oriented.each_ref().map(|o| o.edge_code);
         let mut table = Box::new([0; FITS_SLOTS]);
-        let entries = (0..NEEDS_COUNT as u16).map(|key| {
+        let entries = (0..Needs::COUNT as u16).map(|key| {
             // The needs as (mask, wanted) over the packed edge code.
             let (mut mask, mut want) = (0u8, 0u8);
             for e in 0..4 {
@@ -408,7 +405,7 @@ impl Fits {
 impl std::fmt::Debug for Fits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let fitting = self.0.iter().filter(|r| **r != 0).count();
-        write!(f, "Fits({fitting} of {NEEDS_COUNT} neighbourhoods)")
+        write!(f, "Fits({fitting} of {} neighbourhoods)", Needs::COUNT)
     }
 }
 
