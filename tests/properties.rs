@@ -73,6 +73,14 @@ const VARIANTS: &[(&str, &str)] = &[
         "small-city-half",
         "extends = \"base\"\n[base]\nsmall_city_two_tiles = \"half\"\n",
     ),
+    // The portal's switches the other way round (RULES.md §3.1 #34, #37, #38): the listing of
+    // portal deployments reads the opening's limits itself, and must still agree with the
+    // check. (#36 stays: the dragon's tile is barred, which the dragon's invariants assume.)
+    (
+        "portal-flipped",
+        "extends = \"hig\"\n[pd.portal]\nallow_completed_unscored = true\n\
+         own_tile_base_rules = false\nfarm_always_open = false\n",
+    ),
     // One follower each: the supply runs dry at once, so B-F4 is exercised all game long.
     (
         "one-follower",

@@ -17,7 +17,7 @@ use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
-use crate::model::feature::{Features, SegId, Segment};
+use crate::model::feature::{Features, SegId, Segment, Totals};
 use crate::model::figure::{Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
 use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
@@ -1201,12 +1201,15 @@ impl Game {
     /// portal only).
     pub fn is_complete(&self, seg: SegId) -> bool {
         let s = self.features.segment(seg);
-        match s.kind {
-            FeatureKind::Cloister | FeatureKind::Garden => {
-                self.board.neighbours(self.board.placed(s.placed).pos) == 8
-            }
-            _ => self.features.closed(seg),
-        }
+        // Only the facts its kind is judged by are read.
+        let (totals, neighbours) = match s.kind {
+            FeatureKind::Cloister | FeatureKind::Garden => (
+                Totals::default(),
+                self.board.neighbours(self.board.placed(s.placed).pos),
+            ),
+            _ => (self.features.totals(seg), 0),
+        };
+        is_complete_by(s.kind, &totals, neighbours)
     }
 
     /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
@@ -1402,6 +1405,16 @@ impl Game {
 
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
+    }
+}
+
+/// Whether a feature of `kind` is complete (RULES.md §1.5), from its `totals` (a road, city or
+/// field: no open edge) or the `neighbours` of its tile (a cloister or garden: all 8).
+#[inline]
+pub(crate) fn is_complete_by(kind: FeatureKind, totals: &Totals, neighbours: u32) -> bool {
+    match kind {
+        FeatureKind::Cloister | FeatureKind::Garden => neighbours == 8,
+        _ => totals.open == 0,
     }
 }
 

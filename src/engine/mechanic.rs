@@ -17,6 +17,7 @@ use super::action::{Action, Decision};
 use super::event::Event;
 use super::event::ReturnReason;
 use super::game::{Game, RuleError, Size};
+use super::opening::Opening;
 use super::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -118,7 +119,7 @@ hooks! {
     ADDS = 17;
     /// [`Mechanic::feature_points`].
     POINTS = 18;
-    /// [`Mechanic::deploy_anywhere`] (asked whenever deployments are listed or checked, so a
+    /// [`Mechanic::opening`] (asked whenever deployments are listed or checked, so a
     /// call list of its own keeps the mechanics that never open the board out of it).
     ANYWHERE = 19;
 }
@@ -315,9 +316,12 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         true
     }
 
-    /// Whether figures may be deployed on other tiles than the one just laid this turn.
-    fn deploy_anywhere(&self, _g: &Game) -> bool {
-        false
+    /// Whether figures may be deployed on other tiles than the one just laid this turn, and
+    /// what stays closed there (the magic portal). A mechanic that opens the board names its
+    /// refusals in its [`Mechanic::deploy_problem`] from [`Opening::shut`], which the listing
+    /// of deployments applies to the other tiles without calling it.
+    fn opening(&self, _g: &Game) -> Option<Opening> {
+        None
     }
 
     /// Adds to each player's strength in the feature `key` (its root segment, or a mechanic's
@@ -477,6 +481,17 @@ impl Mechanics {
         members(self.by_hook[hook.index()])
             .filter(|i| keep(self.list[*i as usize].as_ref()))
             .fold(0, |set, i| set | 1 << i)
+    }
+
+    /// The first mechanic implementing `hook` for which `find` gives something: its set (its
+    /// bit alone) and what it gave.
+    pub fn find_map<T>(
+        &self,
+        hook: Hooks,
+        find: impl Fn(&dyn Mechanic) -> Option<T>,
+    ) -> Option<(u32, T)> {
+        members(self.by_hook[hook.index()])
+            .find_map(|i| find(self.list[i as usize].as_ref()).map(|found| (1 << i, found)))
     }
 
     /// Whether any mechanic implements `hook`.

@@ -9,6 +9,7 @@ pub mod game;
 pub(crate) mod history;
 pub mod mechanic;
 pub mod named;
+pub mod opening;
 pub mod refusal;
 pub mod vocabulary;
 pub mod words;

@@ -171,10 +171,10 @@ impl Features {
         self.totals[self.sets.find(s) as usize]
     }
 
-    /// The feature's representative segment and how many followers stand in it.
-    pub fn root_followers(&self, s: SegId) -> (SegId, u32) {
+    /// The feature's representative segment and its totals.
+    pub fn root_totals(&self, s: SegId) -> (SegId, Totals) {
         let root = self.sets.find(s);
-        (root, self.totals[root as usize].followers)
+        (root, self.totals[root as usize])
     }
 
     /// Whether two segments belong to the same feature.

@@ -10,6 +10,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::opening::{self, Opening};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -123,12 +124,9 @@ impl Base {
         if kinds.is_empty() {
             return;
         }
-        let anywhere = g
-            .mechanics
-            .on(Hooks::ANYWHERE)
-            .any(|m| m.deploy_anywhere(g));
+        let opened = Opened::of(g, &kinds);
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
-        let mut tiles = if anywhere {
+        let mut tiles = if opened.is_some() {
             0..g.board.tiles().len() as PlacedId
         } else {
             placed..placed + 1
@@ -156,27 +154,44 @@ impl Base {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
+        let anywhere = opened.is_some();
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
+            // On the other tiles of an opened board the opening's limits are applied here,
+            // its mechanic's veto is not asked again for each feature.
+            let through = opened.as_ref().filter(|_| !own_tile);
+            let (vetoes, neighbours) = match through {
+                Some(o) => (vetoes & !o.by, g.board.neighbours(p.pos)),
+                None => (vetoes, 0),
+            };
             let oriented = g.board.oriented(&g.rules.tiles, t);
             let features = oriented.features.iter().zip(&oriented.spots);
             for (seg, (def, &spot)) in (p.seg_base..).zip(features) {
-                let (root, followers) = g.features.root_followers(seg);
+                let (root, totals) = g.features.root_totals(seg);
                 // An occupied feature (B-F3) takes no figure but one that joins its owner's
                 // follower (a builder, a pig): with the portal most are occupied.
-                let occupied = followers > 0;
+                let occupied = totals.followers > 0;
                 if occupied && !kinds.joins {
+                    continue;
+                }
+                let shut = |o: &Opened| {
+                    o.opening
+                        .shut_feature(g, seg, def.kind, &totals, p.pos, neighbours)
+                        .is_some()
+                };
+                if through.is_some_and(shut) {
                     continue;
                 }
                 // `occupancy_problem`, with the player's followers found once: one of them
                 // stands in the feature only if it is occupied.
                 let joinable = occupied && own.contains(&root);
                 // Every check of `problem` but these two follows.
-                for c in kinds.iter() {
+                for (i, c) in kinds.iter().enumerate() {
                     let free = if c.joins_own { joinable } else { !occupied };
                     if free
                         && c.stands_on.on(def.kind)
+                        && through.is_none_or(|o| o.lets_through[i])
                         && tile_problem(g, seg, c.kind, own_tile, vetoes, anywhere).is_none()
                     {
                         out.push(Action::Deploy {
@@ -233,8 +248,8 @@ impl Base {
 pub fn deploy_problem(g: &Game, seg: SegId, figure: FigureKind) -> Option<Refusal> {
     let anywhere = g
         .mechanics
-        .on(Hooks::ANYWHERE)
-        .any(|m| m.deploy_anywhere(g));
+        .find_map(Hooks::ANYWHERE, |m| m.opening(g))
+        .is_some();
     problem(
         g,
         seg,
@@ -345,6 +360,32 @@ struct Candidates {
     len: usize,
     /// Whether any of them joins its owner's follower.
     joins: bool,
+}
+
+/// The board opened to this turn's deployment ([`Opening`]), as the listing of deployments
+/// reads it.
+struct Opened {
+    opening: Opening,
+    /// The mechanic that opened it (its bit in the set of vetoes).
+    by: u32,
+    /// Whether each kind of the [`Candidates`] may go through.
+    lets_through: [bool; MAX_FIGURES],
+}
+
+impl Opened {
+    /// The first opening of the board a mechanic gives this turn, if any.
+    fn of(g: &Game, kinds: &Candidates) -> Option<Opened> {
+        let (by, opening) = g.mechanics.find_map(Hooks::ANYWHERE, |m| m.opening(g))?;
+        let mut lets_through = [false; MAX_FIGURES];
+        for (slot, c) in lets_through.iter_mut().zip(kinds.iter()) {
+            *slot = opening::lets_through(g, c.kind);
+        }
+        Some(Opened {
+            opening,
+            by,
+            lets_through,
+        })
+    }
 }
 
 /// One kind of [`Candidates`].

@@ -3,10 +3,11 @@
 
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
-use crate::model::tile::{FeatureKind, Symbol};
+use crate::model::tile::Symbol;
 
 /// The magic portal.
 #[derive(Debug)]
@@ -21,8 +22,14 @@ impl Mechanic for Portal {
         Hooks::DEPLOY | Hooks::ANYWHERE
     }
 
-    fn deploy_anywhere(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Portal)
+    fn opening(&self, g: &Game) -> Option<Opening> {
+        let rules = &g.rules.pd.portal;
+        g.placed_symbol(Symbol::Portal).then(|| Opening {
+            own_tile_base_rules: rules.own_tile_base_rules,
+            barred: g.dragon.filter(|_| rules.dragon_tile_forbidden),
+            enclosed_farms_open: rules.farm_always_open,
+            completed_unscored_open: rules.allow_completed_unscored,
+        })
     }
 
     fn vetoes_deploy(&self, g: &Game) -> bool {
@@ -39,35 +46,14 @@ impl Mechanic for Portal {
         figure: FigureKind,
         own_tile: bool,
     ) -> Option<Refusal> {
-        let rules = &g.rules.pd.portal;
-        if !g.placed_symbol(Symbol::Portal) || (own_tile && rules.own_tile_base_rules) {
-            return None;
-        }
-        if !g.rules.figures.row(figure).is_some_and(|r| r.portal) {
-            return Some(Refusal::new(
-                "pd.portal.figures",
-                "this figure may not use the portal",
-            ));
-        }
-        let segment = g.features.segment(seg);
-        if rules.dragon_tile_forbidden && g.dragon == Some(g.board.placed(segment.placed).pos) {
-            return Some(Refusal::new("MP6", "the dragon stands on that tile"));
-        }
-        if segment.kind == FeatureKind::Field {
-            // Whether the farm is enclosed matters only when enclosed farms are closed.
-            let enclosed = || g.features.closed(seg);
-            return (!rules.farm_always_open && enclosed()).then_some(Refusal::new(
-                "pd.portal.farm_always_open",
-                "that farm is fully enclosed",
-            ));
-        }
-        if !g.is_complete(seg) {
-            return None;
-        }
-        let unscored = rules.allow_completed_unscored
-            && g.now
-                .placed
-                .is_some_and(|p| g.completed_by(p).iter().any(|d| g.features.same(*d, seg)));
-        (!unscored).then_some(Refusal::new("MP3", "that feature is completed"))
+        let shut = self.opening(g)?.shut(g, seg, figure, own_tile)?;
+        Some(match shut {
+            Shut::Figure => Refusal::new("pd.portal.figures", "this figure may not use the portal"),
+            Shut::Tile => Refusal::new("MP6", "the dragon stands on that tile"),
+            Shut::EnclosedFarm => {
+                Refusal::new("pd.portal.farm_always_open", "that farm is fully enclosed")
+            }
+            Shut::Completed => Refusal::new("MP3", "that feature is completed"),
+        })
     }
 }

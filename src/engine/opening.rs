@@ -1,0 +1,94 @@
+//! Opening the board: a mechanic that lets this turn's figure go on any tile, not only the one
+//! just laid (the magic portal, RULES.md §2.5), says as data which features it keeps closed.
+//!
+//! The mechanic answers [`Mechanic::opening`] with an [`Opening`], and names its refusals in
+//! its [`Mechanic::deploy_problem`] from [`Opening::shut`]. The listing of deployments reads
+//! the same facts once for the whole board: the tile's neighbours once per tile, the feature's
+//! totals once per segment, with no call into the mechanic for each of the board's features.
+//!
+//! [`Mechanic::opening`]: crate::engine::mechanic::Mechanic::opening
+//! [`Mechanic::deploy_problem`]: crate::engine::mechanic::Mechanic::deploy_problem
+
+use super::game::{Game, is_complete_by};
+use crate::model::feature::{SegId, Totals};
+use crate::model::figure::FigureKind;
+use crate::model::geometry::Pos;
+use crate::model::tile::FeatureKind;
+
+/// What a mechanic that opens the whole board to this turn's deployment keeps closed. The base
+/// game's rules of deployment (supply, occupancy, the figure table) hold everywhere as well.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// The tile just laid keeps the base rules: the opening limits nothing there.
+    pub own_tile_base_rules: bool,
+    /// A tile none of whose features is open (the dragon's).
+    pub barred: Option<Pos>,
+    /// Fully enclosed farms are open too.
+    pub enclosed_farms_open: bool,
+    /// A feature the tile just laid completed stays open until it is scored.
+    pub completed_unscored_open: bool,
+}
+
+/// Why an [`Opening`] keeps a figure off a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shut {
+    /// The figure may not go through (the figure table's `portal` column).
+    Figure,
+    /// The feature lies on the barred tile.
+    Tile,
+    /// The farm is fully enclosed.
+    EnclosedFarm,
+    /// The feature is complete.
+    Completed,
+}
+
+impl Opening {
+    /// Why the opening keeps `figure` off segment `seg` (on the tile just laid if
+    /// `own_tile`), if it does.
+    pub fn shut(&self, g: &Game, seg: SegId, figure: FigureKind, own_tile: bool) -> Option<Shut> {
+        if own_tile && self.own_tile_base_rules {
+            return None;
+        }
+        if !lets_through(g, figure) {
+            return Some(Shut::Figure);
+        }
+        let kind = g.features.segment(seg).kind;
+        let pos = g.seg_pos(seg);
+        let totals = g.features.totals(seg);
+        self.shut_feature(g, seg, kind, &totals, pos, g.board.neighbours(pos))
+    }
+
+    /// [`Opening::shut`] for a figure that may go through, on a tile the opening limits:
+    /// segment `seg` of `kind`, with its feature's `totals`, on the tile at `pos` with
+    /// `neighbours` tiles around it.
+    #[inline]
+    pub(crate) fn shut_feature(
+        &self,
+        g: &Game,
+        seg: SegId,
+        kind: FeatureKind,
+        totals: &Totals,
+        pos: Pos,
+        neighbours: u32,
+    ) -> Option<Shut> {
+        if self.barred == Some(pos) {
+            return Some(Shut::Tile);
+        }
+        if kind == FeatureKind::Field {
+            return (!self.enclosed_farms_open && totals.open == 0).then_some(Shut::EnclosedFarm);
+        }
+        if !is_complete_by(kind, totals, neighbours) {
+            return None;
+        }
+        let unscored = self.completed_unscored_open
+            && g.now
+                .placed
+                .is_some_and(|p| g.completed_by(p).iter().any(|d| g.features.same(*d, seg)));
+        (!unscored).then_some(Shut::Completed)
+    }
+}
+
+/// Whether figures of `figure` may go through an opening (the figure table's `portal` column).
+pub(crate) fn lets_through(g: &Game, figure: FigureKind) -> bool {
+    g.rules.figures.row(figure).is_some_and(|r| r.portal)
+}
