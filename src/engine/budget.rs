@@ -17,8 +17,9 @@
 //! A script stopped by either gets a script error naming its file, line and hook, and the
 //! action is refused (the game stays as it was).
 
+use mimalloc::MiMalloc;
 use rhai::Dynamic;
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -43,34 +44,35 @@ thread_local! {
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The allocator that counts, around the system's.
+/// The allocator that counts, around mimalloc (faster than the system's for the many
+/// short-lived games of a simulation).
 struct Counting;
 
-// SAFETY: every call is passed on unchanged to the system allocator; counting touches only a
+// SAFETY: every call is passed on unchanged to mimalloc; counting touches only a
 // thread-local integer and never allocates.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(layout.size() as isize);
         // SAFETY: the caller's contract is passed on.
-        unsafe { System.alloc(layout) }
+        unsafe { MiMalloc.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count(layout.size() as isize);
         // SAFETY: the caller's contract is passed on.
-        unsafe { System.alloc_zeroed(layout) }
+        unsafe { MiMalloc.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         count(-(layout.size() as isize));
         // SAFETY: the caller's contract is passed on.
-        unsafe { System.dealloc(ptr, layout) }
+        unsafe { MiMalloc.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count(new_size as isize - layout.size() as isize);
         // SAFETY: the caller's contract is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
+        unsafe { MiMalloc.realloc(ptr, layout, new_size) }
     }
 }
 
