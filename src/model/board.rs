@@ -340,22 +340,26 @@ impl Board {
         self.log.changes(ring);
         self.cells[i].tile = id + 1;
         self.leave_frontier(i);
+        // Borrowed apart, the grid and the frontier stay put while the other grows.
+        let (cells, frontier) = (&mut self.cells[..], &mut self.frontier);
         for (e, i) in Edge::ALL.into_iter().zip(edges) {
-            if self.cells[i].tile != 0 {
+            let cell = &mut cells[i];
+            if cell.tile != 0 {
                 continue;
             }
-            if self.cells[i].slot == NOT_FRONTIER {
-                self.cells[i].slot = self.frontier.len() as u16;
-                self.frontier.push(Open {
+            if cell.slot == NOT_FRONTIER {
+                cell.slot = frontier.len() as u16;
+                frontier.push(Open {
                     pos: pos.step(e),
                     needs: Needs::NONE,
                 });
             }
-            let open = &mut self.frontier[self.cells[i].slot as usize];
+            // The side facing the new tile was empty until now.
+            let open = &mut frontier[cell.slot as usize];
             open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
         }
         for i in ring {
-            self.cells[i].around += 1;
+            cells[i].around += 1;
         }
         id
     }
