@@ -193,23 +193,23 @@ impl Features {
 
     /// The feature's representative segment.
     pub fn root(&self, s: SegId) -> SegId {
-        self.find(s)
+        find(&self.rows, s)
     }
 
     /// The feature's totals.
     pub fn totals(&self, s: SegId) -> Totals {
-        self.rows[self.find(s) as usize].totals
+        self.rows[find(&self.rows, s) as usize].totals
     }
 
     /// The feature's representative segment and its totals.
     pub fn root_totals(&self, s: SegId) -> (SegId, Totals) {
-        let root = self.find(s);
+        let root = find(&self.rows, s);
         (root, self.rows[root as usize].totals)
     }
 
     /// Whether two segments belong to the same feature.
     pub fn same(&self, a: SegId, b: SegId) -> bool {
-        self.find(a) == self.find(b)
+        find(&self.rows, a) == find(&self.rows, b)
     }
 
     /// Whether a road or city is closed, or a field enclosed (cloisters are judged by their
@@ -223,18 +223,20 @@ impl Features {
     pub fn join(&mut self, a: SegId, b: SegId) {
         self.log_paths([a, b]);
         self.add_joint(a, b);
-        let ra = self.find_mut(a);
-        let rb = self.find_mut(b);
+        // Borrowed apart from the log, the rows stay in hand while it grows.
+        let rows = &mut self.rows[..];
+        let ra = find_mut(rows, a);
+        let rb = find_mut(rows, b);
         // The joint heads of `a` and `b` change, and the totals and union-find links of both
         // roots (one of which stays the root).
         self.log
             .changes([a as usize, b as usize, ra as usize, rb as usize]);
-        self.rows[ra as usize].totals.open -= 1;
-        self.rows[rb as usize].totals.open -= 1;
+        rows[ra as usize].totals.open -= 1;
+        rows[rb as usize].totals.open -= 1;
         if ra != rb {
-            let (ta, tb) = (self.rows[ra as usize].totals, self.rows[rb as usize].totals);
-            let root = self.link(ra, rb);
-            self.rows[root as usize].totals = Totals {
+            let (ta, tb) = (rows[ra as usize].totals, rows[rb as usize].totals);
+            let root = link(rows, ra, rb);
+            rows[root as usize].totals = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
                 marks: ta.marks.plus(tb.marks),
@@ -246,7 +248,7 @@ impl Features {
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
     pub fn add_followers(&mut self, s: SegId, delta: i32) {
         self.log_paths([s]);
-        let r = self.find_mut(s) as usize;
+        let r = find_mut(&mut self.rows, s) as usize;
         self.log.changes([r]);
         let followers = &mut self.rows[r].totals.followers;
         *followers = followers.saturating_add_signed(delta);
@@ -302,57 +304,56 @@ impl Features {
     /// Joins `a` to `b` by a new joint, which heads `a`'s first list and `b`'s second.
     fn add_joint(&mut self, a: SegId, b: SegId) {
         let j = self.joints.len() as u32;
-        let next = [
-            self.rows[a as usize].heads[0],
-            self.rows[b as usize].heads[1],
-        ];
+        let rows = &mut self.rows[..];
+        let next = [rows[a as usize].heads[0], rows[b as usize].heads[1]];
         self.joints.push(Joint { ends: [a, b], next });
-        self.rows[a as usize].heads[0] = j;
-        self.rows[b as usize].heads[1] = j;
+        rows[a as usize].heads[0] = j;
+        rows[b as usize].heads[1] = j;
     }
+}
 
-    /// The representative of `x`'s set.
-    fn find(&self, mut x: SegId) -> SegId {
-        loop {
-            let up = self.rows[x as usize].parent;
-            if up == x {
-                return x;
-            }
-            x = up;
+/// The representative of `x`'s set in the union-find over `rows`.
+fn find(rows: &[Row], mut x: SegId) -> SegId {
+    loop {
+        let up = rows[x as usize].parent;
+        if up == x {
+            return x;
         }
+        x = up;
     }
+}
 
-    /// The representative of `x`'s set, pointing each segment on the way at its grandparent.
-    fn find_mut(&mut self, mut x: SegId) -> SegId {
-        let mut up = self.rows[x as usize].parent;
-        while up != x {
-            let grand = self.rows[up as usize].parent;
-            self.rows[x as usize].parent = grand;
-            x = up;
-            up = grand;
+/// The representative of `x`'s set in the union-find over `rows`, pointing each segment on the
+/// way at its grandparent.
+fn find_mut(rows: &mut [Row], mut x: SegId) -> SegId {
+    let mut up = rows[x as usize].parent;
+    while up != x {
+        let grand = rows[up as usize].parent;
+        rows[x as usize].parent = grand;
+        x = up;
+        up = grand;
+    }
+    x
+}
+
+/// Merges the sets of the roots `rx` and `ry` (two different sets) in the union-find over
+/// `rows` and returns the root of the merged set: the lower-ranked root goes under the other,
+/// `rx` stays on top when ranks are equal.
+fn link(rows: &mut [Row], rx: SegId, ry: SegId) -> SegId {
+    let (ix, iy) = (rx as usize, ry as usize);
+    match rows[ix].rank.cmp(&rows[iy].rank) {
+        std::cmp::Ordering::Less => {
+            rows[ix].parent = ry;
+            ry
         }
-        x
-    }
-
-    /// Merges the sets of the roots `rx` and `ry` (two different sets) and returns the root of
-    /// the merged set: the lower-ranked root goes under the other, `rx` stays on top when ranks
-    /// are equal.
-    fn link(&mut self, rx: SegId, ry: SegId) -> SegId {
-        let (ix, iy) = (rx as usize, ry as usize);
-        match self.rows[ix].rank.cmp(&self.rows[iy].rank) {
-            std::cmp::Ordering::Less => {
-                self.rows[ix].parent = ry;
-                ry
-            }
-            std::cmp::Ordering::Greater => {
-                self.rows[iy].parent = rx;
-                rx
-            }
-            std::cmp::Ordering::Equal => {
-                self.rows[iy].parent = rx;
-                self.rows[ix].rank += 1;
-                rx
-            }
+        std::cmp::Ordering::Greater => {
+            rows[iy].parent = rx;
+            rx
+        }
+        std::cmp::Ordering::Equal => {
+            rows[iy].parent = rx;
+            rows[ix].rank += 1;
+            rx
         }
     }
 }
