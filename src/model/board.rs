@@ -475,8 +475,9 @@ impl Board {
             return;
         };
         // `reach` made room for the ring around every placed tile.
+        let cells = &self.cells[..];
         for (e, j) in Edge::ALL.into_iter().zip(self.around(i).0) {
-            if let Some(other) = self.cells[j].tile.checked_sub(1) {
+            if let Some(other) = cells[j].tile.checked_sub(1) {
                 found(e, other);
             }
         }
@@ -490,8 +491,9 @@ impl Board {
             return;
         };
         // `reach` made room for the ring around every placed tile.
+        let cells = &self.cells[..];
         for j in self.around(i).1 {
-            let cell = self.cells[j];
+            let cell = cells[j];
             if cell.around == 8 && cell.tile != 0 {
                 found(cell.tile - 1);
             }
