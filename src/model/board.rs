@@ -417,10 +417,15 @@ impl Board {
     /// How many legal placements `tile` has (as many as [`Board::each_placement`] finds).
     pub fn count_placements(&self, tiles: &[TileType], tile: TileId) -> usize {
         let table = &tiles[tile as usize].fits;
-        self.frontier
-            .iter()
-            .map(|open| table.count(open.needs))
-            .sum()
+        let count = |open: &Open| table.count(open.needs);
+        // Summed four positions a step (the frontier is long, and the loop's own work is as
+        // much as a lookup's).
+        let mut fours = self.frontier.chunks_exact(4);
+        let most: usize = fours
+            .by_ref()
+            .map(|o| count(&o[0]) + count(&o[1]) + count(&o[2]) + count(&o[3]))
+            .sum();
+        most + fours.remainder().iter().map(count).sum::<usize>()
     }
 
     /// The `n`-th of the `count` legal placements of `tile` ([`Board::count_placements`]) in
