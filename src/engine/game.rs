@@ -1201,15 +1201,21 @@ impl Game {
     /// portal only).
     pub fn is_complete(&self, seg: SegId) -> bool {
         let s = self.features.segment(seg);
+        self.complete_at(seg, s.kind, self.board.placed(s.placed).pos)
+    }
+
+    /// Whether the feature of `seg`, of `kind` on the tile at `pos`, is complete
+    /// ([`Game::is_complete`]).
+    #[inline]
+    fn complete_at(&self, seg: SegId, kind: FeatureKind, pos: Pos) -> bool {
         // Only the facts its kind is judged by are read.
-        let (totals, neighbours) = match s.kind {
-            FeatureKind::Cloister | FeatureKind::Garden => (
-                Totals::default(),
-                self.board.neighbours(self.board.placed(s.placed).pos),
-            ),
+        let (totals, neighbours) = match kind {
+            FeatureKind::Cloister | FeatureKind::Garden => {
+                (Totals::default(), self.board.neighbours(pos))
+            }
             _ => (self.features.totals(seg), 0),
         };
-        is_complete_by(s.kind, &totals, neighbours)
+        is_complete_by(kind, &totals, neighbours)
     }
 
     /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
@@ -1222,7 +1228,7 @@ impl Game {
         for (i, f) in oriented.features.iter().enumerate() {
             let seg = p.seg_base + i as u32;
             if f.kind != FeatureKind::Field
-                && self.is_complete(seg)
+                && self.complete_at(seg, f.kind, p.pos)
                 && !done.iter().any(|d| self.features.same(*d, seg))
             {
                 done.push(seg);

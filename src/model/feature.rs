@@ -1,10 +1,11 @@
 //! Features across tiles: every feature part of a placed tile is a segment; segments joined
 //! across tile borders form a feature.
 //!
-//! Each border joint between two segments is kept (`Joints`, flat lists of plain values, so a
-//! copy is a few block copies) so that a feature can be walked, and an incremental union-find
-//! (`Sets`, cheap to copy) keeps per-feature totals (open edges, pennants, inns, cathedrals,
-//! goods, followers) at its root, so completion and occupancy are O(1) to read.
+//! Each border joint between two segments is kept (a flat list of plain values, threaded on
+//! lists headed in the segments' rows, so a copy is a few block copies) so that a feature can
+//! be walked, and an incremental union-find over the same rows keeps per-feature totals (open
+//! edges, pennants, inns, cathedrals, goods, followers) at its root, so completion and
+//! occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
 use crate::model::copylog::CopyLog;
@@ -43,21 +44,55 @@ pub struct Totals {
 #[derive(Debug, Default)]
 pub struct Features {
     segments: Vec<Segment>,
-    joints: Joints,
-    sets: Sets,
-    totals: Vec<Totals>,
+    /// What changes of each segment, by segment id.
+    rows: Vec<Row>,
+    /// The border joints, threaded on lists headed in the rows (see [`Row::heads`]).
+    joints: Vec<Joint>,
     /// Working memory of [`Features::members`]: the number of the walk that last visited each
     /// segment (never above `epoch`), grown to the segments' number as a walk starts.
     stamp: Vec<u32>,
     epoch: u32,
-    /// The segments whose rows (joint heads, union-find, totals) changed since the features
-    /// were last copied.
+    /// The segments whose rows changed since the features were last copied.
     log: CopyLog,
 }
 
-/// Copying the features: `clone_from` reuses the copy's memory, and keeps its own working
-/// memory of walks (only its length follows the source). Copied again from the same source
-/// (unchanged since), a copy takes back only what it added and the rows it changed.
+/// What changes of a segment as the board grows: the heads of its lists of joints, its link in
+/// the union-find (union by rank, paths halved when searched with `find_mut`) and, at a root,
+/// its feature's totals. One row a segment, so that adding a segment is one push, and taking
+/// a change back one copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    /// The segment's newest joint as first end and as second end ([`NO_JOINT`]: none). Each
+    /// joint is threaded on two lists, one of the joints it was added from (its first end)
+    /// and one of those it was added to (its second end), newest first, so that a segment's
+    /// neighbours come out in a fixed order: across the joints of its first list, then those
+    /// of its second (the order in which features are walked, and so the order of events,
+    /// depends on it).
+    heads: [u32; 2],
+    /// The segment's parent in the union-find: itself at a root.
+    parent: SegId,
+    /// The rank of the set, at a root.
+    rank: u8,
+    /// The feature's totals, at a root.
+    totals: Totals,
+}
+
+/// One border joint between two segments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Joint {
+    /// The segments it joins: the one it was added from, the one it was added to.
+    ends: [SegId; 2],
+    /// The next (older) joint on the list of each end.
+    next: [u32; 2],
+}
+
+/// The end of a list of joints.
+const NO_JOINT: u32 = u32::MAX;
+
+/// Copying the features: `clone_from` reuses the copy's memory (plain values: block copies),
+/// and keeps its own working memory of walks (only its length follows the source). Copied
+/// again from the same source (unchanged since), a copy takes back only what it added and the
+/// rows it changed.
 impl Clone for Features {
     fn clone(&self) -> Features {
         let mut copy = Features::default();
@@ -69,9 +104,8 @@ impl Clone for Features {
     fn clone_from(&mut self, source: &Features) {
         let Features {
             segments,
+            rows,
             joints,
-            sets,
-            totals,
             stamp: _,
             epoch: _,
             log,
@@ -81,11 +115,8 @@ impl Clone for Features {
             self.restore(source);
         } else {
             self.segments.clone_from(segments);
-            // Plain values: block copies into the copy's own memory.
-            self.joints.heads.clone_from(&joints.heads);
-            self.joints.joints.clone_from(&joints.joints);
-            self.sets.clone_from(sets);
-            self.totals.clone_from(totals);
+            self.rows.clone_from(rows);
+            self.joints.clone_from(joints);
         }
         self.log.copied(id, segments.len());
         // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
@@ -105,15 +136,11 @@ impl Features {
     fn restore(&mut self, source: &Features) {
         let n = source.len();
         self.segments.truncate(n);
-        self.joints.truncate(&source.joints);
-        self.sets.truncate(n);
-        self.totals.truncate(n);
+        self.rows.truncate(n);
+        self.joints.truncate(source.joints.len());
         for s in self.log.changed() {
             let s = *s as usize;
-            self.joints.heads[s] = source.joints.heads[s];
-            self.sets.parent[s] = source.sets.parent[s];
-            self.sets.rank[s] = source.sets.rank[s];
-            self.totals[s] = source.totals[s];
+            self.rows[s] = source.rows[s];
         }
     }
 
@@ -121,9 +148,8 @@ impl Features {
     pub fn with_capacity(segments: usize) -> Features {
         Features {
             segments: Vec::with_capacity(segments),
-            joints: Joints::with_capacity(segments),
-            sets: Sets::with_capacity(segments),
-            totals: Vec::with_capacity(segments),
+            rows: Vec::with_capacity(segments),
+            joints: Vec::with_capacity(segments * 2),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
             log: CopyLog::default(),
@@ -134,14 +160,18 @@ impl Features {
     #[inline]
     pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
         self.log.grow();
-        let id = self.sets.new_set();
-        self.joints.add_segment();
+        let id = self.segments.len() as SegId;
         self.segments.push(segment);
-        self.totals.push(Totals {
-            open,
-            pennants,
-            marks,
-            followers: 0,
+        self.rows.push(Row {
+            heads: [NO_JOINT; 2],
+            parent: id,
+            rank: 0,
+            totals: Totals {
+                open,
+                pennants,
+                marks,
+                followers: 0,
+            },
         });
         id
     }
@@ -163,23 +193,23 @@ impl Features {
 
     /// The feature's representative segment.
     pub fn root(&self, s: SegId) -> SegId {
-        self.sets.find(s)
+        find(&self.rows, s)
     }
 
     /// The feature's totals.
     pub fn totals(&self, s: SegId) -> Totals {
-        self.totals[self.sets.find(s) as usize]
+        self.rows[find(&self.rows, s) as usize].totals
     }
 
     /// The feature's representative segment and its totals.
     pub fn root_totals(&self, s: SegId) -> (SegId, Totals) {
-        let root = self.sets.find(s);
-        (root, self.totals[root as usize])
+        let root = find(&self.rows, s);
+        (root, self.rows[root as usize].totals)
     }
 
     /// Whether two segments belong to the same feature.
     pub fn same(&self, a: SegId, b: SegId) -> bool {
-        self.sets.find(a) == self.sets.find(b)
+        find(&self.rows, a) == find(&self.rows, b)
     }
 
     /// Whether a road or city is closed, or a field enclosed (cloisters are judged by their
@@ -192,19 +222,21 @@ impl Features {
     /// fields); each side loses one open edge.
     pub fn join(&mut self, a: SegId, b: SegId) {
         self.log_paths([a, b]);
-        self.joints.join(a, b);
-        let ra = self.sets.find_mut(a);
-        let rb = self.sets.find_mut(b);
-        // The joint heads of `a` and `b` change, and the totals and union-find rows of both
+        self.add_joint(a, b);
+        // Borrowed apart from the log, the rows stay in hand while it grows.
+        let rows = &mut self.rows[..];
+        let ra = find_mut(rows, a);
+        let rb = find_mut(rows, b);
+        // The joint heads of `a` and `b` change, and the totals and union-find links of both
         // roots (one of which stays the root).
         self.log
             .changes([a as usize, b as usize, ra as usize, rb as usize]);
-        self.totals[ra as usize].open -= 1;
-        self.totals[rb as usize].open -= 1;
+        rows[ra as usize].totals.open -= 1;
+        rows[rb as usize].totals.open -= 1;
         if ra != rb {
-            let (ta, tb) = (self.totals[ra as usize], self.totals[rb as usize]);
-            let root = self.sets.link(ra, rb);
-            self.totals[root as usize] = Totals {
+            let (ta, tb) = (rows[ra as usize].totals, rows[rb as usize].totals);
+            let root = link(rows, ra, rb);
+            rows[root as usize].totals = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
                 marks: ta.marks.plus(tb.marks),
@@ -216,9 +248,10 @@ impl Features {
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
     pub fn add_followers(&mut self, s: SegId, delta: i32) {
         self.log_paths([s]);
-        let r = self.sets.find_mut(s) as usize;
+        let r = find_mut(&mut self.rows, s) as usize;
         self.log.changes([r]);
-        self.totals[r].followers = self.totals[r].followers.saturating_add_signed(delta);
+        let followers = &mut self.rows[r].totals.followers;
+        *followers = followers.saturating_add_signed(delta);
     }
 
     /// Logs the segments on the way from each of `from` to its root, which a search may point
@@ -228,11 +261,11 @@ impl Features {
             return;
         }
         for mut x in from {
-            let mut up = self.sets.parent[x as usize];
+            let mut up = self.rows[x as usize].parent;
             while up != x {
                 self.log.changes([x as usize]);
                 x = up;
-                up = self.sets.parent[x as usize];
+                up = self.rows[x as usize].parent;
             }
         }
     }
@@ -251,175 +284,92 @@ impl Features {
         self.stamp[s as usize] = self.epoch;
         let mut i = start;
         while i < out.len() {
-            let (stamp, epoch) = (&mut self.stamp, self.epoch);
-            self.joints.each_neighbour(out[i], |n| {
-                if stamp[n as usize] != epoch {
-                    stamp[n as usize] = epoch;
+            let Features {
+                rows,
+                joints,
+                stamp,
+                epoch,
+                ..
+            } = self;
+            each_neighbour(rows, joints, out[i], |n| {
+                if stamp[n as usize] != *epoch {
+                    stamp[n as usize] = *epoch;
                     out.push(n);
                 }
             });
             i += 1;
         }
     }
-}
 
-/// The border joints between segments: each joint is threaded on two lists, one of the joints
-/// it was added from (its first end) and one of those it was added to (its second end), newest
-/// first, so that a segment's neighbours come out in a fixed order: across the joints of its
-/// first list, then those of its second (the order in which features are walked, and so the
-/// order of events, depends on it). Plain values only: copying is block copies (see
-/// [`Features`]'s `clone_from`).
-#[derive(Debug, Default)]
-struct Joints {
-    /// Each segment's newest joint as first end and as second end ([`NO_JOINT`]: none).
-    heads: Vec<[u32; 2]>,
-    joints: Vec<Joint>,
-}
-
-/// One border joint between two segments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Joint {
-    /// The segments it joins: the one it was added from, the one it was added to.
-    ends: [SegId; 2],
-    /// The next (older) joint on the list of each end.
-    next: [u32; 2],
-}
-
-/// The end of a list of joints.
-const NO_JOINT: u32 = u32::MAX;
-
-impl Joints {
-    fn with_capacity(segments: usize) -> Joints {
-        Joints {
-            heads: Vec::with_capacity(segments),
-            joints: Vec::with_capacity(segments * 2),
-        }
-    }
-
-    /// Takes back the segments and joints added since these joints were equal to `source`.
-    fn truncate(&mut self, source: &Joints) {
-        self.heads.truncate(source.heads.len());
-        self.joints.truncate(source.joints.len());
-    }
-
-    /// Room for one more segment, without joints.
-    fn add_segment(&mut self) {
-        self.heads.push([NO_JOINT; 2]);
-    }
-
-    /// Joins `a` to `b`: the new joint heads `a`'s first list and `b`'s second.
-    fn join(&mut self, a: SegId, b: SegId) {
+    /// Joins `a` to `b` by a new joint, which heads `a`'s first list and `b`'s second.
+    fn add_joint(&mut self, a: SegId, b: SegId) {
         let j = self.joints.len() as u32;
-        let next = [self.heads[a as usize][0], self.heads[b as usize][1]];
+        let rows = &mut self.rows[..];
+        let next = [rows[a as usize].heads[0], rows[b as usize].heads[1]];
         self.joints.push(Joint { ends: [a, b], next });
-        self.heads[a as usize][0] = j;
-        self.heads[b as usize][1] = j;
+        rows[a as usize].heads[0] = j;
+        rows[b as usize].heads[1] = j;
     }
+}
 
-    /// Calls `visit` with each segment joined to `s`: across its first list, then across its
-    /// second (where a joint of `s` to itself, met again, is skipped).
-    fn each_neighbour(&self, s: SegId, mut visit: impl FnMut(SegId)) {
-        let [mut first, mut second] = self.heads[s as usize];
-        while let Some(joint) = self.joints.get(first as usize) {
-            first = joint.next[0];
-            visit(joint.ends[1]);
+/// The representative of `x`'s set in the union-find over `rows`.
+fn find(rows: &[Row], mut x: SegId) -> SegId {
+    loop {
+        let up = rows[x as usize].parent;
+        if up == x {
+            return x;
         }
-        while let Some(joint) = self.joints.get(second as usize) {
-            second = joint.next[1];
-            if joint.ends[0] != s {
-                visit(joint.ends[0]);
-            }
+        x = up;
+    }
+}
+
+/// The representative of `x`'s set in the union-find over `rows`, pointing each segment on the
+/// way at its grandparent.
+fn find_mut(rows: &mut [Row], mut x: SegId) -> SegId {
+    let mut up = rows[x as usize].parent;
+    while up != x {
+        let grand = rows[up as usize].parent;
+        rows[x as usize].parent = grand;
+        x = up;
+        up = grand;
+    }
+    x
+}
+
+/// Merges the sets of the roots `rx` and `ry` (two different sets) in the union-find over
+/// `rows` and returns the root of the merged set: the lower-ranked root goes under the other,
+/// `rx` stays on top when ranks are equal.
+fn link(rows: &mut [Row], rx: SegId, ry: SegId) -> SegId {
+    let (ix, iy) = (rx as usize, ry as usize);
+    match rows[ix].rank.cmp(&rows[iy].rank) {
+        std::cmp::Ordering::Less => {
+            rows[ix].parent = ry;
+            ry
+        }
+        std::cmp::Ordering::Greater => {
+            rows[iy].parent = rx;
+            rx
+        }
+        std::cmp::Ordering::Equal => {
+            rows[iy].parent = rx;
+            rows[ix].rank += 1;
+            rx
         }
     }
 }
 
-/// Which segments form one feature: a union-find over segment ids (union by rank, paths
-/// halved when searched with `find_mut`). Its `clone_from` reuses the copy's memory, so copying
-/// a game for a bot's look-ahead allocates nothing once warm.
-#[derive(Debug, Default)]
-struct Sets {
-    parent: Vec<SegId>,
-    rank: Vec<u8>,
-}
-
-impl Clone for Sets {
-    fn clone(&self) -> Sets {
-        Sets {
-            parent: self.parent.clone(),
-            rank: self.rank.clone(),
-        }
+/// Calls `visit` with each segment joined to `s`: across its first list, then across its
+/// second (where a joint of `s` to itself, met again, is skipped).
+fn each_neighbour(rows: &[Row], joints: &[Joint], s: SegId, mut visit: impl FnMut(SegId)) {
+    let [mut first, mut second] = rows[s as usize].heads;
+    while let Some(joint) = joints.get(first as usize) {
+        first = joint.next[0];
+        visit(joint.ends[1]);
     }
-
-    fn clone_from(&mut self, source: &Sets) {
-        self.parent.clone_from(&source.parent);
-        self.rank.clone_from(&source.rank);
-    }
-}
-
-impl Sets {
-    fn with_capacity(n: usize) -> Sets {
-        Sets {
-            parent: Vec::with_capacity(n),
-            rank: Vec::with_capacity(n),
-        }
-    }
-
-    /// Takes back the sets added past the first `n`.
-    fn truncate(&mut self, n: usize) {
-        self.parent.truncate(n);
-        self.rank.truncate(n);
-    }
-
-    /// A new set of its own.
-    fn new_set(&mut self) -> SegId {
-        let id = self.parent.len() as SegId;
-        self.parent.push(id);
-        self.rank.push(0);
-        id
-    }
-
-    /// The representative of `x`'s set.
-    fn find(&self, mut x: SegId) -> SegId {
-        loop {
-            let up = self.parent[x as usize];
-            if up == x {
-                return x;
-            }
-            x = up;
-        }
-    }
-
-    /// The representative of `x`'s set, pointing each segment on the way at its grandparent.
-    fn find_mut(&mut self, mut x: SegId) -> SegId {
-        let mut up = self.parent[x as usize];
-        while up != x {
-            let grand = self.parent[up as usize];
-            self.parent[x as usize] = grand;
-            x = up;
-            up = grand;
-        }
-        x
-    }
-
-    /// Merges the sets of the roots `rx` and `ry` (two different sets) and returns the root of
-    /// the merged set: the lower-ranked root goes under the other, `rx` stays on top when ranks
-    /// are equal.
-    fn link(&mut self, rx: SegId, ry: SegId) -> SegId {
-        let (ix, iy) = (rx as usize, ry as usize);
-        match self.rank[ix].cmp(&self.rank[iy]) {
-            std::cmp::Ordering::Less => {
-                self.parent[ix] = ry;
-                ry
-            }
-            std::cmp::Ordering::Greater => {
-                self.parent[iy] = rx;
-                rx
-            }
-            std::cmp::Ordering::Equal => {
-                self.parent[iy] = rx;
-                self.rank[ix] += 1;
-                rx
-            }
+    while let Some(joint) = joints.get(second as usize) {
+        second = joint.next[1];
+        if joint.ends[0] != s {
+            visit(joint.ends[0]);
         }
     }
 }
@@ -465,12 +415,7 @@ mod tests {
 
     /// Whether two sets of features hold the same content (walk stamps aside).
     fn same_content(x: &Features, y: &Features) -> bool {
-        x.segments == y.segments
-            && x.joints.heads == y.joints.heads
-            && x.joints.joints == y.joints.joints
-            && x.sets.parent == y.sets.parent
-            && x.sets.rank == y.sets.rank
-            && x.totals == y.totals
+        x.segments == y.segments && x.rows == y.rows && x.joints == y.joints
     }
 
     /// Changes `f` at random: `steps` new segments, joins and followers.

@@ -342,10 +342,13 @@ impl Needs {
         usize::from(self.0)
     }
 
-    /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`.
+    /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`, where
+    /// there was none (a board position gets each neighbour once): the digit of that side goes
+    /// from 4 to `kind`, with no division to read it.
     pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
         let e = edge as usize;
-        Needs(self.0 - self.digit(e) * NEEDS_PLACE[e] + kind as u16 * NEEDS_PLACE[e])
+        debug_assert_eq!(self.digit(e), 4, "a side of needs is filled once");
+        Needs(self.0 - (4 - kind as u16) * NEEDS_PLACE[e])
     }
 }
 
@@ -484,8 +487,12 @@ mod tests {
         assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, Road)), 0b1010);
         let road_north_field_east = Needs::NONE.with(Edge::N, Road).with(Edge::E, Field);
         assert_eq!(fits.rotations(road_north_field_east), 0b1000);
-        // A later neighbour on the same side replaces the need, it does not add to it.
-        assert_eq!(fits.rotations(road_north_field_east.with(Edge::N, City)), 0);
+        // A third neighbour narrows them further.
+        assert_eq!(
+            fits.rotations(road_north_field_east.with(Edge::S, Road)),
+            0b1000
+        );
+        assert_eq!(fits.rotations(road_north_field_east.with(Edge::S, City)), 0);
         assert_eq!(fits.rotations(Needs::NONE.with(Edge::S, Inner)), 0);
     }
 }
