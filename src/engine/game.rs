@@ -402,7 +402,10 @@ impl Game {
                 bag
             }
         };
-        if let Some(t) = bag.iter().find(|t| rules.tile(**t).has_inner_edge()) {
+        // Only a ruleset with tiles of inner edges (start tiles only) has its bag searched.
+        let searched = rules.tiles.iter().any(|t| t.has_inner_edge());
+        let inner = searched.then(|| bag.iter().find(|t| rules.tile(**t).has_inner_edge()));
+        if let Some(t) = inner.flatten() {
             return Err(SetupError::Start(format!(
                 "tile `{}` has inner edges, so it can only be a start tile: lay every copy at the start",
                 rules.tile(*t).id
