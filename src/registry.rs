@@ -86,6 +86,7 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
             next(&list),
             deploy,
             rules.pd.fairy.move_condition,
+            &rules.figures,
         )));
     }
     if on.portal {
