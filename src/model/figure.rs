@@ -243,7 +243,7 @@ pub struct Kinds([u64; 4]);
 
 impl Kinds {
     /// Whether `kind` is in the set.
-    pub fn contains(self, kind: FigureKind) -> bool {
+    pub fn contains(&self, kind: FigureKind) -> bool {
         let code = usize::from(kind.code());
         self.0[code / 64] >> (code % 64) & 1 != 0
     }

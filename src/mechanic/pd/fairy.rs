@@ -165,9 +165,8 @@ fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Optio
     match g.rules.pd.fairy.attach {
         Attach::Tile => (None, None),
         Attach::Follower => {
-            let seg = spot.and_then(|s| g.seg_at(pos, s));
-            let spot = spot.map(|s| seg.map_or(s, |seg| g.seg_spot(seg).1));
-            (seg, spot)
+            let found = spot.and_then(|s| g.seg_spot_at(pos, s));
+            (found.map(|(seg, _)| seg), found.map(|(_, s)| s).or(spot))
         }
     }
 }
