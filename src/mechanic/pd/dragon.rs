@@ -99,12 +99,11 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
 }
 
 impl Dragon {
-    /// The dragon's stage: start the journey that is due, ask for the next step, or end it at
-    /// a dead end (D6) or after the last step (D3).
+    /// The dragon's stage when a journey is due: start it, ask for the next step, or end it at
+    /// a dead end (D6) or after the last step (D3). Out of line: most turns pass the stage with
+    /// no journey due, and that check stays short.
+    #[inline(never)]
     fn journey(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        if !g.now.journey_due {
-            return None;
-        }
         let Some(at) = g.dragon else {
             g.now.journey_due = false;
             return None;
@@ -180,6 +179,9 @@ impl Mechanic for Dragon {
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        if !g.now.journey_due {
+            return None;
+        }
         self.journey(g, events)
     }
 

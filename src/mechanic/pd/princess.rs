@@ -68,6 +68,16 @@ impl Princess {
             .collect()
     }
 
+    /// PR3: her decision, when a knight of her city may be sent home. Out of line, as few
+    /// tiles show her: the look at every tile laid stays short.
+    #[cold]
+    fn offer(&self, g: &Game) -> Option<Asked> {
+        (!self.knights(g).is_empty()).then_some(Asked {
+            by: self.id,
+            kind: 0,
+        })
+    }
+
     /// PR3: sends the knight at the checked spot home; PR5 restricts the rest of the turn.
     fn remove(&self, g: &mut Game, action: &Action, events: &mut Vec<Event>) {
         let Some(PdAction::Remove { pos, spot }) = PdAction::of(action) else {
@@ -109,10 +119,7 @@ impl Mechanic for Princess {
     fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
         // Most tiles show no princess: no knight to look for.
         princess_cities(g)?;
-        (!self.knights(g).is_empty()).then_some(Asked {
-            by: self.id,
-            kind: 0,
-        })
+        self.offer(g)
     }
 
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
