@@ -36,6 +36,36 @@ fn is_dragon_tile(g: &Game, tile: TileId) -> bool {
     g.rules.tile(tile).symbol == Some(Symbol::Dragon)
 }
 
+/// D0: the dragon tile `tile`, drawn before the dragon is in play, is set aside (or, under the
+/// house rule, put back into the bag). Out of line, as few draws are such tiles: the look at
+/// every draw stays short.
+#[cold]
+fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
+    let name = g.tile_name(tile);
+    match g.rules.pd.dragon.pre_volcano {
+        PreVolcano::SetAsideReshuffle => {
+            g.set_aside.push(tile);
+            events.push(
+                PdEvent::TileSetAside {
+                    player: g.active,
+                    tile: name,
+                }
+                .into(),
+            );
+        }
+        PreVolcano::ReturnAndRedraw => {
+            g.insert_at_random(tile);
+            events.push(
+                PdEvent::TileReturned {
+                    player: g.active,
+                    tile: name,
+                }
+                .into(),
+            );
+        }
+    }
+}
+
 /// The seat that makes step `step` (from 1) of the journey (D4).
 pub fn mover(g: &Game, step: u32) -> usize {
     match g.rules.pd.dragon.mover_order {
@@ -200,29 +230,7 @@ impl Mechanic for Dragon {
         if g.dragon_in_play || !is_dragon_tile(g, tile) {
             return Drawn::Keep;
         }
-        let name = g.tile_name(tile);
-        match g.rules.pd.dragon.pre_volcano {
-            PreVolcano::SetAsideReshuffle => {
-                g.set_aside.push(tile);
-                events.push(
-                    PdEvent::TileSetAside {
-                        player: g.active,
-                        tile: name,
-                    }
-                    .into(),
-                );
-            }
-            PreVolcano::ReturnAndRedraw => {
-                g.insert_at_random(tile);
-                events.push(
-                    PdEvent::TileReturned {
-                        player: g.active,
-                        tile: name,
-                    }
-                    .into(),
-                );
-            }
-        }
+        put_off(g, tile, events);
         Drawn::Out
     }
 
