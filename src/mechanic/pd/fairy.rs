@@ -373,6 +373,33 @@ impl FairyMechanic {
     fn moves_at(&self, asked: Asked) -> bool {
         asked == self.deploy || asked == self.asked(AFTER_FIGURE)
     }
+
+    /// Carries out `action` if it answers `asked` (its claim, its own decision or the
+    /// deployment) as the fairy's: [`Mechanic::apply`] once the decision is one of those. Out
+    /// of line, so that the other decisions' actions pass by quickly.
+    #[inline(never)]
+    fn answer(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        let pass = *action == Action::Pass;
+        match PdAction::of(action) {
+            Some(PdAction::Claim) if asked == self.asked(CLAIM) => pay_fairy_turn_point(g, events),
+            None if pass && asked == self.asked(CLAIM) => {
+                events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
+            }
+            // The fairy stays where it is.
+            None if pass && asked == self.asked(AFTER_FIGURE) => {}
+            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
+                move_fairy(g, self.followers, pos, spot, events)
+            }
+            _ => return None,
+        }
+        Some(Then::Next)
+    }
 }
 
 impl Mechanic for FairyMechanic {
@@ -484,20 +511,12 @@ impl Mechanic for FairyMechanic {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        let pass = *action == Action::Pass;
-        match PdAction::of(action) {
-            Some(PdAction::Claim) if asked == self.asked(CLAIM) => pay_fairy_turn_point(g, events),
-            None if pass && asked == self.asked(CLAIM) => {
-                events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
-            }
-            // The fairy stays where it is.
-            None if pass && asked == self.asked(AFTER_FIGURE) => {}
-            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                move_fairy(g, self.followers, pos, spot, events)
-            }
-            _ => return None,
+        // It is asked about every action: those that answer decisions where it has no say
+        // (a tile's placement, a dragon step) are turned away before anything is decoded.
+        if asked != self.asked(CLAIM) && !self.moves_at(asked) {
+            return None;
         }
-        Some(Then::Next)
+        self.answer(g, asked, action, events)
     }
 
     fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
