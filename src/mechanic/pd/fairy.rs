@@ -24,7 +24,7 @@ fn fairy_on(g: &Game) -> bool {
 /// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
 /// one of his followers; tile mode, he has a follower (a kind in `followers`) on the fairy's
 /// tile.
-fn fairy_favours(g: &Game, followers: Kinds, player: usize) -> bool {
+fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
     let Some(fairy) = g.fairy else {
         return false;
     };
@@ -37,7 +37,7 @@ fn fairy_favours(g: &Game, followers: Kinds, player: usize) -> bool {
     }
 }
 
-fn has_follower_on(g: &Game, followers: Kinds, player: usize, pos: Pos) -> bool {
+fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool {
     g.figures
         .iter()
         .any(|f| f.owner == player && g.seg_pos(f.seg) == pos && followers.contains(f.kind))
@@ -46,7 +46,7 @@ fn has_follower_on(g: &Game, followers: Kinds, player: usize, pos: Pos) -> bool 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
 /// FA7: the fairy's point at the start of a turn, paid or (A23) to be claimed; returns
 /// whether the player must claim it.
-fn fairy_turn_start(g: &mut Game, followers: Kinds, events: &mut Vec<Event>) -> bool {
+fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) -> bool {
     let rules = g.rules.pd.fairy;
     if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
@@ -84,7 +84,7 @@ pub fn fairy_may_move(g: &Game) -> bool {
 }
 
 /// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
-pub(crate) fn fairy_actions(g: &Game, followers: Kinds, out: &mut Vec<Action>) {
+pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) {
     if !fairy_may_move(g) {
         return;
     }
@@ -117,7 +117,7 @@ pub(crate) fn fairy_actions(g: &Game, followers: Kinds, out: &mut Vec<Action>) {
 /// In follower mode, the followers (figures of a kind in `followers`) the fairy may move next to
 /// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
 /// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
-fn fairy_followers(g: &Game, followers: Kinds) -> impl Iterator<Item = &Figure> {
+fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item = &'a Figure> {
     let current = g.fairy.and_then(|f| f.follower);
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
     let barred = g
@@ -145,7 +145,7 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
 /// them (in follower mode).
-fn count_fairy_moves(g: &Game, followers: Kinds) -> Option<usize> {
+fn count_fairy_moves(g: &Game, followers: &Kinds) -> Option<usize> {
     if !fairy_may_move(g) {
         return Some(0);
     }
@@ -173,7 +173,7 @@ fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Optio
 
 pub(crate) fn check_fairy(
     g: &Game,
-    followers: Kinds,
+    followers: &Kinds,
     pos: Pos,
     spot: Option<Spot>,
 ) -> Result<(), RuleError> {
@@ -206,7 +206,7 @@ pub(crate) fn check_fairy(
 /// Moves the fairy (already checked) next to the follower (a kind in `followers`) there.
 pub(crate) fn move_fairy(
     g: &mut Game,
-    followers: Kinds,
+    followers: &Kinds,
     pos: Pos,
     spot: Option<Spot>,
     events: &mut Vec<Event>,
@@ -236,7 +236,7 @@ pub(crate) fn move_fairy(
 /// followers (kinds in `followers`) on the fairy's tile.
 pub(crate) fn fairy_scoring_bonus(
     g: &mut Game,
-    followers: Kinds,
+    followers: &Kinds,
     seg: SegId,
     completed: bool,
     events: &mut Vec<Event>,
@@ -312,7 +312,7 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game, followers: Kinds) -> bool {
+fn moves_after_figure(g: &Game, followers: &Kinds) -> bool {
     let table = &g.rules.figures;
     let other = g
         .now
@@ -394,7 +394,7 @@ impl FairyMechanic {
             // The fairy stays where it is.
             None if pass && asked == self.asked(AFTER_FIGURE) => {}
             Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                move_fairy(g, self.followers, pos, spot, events)
+                move_fairy(g, &self.followers, pos, spot, events)
             }
             _ => return None,
         }
@@ -423,9 +423,9 @@ impl Mechanic for FairyMechanic {
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
             Phase::Deploy => {
-                moves_after_figure(g, self.followers).then_some(self.asked(AFTER_FIGURE))
+                moves_after_figure(g, &self.followers).then_some(self.asked(AFTER_FIGURE))
             }
-            _ => fairy_turn_start(g, self.followers, events).then_some(self.asked(CLAIM)),
+            _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
         }
     }
 
@@ -444,7 +444,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             out.push(PdAction::Claim.into());
         } else if self.moves_at(asked) {
-            fairy_actions(g, self.followers, out);
+            fairy_actions(g, &self.followers, out);
         }
     }
 
@@ -460,7 +460,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             Some(1)
         } else if self.moves_at(asked) {
-            count_fairy_moves(g, self.followers)
+            count_fairy_moves(g, &self.followers)
         } else {
             Some(0)
         }
@@ -471,8 +471,8 @@ impl Mechanic for FairyMechanic {
             return (n == 0).then(|| PdAction::Claim.into());
         }
         // Counted moves are follower mode's.
-        let moves =
-            (self.moves_at(asked) && fairy_may_move(g)).then(|| fairy_followers(g, self.followers));
+        let moves = (self.moves_at(asked) && fairy_may_move(g))
+            .then(|| fairy_followers(g, &self.followers));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
@@ -498,7 +498,7 @@ impl Mechanic for FairyMechanic {
         match PdAction::of(action) {
             Some(PdAction::Claim) if asked == self.asked(CLAIM) => Some(Ok(())),
             Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                Some(check_fairy(g, self.followers, pos, spot))
+                Some(check_fairy(g, &self.followers, pos, spot))
             }
             _ => None,
         }
@@ -520,7 +520,7 @@ impl Mechanic for FairyMechanic {
     }
 
     fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-        fairy_scoring_bonus(g, self.followers, seg, completed, events);
+        fairy_scoring_bonus(g, &self.followers, seg, completed, events);
     }
 
     fn figure_left(&self, g: &mut Game, figure: &Figure, _reason: ReturnReason) {
