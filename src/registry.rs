@@ -72,7 +72,7 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
         list.push(Box::new(Volcano));
     }
     if on.princess {
-        list.push(Box::new(Princess::new(next(&list))));
+        list.push(Box::new(Princess::new(next(&list), &rules.figures)));
     }
     if on.dragon {
         list.push(Box::new(Dragon::new(next(&list), rules.pd.dragon.timing)));
@@ -86,6 +86,7 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
             next(&list),
             deploy,
             rules.pd.fairy.move_condition,
+            &rules.figures,
         )));
     }
     if on.portal {

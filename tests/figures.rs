@@ -91,6 +91,39 @@ fn followers_per_player_is_the_follower_rows_count() {
 }
 
 /// A ruleset adds a row and changes a shipped one key by key.
+/// The set of kinds a mechanic reads once from the table (the fairy's followers FA1–FA3, the
+/// princess's knights PR2) answers as the rows do, for every row of the shipped P&D tables, and
+/// holds no kind the table lacks.
+#[test]
+fn a_set_of_kinds_answers_as_the_table_rows() {
+    for name in ["hig", "hig-full", "zman-full", "house-fairy-five"] {
+        let rules = Ruleset::load(name).unwrap_or_else(|d| panic!("{d}"));
+        let table = &rules.figures;
+        let fairy = table.kinds(|r| r.fairy);
+        let knights = table.kinds(|r| r.princess);
+        for row in table.rows() {
+            assert_eq!(
+                fairy.contains(row.kind),
+                row.fairy,
+                "{name}: {:?}",
+                row.kind
+            );
+            assert_eq!(
+                knights.contains(row.kind),
+                row.princess,
+                "{name}: {:?}",
+                row.kind
+            );
+        }
+        assert!(
+            table.rows().iter().any(|r| r.fairy),
+            "{name}: the fairy counts some kind"
+        );
+        let absent = FigureKind::named("not_in_any_table").expect("room for a name");
+        assert!(!fairy.contains(absent) && !knights.contains(absent));
+    }
+}
+
 #[test]
 fn a_ruleset_adds_and_overrides_rows() {
     let rules = load(&fixtures().join("base-big-follower.toml"));

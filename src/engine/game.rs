@@ -669,12 +669,18 @@ impl Game {
     /// The segment at `spot` of the tile at `pos`, if there is one.
     #[inline]
     pub fn seg_at(&self, pos: Pos, spot: Spot) -> Option<SegId> {
+        self.seg_spot_at(pos, spot).map(|(seg, _)| seg)
+    }
+
+    /// The segment at `spot` of the tile at `pos` and the canonical spot of its feature, if
+    /// there is one: [`Game::seg_at`] and [`Game::seg_spot`] with one look at the tile.
+    #[inline]
+    pub fn seg_spot_at(&self, pos: Pos, spot: Spot) -> Option<(SegId, Spot)> {
         let placed = self.board.at(pos)?;
-        let f = self
-            .board
-            .oriented(&self.rules.tiles, placed)
-            .feature_at(spot)?;
-        Some(self.board.placed(placed).seg_base + f as u32)
+        let oriented = self.board.oriented(&self.rules.tiles, placed);
+        let f = oriented.feature_at(spot)?;
+        let seg = self.board.placed(placed).seg_base + u32::from(f);
+        Some((seg, oriented.spots[usize::from(f)]))
     }
 
     /// The mechanic at index `by` (the list is fixed for the game).
@@ -999,7 +1005,8 @@ impl Game {
     /// The canonical spot of the feature at `spot` of the tile at `pos` (`spot` itself when
     /// there is none).
     pub(crate) fn canonical_spot(&self, pos: Pos, spot: Spot) -> Spot {
-        self.seg_at(pos, spot).map_or(spot, |s| self.seg_spot(s).1)
+        self.seg_spot_at(pos, spot)
+            .map_or(spot, |(_, canonical)| canonical)
     }
 
     /// A decision some mechanic wants answered before anything else.

@@ -223,6 +223,30 @@ impl FigureTable {
         }
         supply
     }
+
+    /// The kinds of the rows for which `keep` holds, as a set to ask of many figures.
+    pub fn kinds(&self, keep: impl Fn(&FigureRow) -> bool) -> Kinds {
+        let mut set = Kinds::default();
+        for row in self.rows.iter().filter(|r| keep(r)) {
+            let code = usize::from(row.kind.code());
+            set.0[code / 64] |= 1 << (code % 64);
+        }
+        set
+    }
+}
+
+/// A set of figure kinds, one bit per [`FigureKind::code`]: what a mechanic reads once from
+/// the figure table (say, the kinds the fairy counts as followers) and then asks of each figure
+/// without searching the table again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kinds([u64; 4]);
+
+impl Kinds {
+    /// Whether `kind` is in the set.
+    pub fn contains(&self, kind: FigureKind) -> bool {
+        let code = usize::from(kind.code());
+        self.0[code / 64] >> (code % 64) & 1 != 0
+    }
 }
 
 /// The kinds of follower that edition rules name (RULES.md B-M1); rule lists such as

@@ -36,6 +36,36 @@ fn is_dragon_tile(g: &Game, tile: TileId) -> bool {
     g.rules.tile(tile).symbol == Some(Symbol::Dragon)
 }
 
+/// D0: the dragon tile `tile`, drawn before the dragon is in play, is set aside (or, under the
+/// house rule, put back into the bag). Out of line, as few draws are such tiles: the look at
+/// every draw stays short.
+#[cold]
+fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
+    let name = g.tile_name(tile);
+    match g.rules.pd.dragon.pre_volcano {
+        PreVolcano::SetAsideReshuffle => {
+            g.set_aside.push(tile);
+            events.push(
+                PdEvent::TileSetAside {
+                    player: g.active,
+                    tile: name,
+                }
+                .into(),
+            );
+        }
+        PreVolcano::ReturnAndRedraw => {
+            g.insert_at_random(tile);
+            events.push(
+                PdEvent::TileReturned {
+                    player: g.active,
+                    tile: name,
+                }
+                .into(),
+            );
+        }
+    }
+}
+
 /// The seat that makes step `step` (from 1) of the journey (D4).
 pub fn mover(g: &Game, step: u32) -> usize {
     match g.rules.pd.dragon.mover_order {
@@ -99,12 +129,11 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
 }
 
 impl Dragon {
-    /// The dragon's stage: start the journey that is due, ask for the next step, or end it at
-    /// a dead end (D6) or after the last step (D3).
+    /// The dragon's stage when a journey is due: start it, ask for the next step, or end it at
+    /// a dead end (D6) or after the last step (D3). Out of line: most turns pass the stage with
+    /// no journey due, and that check stays short.
+    #[inline(never)]
     fn journey(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        if !g.now.journey_due {
-            return None;
-        }
         let Some(at) = g.dragon else {
             g.now.journey_due = false;
             return None;
@@ -180,6 +209,9 @@ impl Mechanic for Dragon {
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
+        if !g.now.journey_due {
+            return None;
+        }
         self.journey(g, events)
     }
 
@@ -198,29 +230,7 @@ impl Mechanic for Dragon {
         if g.dragon_in_play || !is_dragon_tile(g, tile) {
             return Drawn::Keep;
         }
-        let name = g.tile_name(tile);
-        match g.rules.pd.dragon.pre_volcano {
-            PreVolcano::SetAsideReshuffle => {
-                g.set_aside.push(tile);
-                events.push(
-                    PdEvent::TileSetAside {
-                        player: g.active,
-                        tile: name,
-                    }
-                    .into(),
-                );
-            }
-            PreVolcano::ReturnAndRedraw => {
-                g.insert_at_random(tile);
-                events.push(
-                    PdEvent::TileReturned {
-                        player: g.active,
-                        tile: name,
-                    }
-                    .into(),
-                );
-            }
-        }
+        put_off(g, tile, events);
         Drawn::Out
     }
 

@@ -10,7 +10,7 @@ use crate::engine::game::{Fairy, Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureTable};
+use crate::model::figure::{Figure, FigureTable, Kinds};
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
 
@@ -22,8 +22,9 @@ fn fairy_on(g: &Game) -> bool {
 }
 
 /// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
-/// one of his followers; tile mode, he has a follower on the fairy's tile.
-fn fairy_favours(g: &Game, player: usize) -> bool {
+/// one of his followers; tile mode, he has a follower (a kind in `followers`) on the fairy's
+/// tile.
+fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
     let Some(fairy) = g.fairy else {
         return false;
     };
@@ -32,27 +33,22 @@ fn fairy_favours(g: &Game, player: usize) -> bool {
             .follower
             .and_then(|id| g.figures.iter().find(|f| f.id == id))
             .is_some_and(|f| f.owner == player),
-        Attach::Tile => has_follower_on(g, player, fairy.pos),
+        Attach::Tile => has_follower_on(g, followers, player, fairy.pos),
     }
 }
 
-fn has_follower_on(g: &Game, player: usize, pos: Pos) -> bool {
-    g.figures.iter().any(|f| {
-        f.owner == player && g.seg_pos(f.seg) == pos && counts_for_fairy(&g.rules.figures, f)
-    })
-}
-
-/// Whether the fairy treats the figure as a follower (its row's `fairy` in the figure table).
-fn counts_for_fairy(table: &FigureTable, f: &Figure) -> bool {
-    table.row(f.kind).is_some_and(|r| r.fairy)
+fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool {
+    g.figures
+        .iter()
+        .any(|f| f.owner == player && g.seg_pos(f.seg) == pos && followers.contains(f.kind))
 }
 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
 /// FA7: the fairy's point at the start of a turn, paid or (A23) to be claimed; returns
 /// whether the player must claim it.
-fn fairy_turn_start(g: &mut Game, events: &mut Vec<Event>) -> bool {
+fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) -> bool {
     let rules = g.rules.pd.fairy;
-    if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, g.active) {
+    if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
     }
     // FA7: not again in the second half of a builder's double turn (A13).
@@ -87,20 +83,20 @@ pub fn fairy_may_move(g: &Game) -> bool {
         && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
 }
 
-/// Every legal fairy move (FA3–FA5, A17, A25).
-pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
+/// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
+pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) {
     if !fairy_may_move(g) {
         return;
     }
     let rules = g.rules.pd.fairy;
     match rules.attach {
-        Attach::Follower => out.extend(fairy_followers(g).map(|f| move_next_to(g, f))),
+        Attach::Follower => out.extend(fairy_followers(g, followers).map(|f| move_next_to(g, f))),
         Attach::Tile => {
             let at = g.fairy.map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
-                    .filter(|f| f.owner == g.active && counts_for_fairy(&g.rules.figures, f))
+                    .filter(|f| f.owner == g.active && followers.contains(f.kind))
                     .map(|f| g.seg_pos(f.seg))
                     .collect()
             } else {
@@ -118,22 +114,21 @@ pub(crate) fn fairy_actions(g: &Game, out: &mut Vec<Action>) {
     }
 }
 
-/// In follower mode, the followers the fairy may move next to (FA3, FA4, A25), in the order of
-/// the figures: the active player's, but the one it stands next to (and, unless
-/// `pd.fairy.reassign_same_tile`, those on its tile).
-fn fairy_followers(g: &Game) -> impl Iterator<Item = &Figure> {
+/// In follower mode, the followers (figures of a kind in `followers`) the fairy may move next to
+/// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
+/// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
+fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item = &'a Figure> {
     let current = g.fairy.and_then(|f| f.follower);
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
     let barred = g
         .fairy
         .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
-    // Read once, not for every figure.
-    let (active, table) = (g.active, &g.rules.figures);
+    let active = g.active;
     g.figures.iter().filter(move |f| {
         f.owner == active
             && current != Some(f.id)
-            && counts_for_fairy(table, f)
+            && followers.contains(f.kind)
             && barred.is_none_or(|t| g.features.segment(f.seg).placed != t)
     })
 }
@@ -150,11 +145,11 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
 /// them (in follower mode).
-fn count_fairy_moves(g: &Game) -> Option<usize> {
+fn count_fairy_moves(g: &Game, followers: &Kinds) -> Option<usize> {
     if !fairy_may_move(g) {
         return Some(0);
     }
-    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g).count())
+    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g, followers).count())
 }
 
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
@@ -170,16 +165,20 @@ fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Optio
     match g.rules.pd.fairy.attach {
         Attach::Tile => (None, None),
         Attach::Follower => {
-            let seg = spot.and_then(|s| g.seg_at(pos, s));
-            let spot = spot.map(|s| seg.map_or(s, |seg| g.seg_spot(seg).1));
-            (seg, spot)
+            let found = spot.and_then(|s| g.seg_spot_at(pos, s));
+            (found.map(|(seg, _)| seg), found.map(|(_, s)| s).or(spot))
         }
     }
 }
 
-pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), RuleError> {
+pub(crate) fn check_fairy(
+    g: &Game,
+    followers: &Kinds,
+    pos: Pos,
+    spot: Option<Spot>,
+) -> Result<(), RuleError> {
     let mut legal = Vec::new();
-    fairy_actions(g, &mut legal);
+    fairy_actions(g, followers, &mut legal);
     if legal.contains(&fairy_canonical(g, pos, spot)) {
         return Ok(());
     }
@@ -204,14 +203,20 @@ pub(crate) fn check_fairy(g: &Game, pos: Pos, spot: Option<Spot>) -> Result<(), 
     })
 }
 
-/// Moves the fairy (already checked).
-pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mut Vec<Event>) {
+/// Moves the fairy (already checked) next to the follower (a kind in `followers`) there.
+pub(crate) fn move_fairy(
+    g: &mut Game,
+    followers: &Kinds,
+    pos: Pos,
+    spot: Option<Spot>,
+    events: &mut Vec<Event>,
+) {
     let (seg, spot) = fairy_target(g, pos, spot);
     let follower = seg
         .and_then(|seg| {
-            g.figures.iter().find(|f| {
-                f.seg == seg && f.owner == g.active && counts_for_fairy(&g.rules.figures, f)
-            })
+            g.figures
+                .iter()
+                .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
         })
         .map(|f| f.id);
     g.fairy = Some(Fairy { pos, follower });
@@ -227,9 +232,11 @@ pub(crate) fn move_fairy(g: &mut Game, pos: Pos, spot: Option<Spot>, events: &mu
 }
 
 /// FA8: the fairy's bonus when the feature of `seg` is scored (FA10: not for an abbot
-/// recalled early unless `pd.fairy.abbot_recall_bonus`).
+/// recalled early unless `pd.fairy.abbot_recall_bonus`); in tile mode it goes to the owners of
+/// followers (kinds in `followers`) on the fairy's tile.
 pub(crate) fn fairy_scoring_bonus(
     g: &mut Game,
+    followers: &Kinds,
     seg: SegId,
     completed: bool,
     events: &mut Vec<Event>,
@@ -267,11 +274,7 @@ pub(crate) fn fairy_scoring_bonus(
                 } else {
                     crosses
                 };
-                if on_tile
-                    && counts
-                    && counts_for_fairy(&g.rules.figures, f)
-                    && !winners.contains(&f.owner)
-                {
+                if on_tile && counts && followers.contains(f.kind) && !winners.contains(&f.owner) {
                     winners.push(f.owner);
                 }
             }
@@ -309,17 +312,17 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game) -> bool {
+fn moves_after_figure(g: &Game, followers: &Kinds) -> bool {
     let table = &g.rules.figures;
     let other = g
         .now
         .deployed
         .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
     other
-        && count_fairy_moves(g).map_or_else(
+        && count_fairy_moves(g, followers).map_or_else(
             || {
                 let mut moves = Vec::new();
-                fairy_actions(g, &mut moves);
+                fairy_actions(g, followers, &mut moves);
                 !moves.is_empty()
             },
             |n| n > 0,
@@ -335,18 +338,31 @@ pub struct FairyMechanic {
     /// Its stages: the turn start, and under `no_follower_placed` also right after the
     /// deployment (before the dragon, D1).
     phases: &'static [Phase],
+    /// The figure kinds it counts as followers (their rows' `fairy`, FA1–FA3).
+    followers: Kinds,
 }
 
 impl FairyMechanic {
     /// The fairy as mechanic number `id` of a game; `deploy` is the decision (the base game's
     /// deployment) in which it may be moved instead of deploying a figure; `condition` says
-    /// whether a builder or pig deployed there still lets it move (FA2).
-    pub fn new(id: u8, deploy: Asked, condition: MoveCondition) -> FairyMechanic {
+    /// whether a builder or pig deployed there still lets it move (FA2); `table` is the game's
+    /// figure table, whose rows say which kinds it counts as followers.
+    pub fn new(
+        id: u8,
+        deploy: Asked,
+        condition: MoveCondition,
+        table: &FigureTable,
+    ) -> FairyMechanic {
         let phases: &'static [Phase] = match condition {
             MoveCondition::NoFigureAction => &[Phase::TurnStart],
             MoveCondition::NoFollowerPlaced => &[Phase::TurnStart, Phase::Deploy],
         };
-        FairyMechanic { id, deploy, phases }
+        FairyMechanic {
+            id,
+            deploy,
+            phases,
+            followers: table.kinds(|r| r.fairy),
+        }
     }
 
     fn asked(&self, kind: u8) -> Asked {
@@ -356,6 +372,33 @@ impl FairyMechanic {
     /// Whether `asked` is a decision where the fairy may be moved.
     fn moves_at(&self, asked: Asked) -> bool {
         asked == self.deploy || asked == self.asked(AFTER_FIGURE)
+    }
+
+    /// Carries out `action` if it answers `asked` (its claim, its own decision or the
+    /// deployment) as the fairy's: [`Mechanic::apply`] once the decision is one of those. Out
+    /// of line, so that the other decisions' actions pass by quickly.
+    #[inline(never)]
+    fn answer(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        let pass = *action == Action::Pass;
+        match PdAction::of(action) {
+            Some(PdAction::Claim) if asked == self.asked(CLAIM) => pay_fairy_turn_point(g, events),
+            None if pass && asked == self.asked(CLAIM) => {
+                events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
+            }
+            // The fairy stays where it is.
+            None if pass && asked == self.asked(AFTER_FIGURE) => {}
+            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
+                move_fairy(g, &self.followers, pos, spot, events)
+            }
+            _ => return None,
+        }
+        Some(Then::Next)
     }
 }
 
@@ -379,8 +422,10 @@ impl Mechanic for FairyMechanic {
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
-            Phase::Deploy => moves_after_figure(g).then_some(self.asked(AFTER_FIGURE)),
-            _ => fairy_turn_start(g, events).then_some(self.asked(CLAIM)),
+            Phase::Deploy => {
+                moves_after_figure(g, &self.followers).then_some(self.asked(AFTER_FIGURE))
+            }
+            _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
         }
     }
 
@@ -399,7 +444,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             out.push(PdAction::Claim.into());
         } else if self.moves_at(asked) {
-            fairy_actions(g, out);
+            fairy_actions(g, &self.followers, out);
         }
     }
 
@@ -415,7 +460,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             Some(1)
         } else if self.moves_at(asked) {
-            count_fairy_moves(g)
+            count_fairy_moves(g, &self.followers)
         } else {
             Some(0)
         }
@@ -426,7 +471,8 @@ impl Mechanic for FairyMechanic {
             return (n == 0).then(|| PdAction::Claim.into());
         }
         // Counted moves are follower mode's.
-        let moves = (self.moves_at(asked) && fairy_may_move(g)).then(|| fairy_followers(g));
+        let moves = (self.moves_at(asked) && fairy_may_move(g))
+            .then(|| fairy_followers(g, &self.followers));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
@@ -452,7 +498,7 @@ impl Mechanic for FairyMechanic {
         match PdAction::of(action) {
             Some(PdAction::Claim) if asked == self.asked(CLAIM) => Some(Ok(())),
             Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                Some(check_fairy(g, pos, spot))
+                Some(check_fairy(g, &self.followers, pos, spot))
             }
             _ => None,
         }
@@ -465,24 +511,16 @@ impl Mechanic for FairyMechanic {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        let pass = *action == Action::Pass;
-        match PdAction::of(action) {
-            Some(PdAction::Claim) if asked == self.asked(CLAIM) => pay_fairy_turn_point(g, events),
-            None if pass && asked == self.asked(CLAIM) => {
-                events.push(PdEvent::FairyPointForfeited { player: g.active }.into())
-            }
-            // The fairy stays where it is.
-            None if pass && asked == self.asked(AFTER_FIGURE) => {}
-            Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                move_fairy(g, pos, spot, events)
-            }
-            _ => return None,
+        // It is asked about every action: those that answer decisions where it has no say
+        // (a tile's placement, a dragon step) are turned away before anything is decoded.
+        if asked != self.asked(CLAIM) && !self.moves_at(asked) {
+            return None;
         }
-        Some(Then::Next)
+        self.answer(g, asked, action, events)
     }
 
     fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-        fairy_scoring_bonus(g, seg, completed, events);
+        fairy_scoring_bonus(g, &self.followers, seg, completed, events);
     }
 
     fn figure_left(&self, g: &mut Game, figure: &Figure, _reason: ReturnReason) {

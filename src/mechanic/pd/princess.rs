@@ -9,18 +9,25 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FollowerKind};
+use crate::model::figure::{Figure, FigureKind, FigureTable, FollowerKind, Kinds};
+use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES};
 
 /// The princess.
 #[derive(Debug)]
 pub struct Princess {
     id: u8,
+    /// The figure kinds she removes as knights (their rows' `princess`, PR2).
+    knights: Kinds,
 }
 
 impl Princess {
-    /// The princess as mechanic number `id` of a game.
-    pub fn new(id: u8) -> Princess {
-        Princess { id }
+    /// The princess as mechanic number `id` of a game whose figure table is `table` (its rows
+    /// say which kinds are knights).
+    pub fn new(id: u8, table: &FigureTable) -> Princess {
+        Princess {
+            id,
+            knights: table.kinds(|r| r.princess),
+        }
     }
 
     /// The knights (by `pd.princess.knight_kinds`) in the city of the princess on the tile
@@ -37,28 +44,38 @@ impl Princess {
 
     /// Every knight in the city of the princess on the tile laid this turn.
     fn city_knights(&self, g: &Game) -> Vec<Figure> {
-        let Some((base, princess)) = princess_cities(g) else {
+        let Some((base, mut princess)) = princess_cities(g) else {
             return Vec::new();
         };
-        let table = &g.rules.figures;
-        let in_princess_city = |f: &Figure| {
-            let root = g.features.root(f.seg);
-            let mut cities = princess;
-            while cities != 0 {
-                let i = cities.trailing_zeros();
-                cities &= cities - 1;
-                if g.features.root(base + i) == root {
-                    return true;
-                }
-            }
-            false
+        // The features of her cities, each found once rather than for every figure.
+        let mut roots = [0; MAX_TILE_FEATURES];
+        let mut n = 0;
+        while princess != 0 {
+            roots[n] = g.features.root(base + princess.trailing_zeros());
+            princess &= princess - 1;
+            n += 1;
+        }
+        let roots = &roots[..n];
+        // Only a figure on a city can be in hers: the others need no walk to their feature.
+        let in_her_city = |f: &Figure| {
+            g.features.segment(f.seg).kind == FeatureKind::City
+                && roots.contains(&g.features.root(f.seg))
         };
         g.figures
             .iter()
-            .filter(|f| in_princess_city(f))
-            .filter(|f| table.row(f.kind).is_some_and(|r| r.princess))
+            .filter(|f| self.knights.contains(f.kind) && in_her_city(f))
             .copied()
             .collect()
+    }
+
+    /// PR3: her decision, when a knight of her city may be sent home. Out of line, as few
+    /// tiles show her: the look at every tile laid stays short.
+    #[cold]
+    fn offer(&self, g: &Game) -> Option<Asked> {
+        (!self.knights(g).is_empty()).then_some(Asked {
+            by: self.id,
+            kind: 0,
+        })
     }
 
     /// PR3: sends the knight at the checked spot home; PR5 restricts the rest of the turn.
@@ -102,10 +119,7 @@ impl Mechanic for Princess {
     fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
         // Most tiles show no princess: no knight to look for.
         princess_cities(g)?;
-        (!self.knights(g).is_empty()).then_some(Asked {
-            by: self.id,
-            kind: 0,
-        })
+        self.offer(g)
     }
 
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {

@@ -243,6 +243,8 @@ const EVENTS: [&str; 11] = [
 const REASONS: [&str; 3] = ["dead_end", "steps_done", "script"];
 
 impl From<PdEvent> for Event {
+    // Inlined where an event is made, only its own arm is left.
+    #[inline]
     fn from(e: PdEvent) -> Event {
         let mut m = MechanicEvent::new(&WORDS, 0);
         match e {

@@ -24,6 +24,37 @@ fn builder_or_pig_allowed(g: &Game, figure: FigureKind) -> bool {
             .is_some_and(|r| r.has_tag("builder") || r.has_tag("pig"))
 }
 
+/// V2, V6: a volcano was laid. Out of line, as few tiles show one: the look at every tile
+/// laid stays short.
+#[cold]
+fn erupt(g: &mut Game, events: &mut Vec<Event>) {
+    let Some(pos) = g.now.placed.map(|p| g.board.placed(p).pos) else {
+        return;
+    };
+    g.dragon = Some(pos);
+    g.dragon_in_play = true;
+    events.push(
+        PdEvent::DragonMoved {
+            player: g.active,
+            x: pos.x,
+            y: pos.y,
+            step: 0,
+        }
+        .into(),
+    );
+    if !g.set_aside.is_empty() {
+        let tiles = std::mem::take(&mut g.set_aside);
+        let count = tiles.len() as u32;
+        for t in tiles {
+            g.insert_at_random(t);
+        }
+        events.push(PdEvent::TilesReshuffled { count }.into());
+    }
+    if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
+        g.now.journey_due = true;
+    }
+}
+
 /// Whether the dragon stands on the tile laid this turn (V8).
 fn dragon_on_tile_just_laid(g: &Game) -> bool {
     g.now
@@ -43,33 +74,8 @@ impl Mechanic for Volcano {
     /// V2: the dragon flies to the new volcano; V6: the first volcano brings the set-aside
     /// dragon tiles back into the bag; a journey follows under `pd.volcano.dragon_journey`.
     fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
-        if !g.placed_symbol(Symbol::Volcano) {
-            return;
-        }
-        let Some(pos) = g.now.placed.map(|p| g.board.placed(p).pos) else {
-            return;
-        };
-        g.dragon = Some(pos);
-        g.dragon_in_play = true;
-        events.push(
-            PdEvent::DragonMoved {
-                player: g.active,
-                x: pos.x,
-                y: pos.y,
-                step: 0,
-            }
-            .into(),
-        );
-        if !g.set_aside.is_empty() {
-            let tiles = std::mem::take(&mut g.set_aside);
-            let count = tiles.len() as u32;
-            for t in tiles {
-                g.insert_at_random(t);
-            }
-            events.push(PdEvent::TilesReshuffled { count }.into());
-        }
-        if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
-            g.now.journey_due = true;
+        if g.placed_symbol(Symbol::Volcano) {
+            erupt(g, events);
         }
     }
 
