@@ -438,21 +438,13 @@ impl Candidates {
 /// `follower`), once for each follower.
 fn own_follower_roots(g: &Game, player: usize) -> impl Iterator<Item = SegId> + '_ {
     // The kinds tagged `follower`, read from the table once.
-    let mut followers = [None; MAX_FIGURES];
-    let tagged = g
-        .rules
-        .figures
-        .rows()
-        .iter()
-        .filter(|r| r.has_tag("follower"));
-    for (slot, row) in followers.iter_mut().zip(tagged) {
-        *slot = Some(row.kind);
-    }
+    let followers = g.rules.figures.kinds(|r| r.has_tag("follower"));
     g.figures
         .iter()
-        .filter(move |f| f.owner == player && followers.contains(&Some(f.kind)))
+        .filter(move |f| f.owner == player && followers.contains(f.kind))
         .map(|f| g.features.root(f.seg))
 }
+
 /// Puts a figure from the active player's supply on the feature at `spot` of the tile at
 /// `pos` (checked by the caller).
 pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &mut Vec<Event>) {
