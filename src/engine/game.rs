@@ -246,6 +246,8 @@ pub struct Game {
     pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
     pub(crate) supply: Vec<[u8; MAX_FIGURES]>,
+    /// The figures of `figures` counted by seat, in the figure table's order (as `supply`).
+    pub(crate) on_board: Vec<[u8; MAX_FIGURES]>,
     pub(crate) board: Board,
     pub(crate) features: Features,
     /// The figures on the board, in the order of their ids (a new one gets the next id and
@@ -309,6 +311,7 @@ impl Clone for Game {
             pending,
             scores,
             supply,
+            on_board,
             board,
             features,
             figures,
@@ -343,6 +346,7 @@ impl Clone for Game {
         self.pending = *pending;
         self.scores.clone_from(scores);
         self.supply.clone_from(supply);
+        self.on_board.clone_from(on_board);
         self.board.clone_from(board);
         self.features.clone_from(features);
         self.figures.clone_from(figures);
@@ -425,6 +429,7 @@ impl Game {
             pending: Pending::Starting,
             scores: vec![0; n],
             supply: vec![rules.figures.supply(); n],
+            on_board: vec![[0; MAX_FIGURES]; n],
             board: Board::new(tiles),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
@@ -512,6 +517,41 @@ impl Game {
     pub(crate) fn supply_mut(&mut self, player: usize, kind: FigureKind) -> Option<&mut u8> {
         let (i, _) = self.rules.figures.find(kind)?;
         self.supply.get_mut(player)?.get_mut(i)
+    }
+
+    /// Figures of `kind` of `player`'s on the board, to change with [`Game::figures`].
+    fn on_board_mut(&mut self, player: usize, kind: FigureKind) -> Option<&mut u8> {
+        let (i, _) = self.rules.figures.find(kind)?;
+        self.on_board.get_mut(player)?.get_mut(i)
+    }
+
+    /// How many figures `player` has on the board of the kinds at `slots` of the figure table
+    /// (its indices, as in `supply`).
+    pub(crate) fn on_board(&self, player: usize, slots: &[usize]) -> usize {
+        let counts = self.on_board.get(player);
+        slots
+            .iter()
+            .filter_map(|i| counts?.get(*i))
+            .map(|n| usize::from(*n))
+            .sum()
+    }
+
+    /// Puts a figure of `owner`'s of `kind` on the segment `seg` (taken from wherever the
+    /// caller took it) and returns its id.
+    pub(crate) fn put_figure(&mut self, owner: usize, kind: FigureKind, seg: SegId) -> u32 {
+        let id = self.next_figure;
+        self.figures.push(Figure {
+            id,
+            owner,
+            kind,
+            seg,
+        });
+        self.next_figure += 1;
+        if let Some(n) = self.on_board_mut(owner, kind) {
+            *n += 1;
+        }
+        self.features.add_followers(seg, 1);
+        id
     }
 
     /// The board.
@@ -610,6 +650,7 @@ impl Game {
             pending: Pending::Starting,
             scores: Vec::new(),
             supply: Vec::new(),
+            on_board: Vec::new(),
             board: Board::empty(),
             features: Features::default(),
             figures: Vec::new(),
@@ -1356,6 +1397,9 @@ impl Game {
                 self.figures.remove(i);
                 if let Some(s) = self.supply_mut(f.owner, f.kind) {
                     *s += 1;
+                }
+                if let Some(n) = self.on_board_mut(f.owner, f.kind) {
+                    *n -= 1;
                 }
                 self.features.add_followers(f.seg, -1);
                 let mechanics = self.implementing(Hooks::FIGURE_LEFT);

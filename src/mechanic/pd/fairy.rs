@@ -144,12 +144,27 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 }
 
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
-/// them (in follower mode).
-fn count_fairy_moves(g: &Game, followers: &Kinds) -> Option<usize> {
+/// them (in follower mode); `slots` are the figure table's indices of the kinds in `followers`.
+fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usize> {
     if !fairy_may_move(g) {
         return Some(0);
     }
-    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g, followers).count())
+    if g.rules.pd.fairy.attach != Attach::Follower {
+        return None;
+    }
+    if g.fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
+        return Some(fairy_followers(g, followers).count());
+    }
+    // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
+    // the one the fairy stands next to, counted without a walk past every figure.
+    let current = g
+        .fairy
+        .and_then(|f| f.follower)
+        .and_then(|id| g.figures.iter().find(|f| f.id == id))
+        .is_some_and(|f| f.owner == g.active && followers.contains(f.kind));
+    let count = g.on_board(g.active, slots) - usize::from(current);
+    debug_assert_eq!(count, fairy_followers(g, followers).count());
+    Some(count)
 }
 
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
@@ -312,14 +327,14 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game, followers: &Kinds) -> bool {
+fn moves_after_figure(g: &Game, followers: &Kinds, slots: &[usize]) -> bool {
     let table = &g.rules.figures;
     let other = g
         .now
         .deployed
         .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
     other
-        && count_fairy_moves(g, followers).map_or_else(
+        && count_fairy_moves(g, followers, slots).map_or_else(
             || {
                 let mut moves = Vec::new();
                 fairy_actions(g, followers, &mut moves);
@@ -340,6 +355,8 @@ pub struct FairyMechanic {
     phases: &'static [Phase],
     /// The figure kinds it counts as followers (their rows' `fairy`, FA1–FA3).
     followers: Kinds,
+    /// The figure table's indices of those kinds.
+    slots: Vec<usize>,
 }
 
 impl FairyMechanic {
@@ -362,6 +379,10 @@ impl FairyMechanic {
             deploy,
             phases,
             followers: table.kinds(|r| r.fairy),
+            slots: (table.rows().iter().enumerate())
+                .filter(|(_, r)| r.fairy)
+                .map(|(i, _)| i)
+                .collect(),
         }
     }
 
@@ -422,9 +443,8 @@ impl Mechanic for FairyMechanic {
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
-            Phase::Deploy => {
-                moves_after_figure(g, &self.followers).then_some(self.asked(AFTER_FIGURE))
-            }
+            Phase::Deploy => moves_after_figure(g, &self.followers, &self.slots)
+                .then_some(self.asked(AFTER_FIGURE)),
             _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
         }
     }
@@ -460,7 +480,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             Some(1)
         } else if self.moves_at(asked) {
-            count_fairy_moves(g, &self.followers)
+            count_fairy_moves(g, &self.followers, &self.slots)
         } else {
             Some(0)
         }
