@@ -154,6 +154,25 @@ pub struct Fairy {
     pub pos: Pos,
     /// The follower (by [`Figure::id`]) it stands next to, in follower mode.
     pub follower: Option<u32>,
+    /// That follower's owner and kind, kept with it: whose it is needs no search.
+    pub(crate) held_by: Option<(usize, FigureKind)>,
+}
+
+impl Fairy {
+    /// The fairy on the tile at `pos`, next to the figure `follower` if there is one.
+    pub(crate) fn next_to(pos: Pos, follower: Option<&Figure>) -> Fairy {
+        Fairy {
+            pos,
+            follower: follower.map(|f| f.id),
+            held_by: follower.map(|f| (f.owner, f.kind)),
+        }
+    }
+
+    /// The fairy left on its tile, next to no follower (FA11).
+    pub(crate) fn unassign(&mut self) {
+        self.follower = None;
+        self.held_by = None;
+    }
 }
 
 /// A dragon journey in progress.

@@ -886,10 +886,9 @@ impl Game {
                         )
                     }
                 };
-                let spot = follower
-                    .and_then(|id| self.figures.iter().find(|f| f.id == id))
-                    .map(|f| self.figure_spot(f).1);
-                self.fairy = Some(Fairy { pos, follower });
+                let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
+                let spot = figure.map(|f| self.figure_spot(f).1);
+                self.fairy = Some(Fairy::next_to(pos, figure));
                 events.push(
                     PdEvent::FairyMoved {
                         player: self.active,

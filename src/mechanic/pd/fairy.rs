@@ -29,10 +29,7 @@ fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
         return false;
     };
     match g.rules.pd.fairy.attach {
-        Attach::Follower => fairy
-            .follower
-            .and_then(|id| g.figures.iter().find(|f| f.id == id))
-            .is_some_and(|f| f.owner == player),
+        Attach::Follower => fairy.held_by.is_some_and(|(owner, _)| owner == player),
         Attach::Tile => has_follower_on(g, followers, player, fairy.pos),
     }
 }
@@ -159,9 +156,8 @@ fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usi
     // the one the fairy stands next to, counted without a walk past every figure.
     let current = g
         .fairy
-        .and_then(|f| f.follower)
-        .and_then(|id| g.figures.iter().find(|f| f.id == id))
-        .is_some_and(|f| f.owner == g.active && followers.contains(f.kind));
+        .and_then(|f| f.held_by)
+        .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
     let count = g.on_board(g.active, slots) - usize::from(current);
     debug_assert_eq!(count, fairy_followers(g, followers).count());
     Some(count)
@@ -227,14 +223,12 @@ pub(crate) fn move_fairy(
     events: &mut Vec<Event>,
 ) {
     let (seg, spot) = fairy_target(g, pos, spot);
-    let follower = seg
-        .and_then(|seg| {
-            g.figures
-                .iter()
-                .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
-        })
-        .map(|f| f.id);
-    g.fairy = Some(Fairy { pos, follower });
+    let follower = seg.and_then(|seg| {
+        g.figures
+            .iter()
+            .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
+    });
+    g.fairy = Some(Fairy::next_to(pos, follower));
     events.push(
         PdEvent::FairyMoved {
             player: g.active,
@@ -315,7 +309,7 @@ pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
     if let Some(fairy) = g.fairy.as_mut()
         && fairy.follower == Some(id)
     {
-        fairy.follower = None;
+        fairy.unassign();
     }
 }
 
