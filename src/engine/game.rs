@@ -182,6 +182,9 @@ pub(crate) struct Journey {
     pub steps: u32,
     /// Tiles the dragon may not enter again.
     pub visited: Vec<Pos>,
+    /// The edges the dragon may step across next (bit `i` for `Edge::ALL[i]`) as its stage
+    /// found them, with the length of the history then: good while no action is taken since.
+    pub open: Option<(usize, u8)>,
 }
 
 /// What happened so far in the current turn.

@@ -863,6 +863,7 @@ impl Game {
                 let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
                 self.now.journey_due = true;
                 self.now.journey = Some(Journey {
+                    open: None,
                     steps,
                     visited: vec![at],
                 });

@@ -78,15 +78,35 @@ pub fn mover(g: &Game, step: u32) -> usize {
 /// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c). In edge
 /// order; nothing is allocated.
 pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
-    let from = g.dragon.zip(g.now.journey.as_ref());
-    Edge::ALL.into_iter().filter_map(move |e| {
-        let (at, journey) = from?;
+    // What the dragon's stage found, unless an action was taken since (a script's decision
+    // that came first).
+    let open = g.now.journey.as_ref().and_then(|j| j.open);
+    let open = match open {
+        Some((at, open)) if at == g.history.len() => open,
+        _ => open_edges(g),
+    };
+    let at = g.dragon;
+    (Edge::ALL.into_iter())
+        .filter(move |e| open >> *e as u8 & 1 != 0)
+        .filter_map(move |e| Some(at?.step(e)))
+}
+
+/// The edges across which the dragon may step now ([`steps`]), bit `i` for `Edge::ALL[i]`.
+fn open_edges(g: &Game) -> u8 {
+    let Some((at, journey)) = g.dragon.zip(g.now.journey.as_ref()) else {
+        return 0;
+    };
+    let mut open = 0;
+    for (i, e) in Edge::ALL.into_iter().enumerate() {
         let q = at.step(e);
-        let open = g.board.at(q).is_some()
+        if g.board.at(q).is_some()
             && !journey.visited.contains(&q)
-            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q));
-        open.then_some(q)
-    })
+            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q))
+        {
+            open |= 1 << i;
+        }
+    }
+    open
 }
 
 /// The dragon eats every figure on the tile at `pos` that is on its menu (D7,
@@ -145,7 +165,11 @@ impl Dragon {
             if rules.start_tile_visited {
                 visited.push(at);
             }
-            g.now.journey = Some(Journey { steps: 0, visited });
+            g.now.journey = Some(Journey {
+                steps: 0,
+                visited,
+                open: None,
+            });
             if rules.eat_on_start {
                 eat(g, at, events);
             }
@@ -153,13 +177,21 @@ impl Dragon {
         let steps_taken = g.now.journey.as_ref().map_or(0, |j| j.steps);
         let reason = if steps_taken >= rules.steps {
             "steps_done"
-        } else if steps(g).next().is_none() {
-            "dead_end"
         } else {
-            return Some(Asked {
-                by: self.id,
-                kind: 0,
-            });
+            // Found once for the step's legal list and its check too.
+            let open = open_edges(g);
+            let history = g.history.len();
+            if let Some(journey) = g.now.journey.as_mut() {
+                journey.open = Some((history, open));
+            }
+            if open == 0 {
+                "dead_end"
+            } else {
+                return Some(Asked {
+                    by: self.id,
+                    kind: 0,
+                });
+            }
         };
         events.push(
             PdEvent::JourneyEnded {
