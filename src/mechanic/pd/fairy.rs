@@ -484,8 +484,10 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             return (n == 0).then(|| PdAction::Claim.into());
         }
-        // Counted moves are follower mode's.
-        let moves = (self.moves_at(asked) && fairy_may_move(g))
+        // Counted moves are follower mode's, asked for only when there are some: the fairy may
+        // move (its count is 0 otherwise).
+        let moves = self
+            .moves_at(asked)
             .then(|| fairy_followers(g, &self.followers));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }
