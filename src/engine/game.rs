@@ -1485,6 +1485,18 @@ impl Game {
         self.board.placed(self.features.segment(seg).placed).pos
     }
 
+    /// The segments of the tile `placed` (its features are numbered together).
+    #[inline]
+    pub(crate) fn tile_segs(&self, placed: PlacedId) -> std::ops::Range<SegId> {
+        let base = self.board.placed(placed).seg_base;
+        let n = self
+            .board
+            .oriented(&self.rules.tiles, placed)
+            .features
+            .len() as SegId;
+        base..base + n
+    }
+
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
     }

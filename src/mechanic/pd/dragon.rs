@@ -9,9 +9,11 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::RuleId;
+use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
+use std::ops::Range;
 
 /// The dragon.
 #[derive(Debug)]
@@ -116,11 +118,22 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
     };
-    let on_tile = |f: &Figure| g.features.segment(f.seg).placed == tile;
-    // Most tiles the dragon enters hold no figure: nothing else needs looking at.
-    if !g.figures.iter().any(on_tile) || g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+    // Most tiles the dragon enters hold no figure: nothing else needs looking at. Whether a
+    // figure stands there its segment's number tells (a tile's segments are numbered together).
+    let segs = g.tile_segs(tile);
+    if g.figures.iter().any(|f| segs.contains(&f.seg)) {
+        eat_on(g, pos, segs, events);
+    }
+}
+
+/// [`eat`] on the tile at `pos` whose segments are `segs`, where figures stand. Out of line:
+/// the look at every tile entered stays short.
+#[inline(never)]
+fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
+    if g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
         return;
     }
+    let on_tile = |f: &Figure| segs.contains(&f.seg);
     let menu = match g.rules.pd.dragon.menu {
         Menu::Followers => &["follower"][..],
         Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],

@@ -296,12 +296,9 @@ pub(crate) fn fairy_scoring_bonus(
 
 /// Whether the feature of `seg` has a part on the tile at `pos`.
 fn feature_crosses(g: &Game, seg: SegId, pos: Pos) -> bool {
-    let Some(placed) = g.board.at(pos) else {
-        return false;
-    };
-    let base = g.board.placed(placed).seg_base;
-    let n = g.board.oriented(&g.rules.tiles, placed).features.len() as u32;
-    (base..base + n).any(|s| g.features.same(s, seg))
+    g.board
+        .at(pos)
+        .is_some_and(|placed| g.tile_segs(placed).any(|s| g.features.same(s, seg)))
 }
 
 /// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
