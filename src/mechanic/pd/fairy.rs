@@ -428,6 +428,11 @@ impl Mechanic for FairyMechanic {
             | Hooks::DRAGON
     }
 
+    /// Its moves answer the deployment only (FA2).
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
     fn phases(&self) -> &[Phase] {
         self.phases
     }
