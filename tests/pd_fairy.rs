@@ -1079,3 +1079,21 @@ fn t_t1_tunnel_road_is_one_road() {
     assert_eq!(paid(&r.events, RED, "§1.6 completed road"), vec![3]);
     assert_eq!(r.game.scores(), &[3, 0]);
 }
+
+/// FA2: the fairy's moves answer the deployment, so only the base game's decisions list the
+/// fairy's part (`Mechanic::adds_to`); the dragon's steps and the princess's decision ask it
+/// nothing (their answers are theirs alone).
+#[test]
+fn fa2_the_fairy_adds_its_moves_to_the_deployment_only() {
+    let rules = castellan::data::ruleset::Ruleset::load("hig").expect("hig loads");
+    let mechanics = castellan::registry::mechanics(&rules);
+    let index = |name| mechanics.index_of(name).expect(name);
+    let names = |owner| -> Vec<&str> { mechanics.listing(owner).map(|m| m.name()).collect() };
+    let answering = |owner| -> Vec<&str> { mechanics.answerers(owner).map(|m| m.name()).collect() };
+    assert_eq!(names(index("base")), ["base", "fairy"]);
+    assert_eq!(answering(index("base")), ["fairy", "base"]);
+    for owner in ["dragon", "princess", "fairy"] {
+        assert_eq!(names(index(owner)), [owner], "{owner}");
+        assert_eq!(answering(index(owner)), [owner], "{owner}");
+    }
+}
