@@ -15,7 +15,7 @@
 use castellan::data::library::Source;
 use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
-use castellan::engine::game::{Fairy, Game, RuleError};
+use castellan::engine::game::{Game, RuleError};
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
@@ -228,11 +228,14 @@ fn figure_id(game: &Game, owner: usize, x: i32, y: i32, at: &str) -> u32 {
         .id
 }
 
-fn fairy_at(x: i32, y: i32, follower: Option<u32>) -> Option<Fairy> {
-    Some(Fairy {
-        pos: Pos::new(x, y),
-        follower,
-    })
+/// Where the fairy stands: its tile and the follower it stands next to.
+fn fairy_at(x: i32, y: i32, follower: Option<u32>) -> Option<(Pos, Option<u32>)> {
+    Some((Pos::new(x, y), follower))
+}
+
+/// Where the fairy of `game` stands, as [`fairy_at`] writes it.
+fn where_fairy(game: &Game) -> Option<(Pos, Option<u32>)> {
+    game.fairy().map(|f| (f.pos, f.follower))
 }
 
 /// Index of the first event matching `pred`.
@@ -281,7 +284,7 @@ fn t_f1_follower_mode_eight_plus_three() {
     // Before the last turn the fairy stands next to Red's knight.
     let before = replay_first(T_F1, 6);
     let knight = figure_id(&before, RED, 2, 0, "E");
-    assert_eq!(before.fairy(), fairy_at(2, 0, Some(knight)));
+    assert_eq!(where_fairy(&before), fairy_at(2, 0, Some(knight)));
 
     let r = replay(T_F1);
     assert_eq!(r.game.scores(), &[11, 8]);
@@ -292,7 +295,7 @@ fn t_f1_follower_mode_eight_plus_three() {
     assert_eq!(r.game.supply(RED, FigureKind::Follower), 7);
     assert_eq!(r.game.supply(BLUE, FigureKind::Follower), 7);
     // FA11: the fairy stays on its tile, unassigned.
-    assert_eq!(r.game.fairy(), fairy_at(2, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(2, 0, None));
     assert!(turn_points(&r.events).is_empty());
 }
 
@@ -313,7 +316,7 @@ fn t_f1_tile_mode_rgg_2005() {
     let r = replay_as(T_F1, "rgg-2005");
     assert_eq!(r.game.scores(), &[11, 8]);
     assert_eq!(fairy_bonuses(&r.events), vec![(RED, 3, FeatureKind::City)]);
-    assert_eq!(r.game.fairy(), fairy_at(2, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(2, 0, None));
     assert!(r.game.figures().is_empty());
 }
 
@@ -323,14 +326,14 @@ fn t_f1_tile_mode_rgg_2005() {
 fn t_f1_tile_mode_fixture() {
     let before = replay_first_as(T_F1, &fixture("pdf-tile"), 6);
     assert_eq!(
-        before.fairy(),
+        where_fairy(&before),
         fairy_at(2, 0, None),
         "tile mode has no follower"
     );
     let r = replay_as(T_F1, &fixture("pdf-tile"));
     assert_eq!(r.game.scores(), &[11, 8]);
     assert_eq!(fairy_bonuses(&r.events), vec![(RED, 3, FeatureKind::City)]);
-    assert_eq!(r.game.fairy(), fairy_at(2, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(2, 0, None));
 }
 
 /// T-F7 (RULES.md §4.2 T-F7, §7 A21; source 004 §House Rules 3rd bullet;
@@ -372,7 +375,7 @@ fn t_f2_turn_point_follower_mode() {
     let r = replay(T_F2);
     assert_eq!(turn_points(&r.events), vec![(5, RED, 1)]);
     assert_eq!(r.game.scores(), &[8, 3]);
-    assert_eq!(r.game.fairy(), fairy_at(0, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(0, 0, None));
     assert_eq!(figures(&r.game), vec![(BLUE, 0, 0, FeatureKind::Field)]);
 }
 
@@ -395,7 +398,7 @@ fn t_f2_turn_point_tile_mode() {
             "{ruleset}"
         );
         assert_eq!(r.game.scores(), &[8, 8], "{ruleset}");
-        assert_eq!(r.game.fairy(), fairy_at(0, 0, None), "{ruleset}");
+        assert_eq!(where_fairy(&r.game), fairy_at(0, 0, None), "{ruleset}");
     }
 }
 
@@ -421,7 +424,7 @@ const T_F3: &str = "fairy/t-f3-move-onto-completed";
 fn t_f3_fairy_onto_a_city_completed_this_turn() {
     let game = replay_first(T_F3, 9);
     let monk = figure_id(&game, BLUE, 0, 2, "C");
-    assert_eq!(game.fairy(), fairy_at(0, 2, Some(monk)));
+    assert_eq!(where_fairy(&game), fairy_at(0, 2, Some(monk)));
     assert_eq!(game.decision().player, RED);
     assert_eq!(game.decision().kind, DecisionKind::Deploy);
     assert!(fairy_options(&game).contains(&fairy_to(0, 0, "E")));
@@ -451,7 +454,7 @@ fn t_f3_fairy_onto_a_city_completed_this_turn() {
     assert_eq!(paid(&r.events, RED, "§1.6 completed city"), vec![6]);
     assert_eq!(fairy_bonuses(&r.events), vec![(RED, 3, FeatureKind::City)]);
     assert_eq!(r.game.scores(), &[9, 3]);
-    assert_eq!(r.game.fairy(), fairy_at(0, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(0, 0, None));
     assert_eq!(figures(&r.game), vec![(BLUE, 0, 2, FeatureKind::Cloister)]);
 }
 
@@ -571,14 +574,14 @@ fn a25_not_to_the_follower_it_already_serves() {
     // Turn 7: the fairy serves the knight.
     let game = replay_first(T_F6, 13);
     let knight = figure_id(&game, RED, 0, 0, "N");
-    assert_eq!(game.fairy(), fairy_at(0, 0, Some(knight)));
+    assert_eq!(where_fairy(&game), fairy_at(0, 0, Some(knight)));
     assert_eq!(fairy_options(&game), vec![fairy_to(0, 0, "EL")]);
     assert!(game.clone().apply(&fairy_to(0, 0, "N")).is_err());
     // The re-assignment is a real move: the farmer is served afterwards.
     let mut moved = game.clone();
     moved.apply(&fairy_to(0, 0, "EL")).expect("legal");
     let farmer = figure_id(&moved, RED, 0, 0, "EL");
-    assert_eq!(moved.fairy(), fairy_at(0, 0, Some(farmer)));
+    assert_eq!(where_fairy(&moved), fairy_at(0, 0, Some(farmer)));
 
     let r = replay(T_F6);
     assert_eq!(r.game.scores(), &[5, 0]);
@@ -609,7 +612,7 @@ fn a25_tile_mode_not_onto_its_own_tile() {
     let game = replay_first_as(T_F6, &ruleset, 9);
     assert_eq!(fairy_options(&game), vec![fairy_onto(0, 0)]);
     let game = replay_first_as(T_F6, &ruleset, 13);
-    assert_eq!(game.fairy(), fairy_at(0, 0, None));
+    assert_eq!(where_fairy(&game), fairy_at(0, 0, None));
     assert!(fairy_options(&game).is_empty());
     // Tile mode: both of Red's followers share the fairy's tile: +3 for the city and the farm.
     let r = replay_as(T_F6, &ruleset);
@@ -720,7 +723,7 @@ fn v4_fairy_moves_on_a_volcano_turn() {
     assert_eq!(game.legal(), vec![fairy_to(0, 0, "N"), Action::Pass]);
     let r = replay(FA2_VOLCANO);
     let knight = figure_id(&r.game, RED, 0, 0, "N");
-    assert_eq!(r.game.fairy(), fairy_at(0, 0, Some(knight)));
+    assert_eq!(where_fairy(&r.game), fairy_at(0, 0, Some(knight)));
     assert_eq!(r.game.scores(), &[4, 0]);
 }
 
@@ -757,7 +760,7 @@ fn fa8_tile_mode_any_follower_on_the_tile() {
         vec![(RED, 3, FeatureKind::City), (RED, 3, FeatureKind::Field)]
     );
     assert_eq!(r.game.scores(), &[9, 4]);
-    assert_eq!(r.game.fairy(), fairy_at(0, 0, None));
+    assert_eq!(where_fairy(&r.game), fairy_at(0, 0, None));
 }
 
 /// FA8 tile mode, engine default (fixture pdf-tile.toml, `… = true`; RULES.md §2.7 FA8, §7 A5):
@@ -1075,4 +1078,22 @@ fn t_t1_tunnel_road_is_one_road() {
     assert_eq!(completed, vec![3]);
     assert_eq!(paid(&r.events, RED, "§1.6 completed road"), vec![3]);
     assert_eq!(r.game.scores(), &[3, 0]);
+}
+
+/// FA2: the fairy's moves answer the deployment, so only the base game's decisions list the
+/// fairy's part (`Mechanic::adds_to`); the dragon's steps and the princess's decision ask it
+/// nothing (their answers are theirs alone).
+#[test]
+fn fa2_the_fairy_adds_its_moves_to_the_deployment_only() {
+    let rules = castellan::data::ruleset::Ruleset::load("hig").expect("hig loads");
+    let mechanics = castellan::registry::mechanics(&rules);
+    let index = |name| mechanics.index_of(name).expect(name);
+    let names = |owner| -> Vec<&str> { mechanics.listing(owner).map(|m| m.name()).collect() };
+    let answering = |owner| -> Vec<&str> { mechanics.answerers(owner).map(|m| m.name()).collect() };
+    assert_eq!(names(index("base")), ["base", "fairy"]);
+    assert_eq!(answering(index("base")), ["fairy", "base"]);
+    for owner in ["dragon", "princess", "fairy"] {
+        assert_eq!(names(index(owner)), [owner], "{owner}");
+        assert_eq!(answering(index(owner)), [owner], "{owner}");
+    }
 }

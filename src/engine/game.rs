@@ -154,6 +154,25 @@ pub struct Fairy {
     pub pos: Pos,
     /// The follower (by [`Figure::id`]) it stands next to, in follower mode.
     pub follower: Option<u32>,
+    /// That follower's owner and kind, kept with it: whose it is needs no search.
+    pub(crate) held_by: Option<(usize, FigureKind)>,
+}
+
+impl Fairy {
+    /// The fairy on the tile at `pos`, next to the figure `follower` if there is one.
+    pub(crate) fn next_to(pos: Pos, follower: Option<&Figure>) -> Fairy {
+        Fairy {
+            pos,
+            follower: follower.map(|f| f.id),
+            held_by: follower.map(|f| (f.owner, f.kind)),
+        }
+    }
+
+    /// The fairy left on its tile, next to no follower (FA11).
+    pub(crate) fn unassign(&mut self) {
+        self.follower = None;
+        self.held_by = None;
+    }
 }
 
 /// A dragon journey in progress.
@@ -163,6 +182,9 @@ pub(crate) struct Journey {
     pub steps: u32,
     /// Tiles the dragon may not enter again.
     pub visited: Vec<Pos>,
+    /// The edges the dragon may step across next (bit `i` for `Edge::ALL[i]`) as its stage
+    /// found them, with the length of the history then: good while no action is taken since.
+    pub open: Option<(usize, u8)>,
 }
 
 /// What happened so far in the current turn.
@@ -246,6 +268,8 @@ pub struct Game {
     pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
     pub(crate) supply: Vec<[u8; MAX_FIGURES]>,
+    /// The figures of `figures` counted by seat, in the figure table's order (as `supply`).
+    pub(crate) on_board: Vec<[u8; MAX_FIGURES]>,
     pub(crate) board: Board,
     pub(crate) features: Features,
     /// The figures on the board, in the order of their ids (a new one gets the next id and
@@ -309,6 +333,7 @@ impl Clone for Game {
             pending,
             scores,
             supply,
+            on_board,
             board,
             features,
             figures,
@@ -343,6 +368,7 @@ impl Clone for Game {
         self.pending = *pending;
         self.scores.clone_from(scores);
         self.supply.clone_from(supply);
+        self.on_board.clone_from(on_board);
         self.board.clone_from(board);
         self.features.clone_from(features);
         self.figures.clone_from(figures);
@@ -425,6 +451,7 @@ impl Game {
             pending: Pending::Starting,
             scores: vec![0; n],
             supply: vec![rules.figures.supply(); n],
+            on_board: vec![[0; MAX_FIGURES]; n],
             board: Board::new(tiles),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
@@ -512,6 +539,41 @@ impl Game {
     pub(crate) fn supply_mut(&mut self, player: usize, kind: FigureKind) -> Option<&mut u8> {
         let (i, _) = self.rules.figures.find(kind)?;
         self.supply.get_mut(player)?.get_mut(i)
+    }
+
+    /// Figures of `kind` of `player`'s on the board, to change with [`Game::figures`].
+    fn on_board_mut(&mut self, player: usize, kind: FigureKind) -> Option<&mut u8> {
+        let (i, _) = self.rules.figures.find(kind)?;
+        self.on_board.get_mut(player)?.get_mut(i)
+    }
+
+    /// How many figures `player` has on the board of the kinds at `slots` of the figure table
+    /// (its indices, as in `supply`).
+    pub(crate) fn on_board(&self, player: usize, slots: &[usize]) -> usize {
+        let counts = self.on_board.get(player);
+        slots
+            .iter()
+            .filter_map(|i| counts?.get(*i))
+            .map(|n| usize::from(*n))
+            .sum()
+    }
+
+    /// Puts a figure of `owner`'s of `kind` on the segment `seg` (taken from wherever the
+    /// caller took it) and returns its id.
+    pub(crate) fn put_figure(&mut self, owner: usize, kind: FigureKind, seg: SegId) -> u32 {
+        let id = self.next_figure;
+        self.figures.push(Figure {
+            id,
+            owner,
+            kind,
+            seg,
+        });
+        self.next_figure += 1;
+        if let Some(n) = self.on_board_mut(owner, kind) {
+            *n += 1;
+        }
+        self.features.add_followers(seg, 1);
+        id
     }
 
     /// The board.
@@ -610,6 +672,7 @@ impl Game {
             pending: Pending::Starting,
             scores: Vec::new(),
             supply: Vec::new(),
+            on_board: Vec::new(),
             board: Board::empty(),
             features: Features::default(),
             figures: Vec::new(),
@@ -1357,6 +1420,9 @@ impl Game {
                 if let Some(s) = self.supply_mut(f.owner, f.kind) {
                     *s += 1;
                 }
+                if let Some(n) = self.on_board_mut(f.owner, f.kind) {
+                    *n -= 1;
+                }
                 self.features.add_followers(f.seg, -1);
                 let mechanics = self.implementing(Hooks::FIGURE_LEFT);
                 for m in mechanics.iter().flat_map(|m| m.on(Hooks::FIGURE_LEFT)) {
@@ -1417,6 +1483,18 @@ impl Game {
     /// The position of the tile holding segment `seg`.
     pub(crate) fn seg_pos(&self, seg: SegId) -> Pos {
         self.board.placed(self.features.segment(seg).placed).pos
+    }
+
+    /// The segments of the tile `placed` (its features are numbered together).
+    #[inline]
+    pub(crate) fn tile_segs(&self, placed: PlacedId) -> std::ops::Range<SegId> {
+        let base = self.board.placed(placed).seg_base;
+        let n = self
+            .board
+            .oriented(&self.rules.tiles, placed)
+            .features
+            .len() as SegId;
+        base..base + n
     }
 
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {

@@ -186,6 +186,13 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// The hooks this mechanic implements.
     fn hooks(&self) -> Hooks;
 
+    /// For a mechanic with [`Hooks::ADDS`]: whether it adds to the decisions of the mechanic
+    /// number `owner` (by default to every other mechanic's). Asked once, when the game's call
+    /// lists are built: the others' decisions then pass it by.
+    fn adds_to(&self, _owner: u8) -> bool {
+        true
+    }
+
     /// The points of the turn where it has a stage ([`Mechanic::stage`]).
     fn phases(&self) -> &[Phase] {
         &[]
@@ -414,8 +421,10 @@ pub struct Mechanics {
     by_hook: [u32; 32],
     stages: Vec<(u8, Phase)>,
     /// For each mechanic, the mechanics whose answers its decisions list, in the legal list's
-    /// order: itself, then those that add to other mechanics' decisions.
+    /// order: itself, then those that add to its decisions.
     listing: Vec<Box<[u8]>>,
+    /// For each mechanic, the set of those that add to its decisions.
+    adding: Vec<u32>,
 }
 
 /// The indices in a set of mechanics, in order.
@@ -452,10 +461,19 @@ impl Mechanics {
             }
         }
         let adds = by_hook[Hooks::ADDS.index()];
-        let listing = (0..list.len() as u8)
+        let adding: Vec<u32> = (0..list.len() as u8)
             .map(|owner| {
-                let others = members(adds & !(1u32.checked_shl(owner.into()).unwrap_or(0)));
-                std::iter::once(owner).chain(others).collect()
+                let others = adds & !(1u32.checked_shl(owner.into()).unwrap_or(0));
+                members(others)
+                    .filter(|i| list[usize::from(*i)].adds_to(owner))
+                    .fold(0, |set, i| set | 1 << i)
+            })
+            .collect();
+        let listing = (adding.iter().enumerate())
+            .map(|(owner, others)| {
+                std::iter::once(owner as u8)
+                    .chain(members(*others))
+                    .collect()
             })
             .collect();
         Mechanics {
@@ -463,6 +481,7 @@ impl Mechanics {
             by_hook,
             stages,
             listing,
+            adding,
         }
     }
 
@@ -513,10 +532,10 @@ impl Mechanics {
     }
 
     /// The mechanics that may recognise an answer to a decision of mechanic `owner`: those
-    /// that add to other mechanics' decisions first (as the fairy adds to deployment), then the
-    /// asking one.
+    /// that add to its decisions first (as the fairy adds to deployment), then the asking one.
     pub fn answerers(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        members(self.by_hook[Hooks::ADDS.index()] & !(1u32 << owner))
+        let adding = self.adding.get(usize::from(owner)).copied().unwrap_or(0);
+        members(adding)
             .chain(std::iter::once(owner))
             .filter_map(|i| self.get(i))
     }

@@ -9,7 +9,7 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Fairy, Game, Journey, Setup};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::FigureKind;
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
 use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
@@ -810,14 +810,7 @@ impl Game {
                 }
                 self.check_put(p, kind, seg, ignore_occupancy)?;
                 self.held[p][i] -= 1;
-                self.figures.push(Figure {
-                    id: self.next_figure,
-                    owner: p,
-                    kind,
-                    seg,
-                });
-                self.next_figure += 1;
-                self.features.add_followers(seg, 1);
+                self.put_figure(p, kind, seg);
                 events.push(Event::FigureDeployed {
                     player: p,
                     figure: kind,
@@ -870,6 +863,7 @@ impl Game {
                 let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
                 self.now.journey_due = true;
                 self.now.journey = Some(Journey {
+                    open: None,
                     steps,
                     visited: vec![at],
                 });
@@ -893,10 +887,9 @@ impl Game {
                         )
                     }
                 };
-                let spot = follower
-                    .and_then(|id| self.figures.iter().find(|f| f.id == id))
-                    .map(|f| self.figure_spot(f).1);
-                self.fairy = Some(Fairy { pos, follower });
+                let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
+                let spot = figure.map(|f| self.figure_spot(f).1);
+                self.fairy = Some(Fairy::next_to(pos, figure));
                 events.push(
                     PdEvent::FairyMoved {
                         player: self.active,

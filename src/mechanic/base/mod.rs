@@ -14,7 +14,7 @@ use crate::engine::opening::{self, Opening};
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureRow, MAX_FIGURES, Stands};
+use crate::model::figure::{FigureKind, FigureRow, MAX_FIGURES, Stands};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 
@@ -455,15 +455,8 @@ pub fn deploy(g: &mut Game, pos: Pos, spot: Spot, figure: FigureKind, events: &m
     if let Some(s) = g.supply_mut(active, figure) {
         *s -= 1;
     }
-    g.figures.push(Figure {
-        id: g.next_figure,
-        owner: active,
-        kind: figure,
-        seg,
-    });
-    g.next_figure += 1;
+    g.put_figure(active, figure, seg);
     g.now.deployed = Some(figure);
-    g.features.add_followers(seg, 1);
     events.push(Event::FigureDeployed {
         player: active,
         figure,

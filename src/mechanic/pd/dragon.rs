@@ -9,9 +9,11 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Journey, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::RuleId;
+use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
+use std::ops::Range;
 
 /// The dragon.
 #[derive(Debug)]
@@ -78,15 +80,35 @@ pub fn mover(g: &Game, step: u32) -> usize {
 /// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c). In edge
 /// order; nothing is allocated.
 pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
-    let from = g.dragon.zip(g.now.journey.as_ref());
-    Edge::ALL.into_iter().filter_map(move |e| {
-        let (at, journey) = from?;
+    // What the dragon's stage found, unless an action was taken since (a script's decision
+    // that came first).
+    let open = g.now.journey.as_ref().and_then(|j| j.open);
+    let open = match open {
+        Some((at, open)) if at == g.history.len() => open,
+        _ => open_edges(g),
+    };
+    let at = g.dragon;
+    (Edge::ALL.into_iter())
+        .filter(move |e| open >> *e as u8 & 1 != 0)
+        .filter_map(move |e| Some(at?.step(e)))
+}
+
+/// The edges across which the dragon may step now ([`steps`]), bit `i` for `Edge::ALL[i]`.
+fn open_edges(g: &Game) -> u8 {
+    let Some((at, journey)) = g.dragon.zip(g.now.journey.as_ref()) else {
+        return 0;
+    };
+    let mut open = 0;
+    for (i, e) in Edge::ALL.into_iter().enumerate() {
         let q = at.step(e);
-        let open = g.board.at(q).is_some()
+        if g.board.at(q).is_some()
             && !journey.visited.contains(&q)
-            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q));
-        open.then_some(q)
-    })
+            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q))
+        {
+            open |= 1 << i;
+        }
+    }
+    open
 }
 
 /// The dragon eats every figure on the tile at `pos` that is on its menu (D7,
@@ -96,11 +118,22 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
     };
-    let on_tile = |f: &Figure| g.features.segment(f.seg).placed == tile;
-    // Most tiles the dragon enters hold no figure: nothing else needs looking at.
-    if !g.figures.iter().any(on_tile) || g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+    // Most tiles the dragon enters hold no figure: nothing else needs looking at. Whether a
+    // figure stands there its segment's number tells (a tile's segments are numbered together).
+    let segs = g.tile_segs(tile);
+    if g.figures.iter().any(|f| segs.contains(&f.seg)) {
+        eat_on(g, pos, segs, events);
+    }
+}
+
+/// [`eat`] on the tile at `pos` whose segments are `segs`, where figures stand. Out of line:
+/// the look at every tile entered stays short.
+#[inline(never)]
+fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
+    if g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
         return;
     }
+    let on_tile = |f: &Figure| segs.contains(&f.seg);
     let menu = match g.rules.pd.dragon.menu {
         Menu::Followers => &["follower"][..],
         Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],
@@ -145,7 +178,11 @@ impl Dragon {
             if rules.start_tile_visited {
                 visited.push(at);
             }
-            g.now.journey = Some(Journey { steps: 0, visited });
+            g.now.journey = Some(Journey {
+                steps: 0,
+                visited,
+                open: None,
+            });
             if rules.eat_on_start {
                 eat(g, at, events);
             }
@@ -153,13 +190,21 @@ impl Dragon {
         let steps_taken = g.now.journey.as_ref().map_or(0, |j| j.steps);
         let reason = if steps_taken >= rules.steps {
             "steps_done"
-        } else if steps(g).next().is_none() {
-            "dead_end"
         } else {
-            return Some(Asked {
-                by: self.id,
-                kind: 0,
-            });
+            // Found once for the step's legal list and its check too.
+            let open = open_edges(g);
+            let history = g.history.len();
+            if let Some(journey) = g.now.journey.as_mut() {
+                journey.open = Some((history, open));
+            }
+            if open == 0 {
+                "dead_end"
+            } else {
+                return Some(Asked {
+                    by: self.id,
+                    kind: 0,
+                });
+            }
         };
         events.push(
             PdEvent::JourneyEnded {

@@ -29,10 +29,7 @@ fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
         return false;
     };
     match g.rules.pd.fairy.attach {
-        Attach::Follower => fairy
-            .follower
-            .and_then(|id| g.figures.iter().find(|f| f.id == id))
-            .is_some_and(|f| f.owner == player),
+        Attach::Follower => fairy.held_by.is_some_and(|(owner, _)| owner == player),
         Attach::Tile => has_follower_on(g, followers, player, fairy.pos),
     }
 }
@@ -144,12 +141,26 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 }
 
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
-/// them (in follower mode).
-fn count_fairy_moves(g: &Game, followers: &Kinds) -> Option<usize> {
+/// them (in follower mode); `slots` are the figure table's indices of the kinds in `followers`.
+fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usize> {
     if !fairy_may_move(g) {
         return Some(0);
     }
-    (g.rules.pd.fairy.attach == Attach::Follower).then(|| fairy_followers(g, followers).count())
+    if g.rules.pd.fairy.attach != Attach::Follower {
+        return None;
+    }
+    if g.fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
+        return Some(fairy_followers(g, followers).count());
+    }
+    // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
+    // the one the fairy stands next to, counted without a walk past every figure.
+    let current = g
+        .fairy
+        .and_then(|f| f.held_by)
+        .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
+    let count = g.on_board(g.active, slots) - usize::from(current);
+    debug_assert_eq!(count, fairy_followers(g, followers).count());
+    Some(count)
 }
 
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
@@ -212,14 +223,12 @@ pub(crate) fn move_fairy(
     events: &mut Vec<Event>,
 ) {
     let (seg, spot) = fairy_target(g, pos, spot);
-    let follower = seg
-        .and_then(|seg| {
-            g.figures
-                .iter()
-                .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
-        })
-        .map(|f| f.id);
-    g.fairy = Some(Fairy { pos, follower });
+    let follower = seg.and_then(|seg| {
+        g.figures
+            .iter()
+            .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
+    });
+    g.fairy = Some(Fairy::next_to(pos, follower));
     events.push(
         PdEvent::FairyMoved {
             player: g.active,
@@ -287,12 +296,9 @@ pub(crate) fn fairy_scoring_bonus(
 
 /// Whether the feature of `seg` has a part on the tile at `pos`.
 fn feature_crosses(g: &Game, seg: SegId, pos: Pos) -> bool {
-    let Some(placed) = g.board.at(pos) else {
-        return false;
-    };
-    let base = g.board.placed(placed).seg_base;
-    let n = g.board.oriented(&g.rules.tiles, placed).features.len() as u32;
-    (base..base + n).any(|s| g.features.same(s, seg))
+    g.board
+        .at(pos)
+        .is_some_and(|placed| g.tile_segs(placed).any(|s| g.features.same(s, seg)))
 }
 
 /// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
@@ -300,7 +306,7 @@ pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
     if let Some(fairy) = g.fairy.as_mut()
         && fairy.follower == Some(id)
     {
-        fairy.follower = None;
+        fairy.unassign();
     }
 }
 
@@ -312,14 +318,14 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game, followers: &Kinds) -> bool {
+fn moves_after_figure(g: &Game, followers: &Kinds, slots: &[usize]) -> bool {
     let table = &g.rules.figures;
     let other = g
         .now
         .deployed
         .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
     other
-        && count_fairy_moves(g, followers).map_or_else(
+        && count_fairy_moves(g, followers, slots).map_or_else(
             || {
                 let mut moves = Vec::new();
                 fairy_actions(g, followers, &mut moves);
@@ -340,6 +346,8 @@ pub struct FairyMechanic {
     phases: &'static [Phase],
     /// The figure kinds it counts as followers (their rows' `fairy`, FA1–FA3).
     followers: Kinds,
+    /// The figure table's indices of those kinds.
+    slots: Vec<usize>,
 }
 
 impl FairyMechanic {
@@ -362,6 +370,10 @@ impl FairyMechanic {
             deploy,
             phases,
             followers: table.kinds(|r| r.fairy),
+            slots: (table.rows().iter().enumerate())
+                .filter(|(_, r)| r.fairy)
+                .map(|(i, _)| i)
+                .collect(),
         }
     }
 
@@ -416,15 +428,19 @@ impl Mechanic for FairyMechanic {
             | Hooks::DRAGON
     }
 
+    /// Its moves answer the deployment only (FA2).
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
     fn phases(&self) -> &[Phase] {
         self.phases
     }
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
-            Phase::Deploy => {
-                moves_after_figure(g, &self.followers).then_some(self.asked(AFTER_FIGURE))
-            }
+            Phase::Deploy => moves_after_figure(g, &self.followers, &self.slots)
+                .then_some(self.asked(AFTER_FIGURE)),
             _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
         }
     }
@@ -460,7 +476,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             Some(1)
         } else if self.moves_at(asked) {
-            count_fairy_moves(g, &self.followers)
+            count_fairy_moves(g, &self.followers, &self.slots)
         } else {
             Some(0)
         }
@@ -470,8 +486,10 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             return (n == 0).then(|| PdAction::Claim.into());
         }
-        // Counted moves are follower mode's.
-        let moves = (self.moves_at(asked) && fairy_may_move(g))
+        // Counted moves are follower mode's, asked for only when there are some: the fairy may
+        // move (its count is 0 otherwise).
+        let moves = self
+            .moves_at(asked)
             .then(|| fairy_followers(g, &self.followers));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }

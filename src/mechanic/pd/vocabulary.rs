@@ -243,8 +243,9 @@ const EVENTS: [&str; 11] = [
 const REASONS: [&str; 3] = ["dead_end", "steps_done", "script"];
 
 impl From<PdEvent> for Event {
-    // Inlined where an event is made, only its own arm is left.
-    #[inline]
+    // Inlined where an event is made (always: left to itself the compiler keeps one copy, and
+    // every event pays for the whole match), only its own arm is left.
+    #[inline(always)]
     fn from(e: PdEvent) -> Event {
         let mut m = MechanicEvent::new(&WORDS, 0);
         match e {
