@@ -126,6 +126,7 @@ impl Base {
         }
         let opened = Opened::of(g, &kinds);
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
+        // The tile just laid (B-F2), or every tile when a mechanic opens the board.
         let mut tiles = if opened.is_some() {
             0..g.board.tiles().len() as PlacedId
         } else {
@@ -154,7 +155,6 @@ impl Base {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
-        let anywhere = opened.is_some();
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
@@ -173,7 +173,7 @@ impl Base {
                 // `occupancy_problem`, with the player's followers found once: one of them
                 // stands in the feature only if it is occupied (with the portal, most are).
                 let occupied = totals.followers > 0;
-                let joinable = || own.contains(&root);
+                let joinable = || joins(&own, root);
                 let fit = kinds.on(def.kind) & open_to & kinds.free(occupied, joinable);
                 let shut = |o: &Opened| {
                     o.opening
@@ -185,7 +185,7 @@ impl Base {
                 }
                 // Every check of `problem` but these follows.
                 for figure in kinds.among(fit) {
-                    if tile_problem(g, seg, figure, own_tile, vetoes, anywhere).is_none() {
+                    if veto_problem(g, seg, figure, own_tile, vetoes).is_none() {
                         out.push(Action::Deploy {
                             pos: p.pos,
                             spot,
@@ -277,7 +277,11 @@ fn problem(
     if let Some(why) = occupancy_problem(g, row, seg) {
         return Some(why);
     }
-    tile_problem(g, seg, figure, s.placed == placed, vetoes, anywhere)
+    let own_tile = s.placed == placed;
+    if let Some(why) = veto_problem(g, seg, figure, own_tile, vetoes) {
+        return Some(why);
+    }
+    (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
 }
 
 /// Why the figure of `row` may not join the feature of `seg` as it stands: an occupied feature
@@ -318,24 +322,25 @@ fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusa
     ))
 }
 
-/// Why `figure` may not go on the segment `seg` (on the tile laid this turn if
-/// `own_tile`): the mechanics' vetoes, then the tile just laid (B-F2) unless the board is open.
-fn tile_problem(
+/// Why one of the mechanics of `vetoes` objects to `figure` on the segment `seg` (on the tile
+/// laid this turn if `own_tile`), if one does.
+fn veto_problem(
     g: &Game,
     seg: SegId,
     figure: FigureKind,
     own_tile: bool,
     vetoes: u32,
-    anywhere: bool,
 ) -> Option<Refusal> {
-    if let Some(why) = g
-        .mechanics
+    g.mechanics
         .among(vetoes)
         .find_map(|m| m.deploy_problem(g, seg, figure, own_tile))
-    {
-        return Some(why);
-    }
-    (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
+}
+
+/// Whether the feature of `root` is among the features `own` where the player has a follower
+/// (rarely asked: only of an occupied feature, when the player has a figure that joins one).
+#[cold]
+fn joins(own: &[SegId], root: SegId) -> bool {
+    own.contains(&root)
 }
 
 /// Whether `player` has a follower (a figure tagged `follower`) in the feature of `seg`.
