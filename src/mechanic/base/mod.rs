@@ -155,6 +155,7 @@ impl Base {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
+        let all = kinds.all();
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
@@ -164,7 +165,7 @@ impl Base {
             let (vetoes, open_to) = match through {
                 Some(o) if o.opening.shut_tile(p.pos).is_some() => continue,
                 Some(o) => (vetoes & !o.by, o.lets_through),
-                None => (vetoes, kinds.all()),
+                None => (vetoes, all),
             };
             let oriented = g.board.oriented(&g.rules.tiles, t);
             let features = oriented.features.iter().zip(&oriented.spots);
@@ -394,6 +395,10 @@ impl Candidates {
             joining: 0,
         };
         let supply = &g.supply[g.active];
+        // Late in a game the player often has none left: one look at the whole supply tells.
+        if supply.iter().all(|&n| n == 0) {
+            return candidates;
+        }
         let rows = g.rules.figures.rows().iter().zip(supply);
         for row in rows.filter(|(_, n)| **n > 0).map(|(row, _)| row) {
             let Some(slot) = candidates.kinds.get_mut(candidates.len) else {
