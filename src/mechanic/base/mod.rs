@@ -338,8 +338,9 @@ fn veto_problem(
 }
 
 /// Whether the feature of `root` is among the features `own` where the player has a follower
-/// (rarely asked: only of an occupied feature, when the player has a figure that joins one).
-#[cold]
+/// (asked only of an occupied feature, when the player has a figure that joins one: kept out of
+/// the listing's loop over segments, which then holds fewer values at once).
+#[inline(never)]
 fn joins(own: &[SegId], root: SegId) -> bool {
     own.contains(&root)
 }
