@@ -3,8 +3,9 @@
 //!
 //! The mechanic answers [`Mechanic::opening`] with an [`Opening`], and names its refusals in
 //! its [`Mechanic::deploy_problem`] from [`Opening::shut`]. The listing of deployments reads
-//! the same facts once for the whole board: the tile's neighbours once per tile, the feature's
-//! totals once per segment, with no call into the mechanic for each of the board's features.
+//! the same facts once for the whole board: whether a tile is barred once per tile
+//! (`Opening::shut_tile`), the feature's totals once per segment (`Opening::shut_feature`),
+//! with no call into the mechanic for each of the board's features.
 //!
 //! [`Mechanic::opening`]: crate::engine::mechanic::Mechanic::opening
 //! [`Mechanic::deploy_problem`]: crate::engine::mechanic::Mechanic::deploy_problem
@@ -55,12 +56,20 @@ impl Opening {
         let kind = g.features.segment(seg).kind;
         let pos = g.seg_pos(seg);
         let totals = g.features.totals(seg);
-        self.shut_feature(g, seg, kind, &totals, pos, g.board.neighbours(pos))
+        self.shut_tile(pos)
+            .or_else(|| self.shut_feature(g, seg, kind, &totals, pos))
     }
 
-    /// [`Opening::shut`] for a figure that may go through, on a tile the opening limits:
-    /// segment `seg` of `kind`, with its feature's `totals`, on the tile at `pos` with
-    /// `neighbours` tiles around it.
+    /// Why the opening keeps every figure off the tile at `pos`, if it does ([`Opening::shut`]
+    /// on a tile the opening limits, for a figure that may go through).
+    #[inline]
+    pub(crate) fn shut_tile(&self, pos: Pos) -> Option<Shut> {
+        (self.barred == Some(pos)).then_some(Shut::Tile)
+    }
+
+    /// The rest of [`Opening::shut`] for a figure that may go through, on a tile the opening
+    /// limits and does not bar ([`Opening::shut_tile`]): segment `seg` of `kind`, with its
+    /// feature's `totals`, on the tile at `pos`.
     #[inline]
     pub(crate) fn shut_feature(
         &self,
@@ -69,14 +78,15 @@ impl Opening {
         kind: FeatureKind,
         totals: &Totals,
         pos: Pos,
-        neighbours: u32,
     ) -> Option<Shut> {
-        if self.barred == Some(pos) {
-            return Some(Shut::Tile);
-        }
         if kind == FeatureKind::Field {
             return (!self.enclosed_farms_open && totals.open == 0).then_some(Shut::EnclosedFarm);
         }
+        // Only a cloister or garden is judged by its tile's neighbours: most features are not.
+        let neighbours = match kind {
+            FeatureKind::Cloister | FeatureKind::Garden => g.board.neighbours(pos),
+            _ => 0,
+        };
         if !is_complete_by(kind, totals, neighbours) {
             return None;
         }

@@ -57,6 +57,15 @@ pub enum FeatureKind {
 }
 
 impl FeatureKind {
+    /// Every kind, in declaration order (`kind as usize` is its index here).
+    pub const ALL: [FeatureKind; 5] = [
+        FeatureKind::Road,
+        FeatureKind::City,
+        FeatureKind::Cloister,
+        FeatureKind::Field,
+        FeatureKind::Garden,
+    ];
+
     /// The lowercase name used in records, events and messages.
     pub fn name(self) -> &'static str {
         match self {

@@ -126,6 +126,7 @@ impl Base {
         }
         let opened = Opened::of(g, &kinds);
         let vetoes = g.mechanics.select(Hooks::DEPLOY, |m| m.vetoes_deploy(g));
+        // The tile just laid (B-F2), or every tile when a mechanic opens the board.
         let mut tiles = if opened.is_some() {
             0..g.board.tiles().len() as PlacedId
         } else {
@@ -147,57 +148,49 @@ impl Base {
                 .map_or(g.features.len(), |p| p.seg_base as usize)
         };
         let segments = first_seg(tiles.end).saturating_sub(first_seg(tiles.start));
-        out.reserve(segments * kinds.len);
+        out.reserve(segments * kinds.len());
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
-        if kinds.joins {
+        if kinds.joining != 0 {
             own.reserve_exact(g.figures.len());
             own.extend(own_follower_roots(g, g.active));
         }
-        let anywhere = opened.is_some();
+        let all = kinds.all();
         for t in tiles {
             let p = g.board.placed(t);
             let own_tile = t == placed;
             // On the other tiles of an opened board the opening's limits are applied here,
             // its mechanic's veto is not asked again for each feature.
             let through = opened.as_ref().filter(|_| !own_tile);
-            let (vetoes, neighbours) = match through {
-                Some(o) => (vetoes & !o.by, g.board.neighbours(p.pos)),
-                None => (vetoes, 0),
+            let (vetoes, open_to) = match through {
+                Some(o) if o.opening.shut_tile(p.pos).is_some() => continue,
+                Some(o) => (vetoes & !o.by, o.lets_through),
+                None => (vetoes, all),
             };
             let oriented = g.board.oriented(&g.rules.tiles, t);
             let features = oriented.features.iter().zip(&oriented.spots);
             for (seg, (def, &spot)) in (p.seg_base..).zip(features) {
                 let (root, totals) = g.features.root_totals(seg);
-                // An occupied feature (B-F3) takes no figure but one that joins its owner's
-                // follower (a builder, a pig): with the portal most are occupied.
+                // `occupancy_problem`, with the player's followers found once: one of them
+                // stands in the feature only if it is occupied (with the portal, most are).
                 let occupied = totals.followers > 0;
-                if occupied && !kinds.joins {
-                    continue;
-                }
+                let joinable = || joins(&own, root);
+                let fit = kinds.on(def.kind) & open_to & kinds.free(occupied, joinable);
                 let shut = |o: &Opened| {
                     o.opening
-                        .shut_feature(g, seg, def.kind, &totals, p.pos, neighbours)
+                        .shut_feature(g, seg, def.kind, &totals, p.pos)
                         .is_some()
                 };
-                if through.is_some_and(shut) {
+                if fit == 0 || through.is_some_and(shut) {
                     continue;
                 }
-                // `occupancy_problem`, with the player's followers found once: one of them
-                // stands in the feature only if it is occupied.
-                let joinable = occupied && own.contains(&root);
-                // Every check of `problem` but these two follows.
-                for (i, c) in kinds.iter().enumerate() {
-                    let free = if c.joins_own { joinable } else { !occupied };
-                    if free
-                        && c.stands_on.on(def.kind)
-                        && through.is_none_or(|o| o.lets_through[i])
-                        && tile_problem(g, seg, c.kind, own_tile, vetoes, anywhere).is_none()
-                    {
+                // Every check of `problem` but these follows.
+                for figure in kinds.among(fit) {
+                    if veto_problem(g, seg, figure, own_tile, vetoes).is_none() {
                         out.push(Action::Deploy {
                             pos: p.pos,
                             spot,
-                            figure: c.kind,
+                            figure,
                         });
                     }
                 }
@@ -285,7 +278,11 @@ fn problem(
     if let Some(why) = occupancy_problem(g, row, seg) {
         return Some(why);
     }
-    tile_problem(g, seg, figure, s.placed == placed, vetoes, anywhere)
+    let own_tile = s.placed == placed;
+    if let Some(why) = veto_problem(g, seg, figure, own_tile, vetoes) {
+        return Some(why);
+    }
+    (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
 }
 
 /// Why the figure of `row` may not join the feature of `seg` as it stands: an occupied feature
@@ -326,24 +323,26 @@ fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusa
     ))
 }
 
-/// Why `figure` may not go on the segment `seg` (on the tile laid this turn if
-/// `own_tile`): the mechanics' vetoes, then the tile just laid (B-F2) unless the board is open.
-fn tile_problem(
+/// Why one of the mechanics of `vetoes` objects to `figure` on the segment `seg` (on the tile
+/// laid this turn if `own_tile`), if one does.
+fn veto_problem(
     g: &Game,
     seg: SegId,
     figure: FigureKind,
     own_tile: bool,
     vetoes: u32,
-    anywhere: bool,
 ) -> Option<Refusal> {
-    if let Some(why) = g
-        .mechanics
+    g.mechanics
         .among(vetoes)
         .find_map(|m| m.deploy_problem(g, seg, figure, own_tile))
-    {
-        return Some(why);
-    }
-    (!own_tile && !anywhere).then_some(Refusal::new("B-F2", "figures go on the tile just placed"))
+}
+
+/// Whether the feature of `root` is among the features `own` where the player has a follower
+/// (asked only of an occupied feature, when the player has a figure that joins one: kept out of
+/// the listing's loop over segments, which then holds fewer values at once).
+#[inline(never)]
+fn joins(own: &[SegId], root: SegId) -> bool {
+    own.contains(&root)
 }
 
 /// Whether `player` has a follower (a figure tagged `follower`) in the feature of `seg`.
@@ -352,14 +351,17 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
     own_follower_roots(g, player).any(|r| r == root)
 }
 
-/// The figure kinds a player has in supply (B-F4), in table order, with what the listing of
-/// deployments asks of each: the features it may stand on ([`stands_on`]) and whether it
-/// joins its owner's follower.
+/// The figure kinds a player has in supply (B-F4), in table order, and what the listing of
+/// deployments asks of each, kept as sets of them (bit `i` for the `i`-th kind) so that a
+/// feature is matched against all of them at once.
 struct Candidates {
-    kinds: [Candidate; MAX_FIGURES],
+    kinds: [FigureKind; MAX_FIGURES],
     len: usize,
-    /// Whether any of them joins its owner's follower.
-    joins: bool,
+    /// The kinds that may stand on a feature of each kind ([`stands_on`]), by
+    /// [`FeatureKind`] index.
+    on: [u8; FeatureKind::ALL.len()],
+    /// The kinds that join their owner's follower (a builder, a pig).
+    joining: u8,
 }
 
 /// The board opened to this turn's deployment ([`Opening`]), as the listing of deployments
@@ -368,59 +370,53 @@ struct Opened {
     opening: Opening,
     /// The mechanic that opened it (its bit in the set of vetoes).
     by: u32,
-    /// Whether each kind of the [`Candidates`] may go through.
-    lets_through: [bool; MAX_FIGURES],
+    /// The kinds of the [`Candidates`] that may go through.
+    lets_through: u8,
 }
 
 impl Opened {
     /// The first opening of the board a mechanic gives this turn, if any.
     fn of(g: &Game, kinds: &Candidates) -> Option<Opened> {
         let (by, opening) = g.mechanics.find_map(Hooks::ANYWHERE, |m| m.opening(g))?;
-        let mut lets_through = [false; MAX_FIGURES];
-        for (slot, c) in lets_through.iter_mut().zip(kinds.iter()) {
-            *slot = opening::lets_through(g, c.kind);
-        }
         Some(Opened {
             opening,
             by,
-            lets_through,
+            lets_through: kinds.which(|kind| opening::lets_through(g, kind)),
         })
     }
-}
-
-/// One kind of [`Candidates`].
-#[derive(Clone, Copy)]
-struct Candidate {
-    kind: FigureKind,
-    stands_on: Stands,
-    joins_own: bool,
 }
 
 impl Candidates {
     /// The kinds the active player has in supply.
     fn in_supply(g: &Game) -> Candidates {
         let mut candidates = Candidates {
-            kinds: [Candidate {
-                kind: FigureKind::Follower,
-                stands_on: Stands::default(),
-                joins_own: false,
-            }; MAX_FIGURES],
+            kinds: [FigureKind::Follower; MAX_FIGURES],
             len: 0,
-            joins: false,
+            on: [0; FeatureKind::ALL.len()],
+            joining: 0,
         };
         let supply = &g.supply[g.active];
+        // Late in a game the player often has none left: one look at the whole supply tells.
+        if supply.iter().all(|&n| n == 0) {
+            return candidates;
+        }
         let rows = g.rules.figures.rows().iter().zip(supply);
         for row in rows.filter(|(_, n)| **n > 0).map(|(row, _)| row) {
             let Some(slot) = candidates.kinds.get_mut(candidates.len) else {
                 break;
             };
-            *slot = Candidate {
-                kind: row.kind,
-                stands_on: stands_on(g, row),
-                joins_own: row.joins_own,
-            };
+            *slot = row.kind;
+            let bit = 1 << candidates.len;
+            let stands = stands_on(g, row);
+            for (on, feature) in candidates.on.iter_mut().zip(FeatureKind::ALL) {
+                if stands.on(feature) {
+                    *on |= bit;
+                }
+            }
+            if row.joins_own {
+                candidates.joining |= bit;
+            }
             candidates.len += 1;
-            candidates.joins |= row.joins_own;
         }
         candidates
     }
@@ -429,8 +425,49 @@ impl Candidates {
         self.len == 0
     }
 
-    fn iter(&self) -> impl Iterator<Item = &Candidate> {
-        self.kinds[..self.len].iter()
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// All the kinds.
+    fn all(&self) -> u8 {
+        self.which(|_| true)
+    }
+
+    /// The kinds for which `keep` holds.
+    fn which(&self, keep: impl Fn(FigureKind) -> bool) -> u8 {
+        let kinds = self.kinds[..self.len].iter().enumerate();
+        kinds
+            .filter(|(_, kind)| keep(**kind))
+            .fold(0, |set, (i, _)| set | 1 << i)
+    }
+
+    /// The kinds that may stand on a feature of `kind`.
+    fn on(&self, kind: FeatureKind) -> u8 {
+        self.on[kind as usize]
+    }
+
+    /// The kinds that may go into a feature as it stands (B-F3): a free one takes any but
+    /// those that join their owner's follower, an occupied one only those, and only if
+    /// `joinable` (it holds one of the player's followers).
+    fn free(&self, occupied: bool, joinable: impl FnOnce() -> bool) -> u8 {
+        match occupied {
+            false => !self.joining,
+            true if self.joining != 0 && joinable() => self.joining,
+            true => 0,
+        }
+    }
+
+    /// The kinds of a set, in table order.
+    fn among(&self, set: u8) -> impl Iterator<Item = FigureKind> + '_ {
+        let mut set = set;
+        std::iter::from_fn(move || {
+            (set != 0).then(|| {
+                let i = set.trailing_zeros() as usize;
+                set &= set - 1;
+                self.kinds[i]
+            })
+        })
     }
 }
 
