@@ -1173,19 +1173,30 @@ impl Game {
         board.each_beside(placed, |e, other| {
             let theirs = board.oriented(tiles, other);
             let their_base = board.placed(other).seg_base;
-            let mine = oriented.edge_feature[e as usize];
-            let their = theirs.edge_feature[e.opposite() as usize];
-            if mine != NO_FEATURE && their != NO_FEATURE {
-                features.join(seg_base + mine as u32, their_base + their as u32);
-            }
-            for h in [2 * e as usize, 2 * e as usize + 1] {
-                let (a, b) = (
+            let mut join = |(mine, their): (u8, u8), borders| {
+                if mine != NO_FEATURE && their != NO_FEATURE {
+                    features.join(seg_base + mine as u32, their_base + their as u32, borders);
+                }
+            };
+            join(
+                (
+                    oriented.edge_feature[e as usize],
+                    theirs.edge_feature[e.opposite() as usize],
+                ),
+                1,
+            );
+            let [first, second] = [2 * e as usize, 2 * e as usize + 1].map(|h| {
+                (
                     oriented.half_feature[h],
                     theirs.half_feature[facing_half(h)],
-                );
-                if a != NO_FEATURE && b != NO_FEATURE {
-                    features.join(seg_base + a as u32, their_base + b as u32);
-                }
+                )
+            });
+            // A field on both halves of the edge, on both sides: one joint of two borders.
+            if first == second {
+                join(first, 2);
+            } else {
+                join(first, 1);
+                join(second, 1);
             }
         });
         placed
@@ -1264,10 +1275,13 @@ impl Game {
     /// Each player's strength in the feature of `seg` (B-M1).
     pub(crate) fn strength(&mut self, seg: SegId) -> Strength {
         let mut strength = Strength::new(self.scores.len());
-        let key = self.features.root(seg);
-        for f in &self.figures {
-            if self.features.root(f.seg) == key {
-                strength[f.owner] += self.rules.figures.strength(f.kind);
+        let (key, totals) = self.features.root_totals(seg);
+        // The totals count every figure in the feature: most features have none to look for.
+        if totals.followers > 0 {
+            for f in &self.figures {
+                if self.features.root(f.seg) == key {
+                    strength[f.owner] += self.rules.figures.strength(f.kind);
+                }
             }
         }
         let kind = self.features.segment(seg).kind;

@@ -218,9 +218,11 @@ impl Features {
         self.totals(s).open == 0
     }
 
-    /// Joins two segments across a border (an edge for roads and cities, a half-edge for
-    /// fields); each side loses one open edge.
-    pub fn join(&mut self, a: SegId, b: SegId) {
+    /// Joins two segments across `borders` borders of one tile edge (the edge for roads and
+    /// cities, one or both half-edges for fields); each side loses that many open edges. Both
+    /// half-edges of an edge make one joint: a walk meets the same neighbours in the same order
+    /// as across two.
+    pub fn join(&mut self, a: SegId, b: SegId, borders: u32) {
         self.log_paths([a, b]);
         self.add_joint(a, b);
         // Borrowed apart from the log, the rows stay in hand while it grows.
@@ -231,8 +233,8 @@ impl Features {
         // roots (one of which stays the root).
         self.log
             .changes([a as usize, b as usize, ra as usize, rb as usize]);
-        rows[ra as usize].totals.open -= 1;
-        rows[rb as usize].totals.open -= 1;
+        rows[ra as usize].totals.open -= borders;
+        rows[rb as usize].totals.open -= borders;
         if ra != rb {
             let (ta, tb) = (rows[ra as usize].totals, rows[rb as usize].totals);
             let root = link(rows, ra, rb);
@@ -396,14 +398,14 @@ mod tests {
         let a = f.add(seg(0), 2, 1, inn);
         let b = f.add(seg(1), 2, 0, Marks::default());
         let c = f.add(seg(2), 2, 1, inn);
-        f.join(a, b);
+        f.join(a, b, 1);
         assert_eq!(f.totals(a).open, 2);
-        f.join(b, c);
+        f.join(b, c, 1);
         assert_eq!(f.totals(c).open, 2);
         assert_eq!(f.totals(c).pennants, 2);
         assert_eq!(f.totals(b).marks.inns, 2);
         // Closing the loop inside one feature takes two open edges away.
-        f.join(c, a);
+        f.join(c, a, 1);
         assert!(f.closed(a));
         f.add_followers(b, 1);
         assert_eq!(f.totals(a).followers, 1);
@@ -411,6 +413,38 @@ mod tests {
         f.members(c, &mut out);
         out.sort();
         assert_eq!(out, vec![a, b, c]);
+    }
+
+    /// Issue 11: a field joined across both half-edges of an edge at once has the totals and
+    /// walks it has when joined across each half-edge in turn.
+    #[test]
+    fn two_borders_at_once_equal_two_joins() {
+        let build = |at_once: bool| {
+            let mut f = Features::with_capacity(4);
+            let s: Vec<SegId> = (0..4)
+                .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+                .collect();
+            f.join(s[0], s[1], 1);
+            if at_once {
+                f.join(s[2], s[0], 2);
+            } else {
+                f.join(s[2], s[0], 1);
+                f.join(s[2], s[0], 1);
+            }
+            f.join(s[3], s[2], 1);
+            let walks: Vec<Vec<SegId>> = s
+                .iter()
+                .map(|&x| {
+                    let mut out = Vec::new();
+                    f.members(x, &mut out);
+                    out
+                })
+                .collect();
+            (f.totals(s[0]), walks)
+        };
+        let (totals, walks) = build(true);
+        assert_eq!(totals.open, 16 - 2 * 4);
+        assert_eq!((totals, walks), build(false));
     }
 
     /// Whether two sets of features hold the same content (walk stamps aside).
@@ -429,7 +463,7 @@ mod tests {
                 1 | 2 if n > 1 => {
                     let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
                     if a != b {
-                        f.join(a, b);
+                        f.join(a, b, 1);
                     }
                 }
                 _ if n > 0 => f.add_followers(rng.random_range(0..n), 1),
@@ -477,11 +511,11 @@ mod tests {
         let s: Vec<SegId> = (0..6)
             .map(|i| f.add(seg(i), 4, 0, Marks::default()))
             .collect();
-        f.join(s[0], s[1]);
-        f.join(s[2], s[0]);
-        f.join(s[0], s[3]);
-        f.join(s[4], s[0]);
-        f.join(s[1], s[5]);
+        f.join(s[0], s[1], 1);
+        f.join(s[2], s[0], 1);
+        f.join(s[0], s[3], 1);
+        f.join(s[4], s[0], 1);
+        f.join(s[1], s[5], 1);
         let mut out = Vec::new();
         f.members(s[0], &mut out);
         assert_eq!(out, vec![s[0], s[3], s[1], s[4], s[2], s[5]]);

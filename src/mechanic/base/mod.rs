@@ -509,7 +509,8 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
     };
     g.pay(&strength, points, kind, rule, at, events);
     scored(g, seg, completed, events);
-    if completed {
+    // The totals count every figure in the feature: most features have none to send home.
+    if completed && g.features.totals(seg).followers > 0 {
         g.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
     }
 }
