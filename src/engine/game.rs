@@ -1157,18 +1157,21 @@ impl Game {
         let oriented = tiles[tile as usize].at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
-        for (i, (f, sides)) in oriented.features.iter().zip(oriented.sides).enumerate() {
-            self.features.add(
-                Segment {
-                    placed,
-                    feature: i as u8,
-                    kind: f.kind,
-                },
-                sides.into(),
-                f.pennants.into(),
-                f.marks,
-            );
-        }
+        let parts = oriented.features.iter().zip(oriented.sides).enumerate();
+        self.features.add(parts.map(|(i, (f, sides))| {
+            let segment = Segment {
+                placed,
+                feature: i as u8,
+                kind: f.kind,
+            };
+            let totals = Totals {
+                open: sides.into(),
+                pennants: f.pennants.into(),
+                marks: f.marks,
+                followers: 0,
+            };
+            (segment, totals)
+        }));
         let (board, features) = (&self.board, &mut self.features);
         board.each_beside(placed, |e, other| {
             let theirs = board.oriented(tiles, other);

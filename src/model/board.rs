@@ -346,9 +346,9 @@ impl Board {
             rotation,
             seg_base,
         });
-        self.surrounded = false;
         // `reach` made room for the tile and the ring around its neighbours.
         let Some(i) = self.index(pos) else {
+            self.surrounded = false;
             return id;
         };
         let (edges, ring) = self.around(i);
@@ -374,11 +374,13 @@ impl Board {
             let open = &mut frontier[cell.slot as usize];
             open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
         }
+        let mut reached = 0;
         for i in ring {
-            let cell = &mut cells[i];
-            cell.around += 1;
-            self.surrounded |= cell.surrounded();
+            cells[i].around += 1;
+            reached |= cells[i].around;
         }
+        // No cell has more than 8 around: only a count of 8 sets bit 3.
+        self.surrounded = reached & 8 != 0 && ring.iter().any(|&i| cells[i].surrounded());
         id
     }
 

@@ -156,24 +156,23 @@ impl Features {
         }
     }
 
-    /// Adds a segment with its own totals and returns its id.
+    /// Adds segments, each with its own totals, and returns the id of the first (the others
+    /// follow in order). `parts` is gone through twice (a tile's features: once for the facts,
+    /// once for the rows, each extended in one go).
     #[inline]
-    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
+    pub fn add(&mut self, parts: impl Iterator<Item = (Segment, Totals)> + Clone) -> SegId {
         self.log.grow();
-        let id = self.segments.len() as SegId;
-        self.segments.push(segment);
-        self.rows.push(Row {
-            heads: [NO_JOINT; 2],
-            parent: id,
-            rank: 0,
-            totals: Totals {
-                open,
-                pennants,
-                marks,
-                followers: 0,
-            },
-        });
-        id
+        let first = self.segments.len() as SegId;
+        self.segments
+            .extend(parts.clone().map(|(segment, _)| segment));
+        self.rows
+            .extend(parts.enumerate().map(|(i, (_, totals))| Row {
+                heads: [NO_JOINT; 2],
+                parent: first + i as SegId,
+                rank: 0,
+                totals,
+            }));
+        first
     }
 
     /// Number of segments.
@@ -388,6 +387,23 @@ mod tests {
         }
     }
 
+    /// Adds one segment with `open` edges, `pennants` and `marks`.
+    fn add_one(
+        f: &mut Features,
+        segment: Segment,
+        open: u32,
+        pennants: u32,
+        marks: Marks,
+    ) -> SegId {
+        let totals = Totals {
+            open,
+            pennants,
+            marks,
+            followers: 0,
+        };
+        f.add(std::iter::once((segment, totals)))
+    }
+
     #[test]
     fn totals_follow_unions_and_loops() {
         let mut f = Features::with_capacity(4);
@@ -395,9 +411,9 @@ mod tests {
             inns: 1,
             ..Marks::default()
         };
-        let a = f.add(seg(0), 2, 1, inn);
-        let b = f.add(seg(1), 2, 0, Marks::default());
-        let c = f.add(seg(2), 2, 1, inn);
+        let a = add_one(&mut f, seg(0), 2, 1, inn);
+        let b = add_one(&mut f, seg(1), 2, 0, Marks::default());
+        let c = add_one(&mut f, seg(2), 2, 1, inn);
         f.join(a, b, 1);
         assert_eq!(f.totals(a).open, 2);
         f.join(b, c, 1);
@@ -422,7 +438,7 @@ mod tests {
         let build = |at_once: bool| {
             let mut f = Features::with_capacity(4);
             let s: Vec<SegId> = (0..4)
-                .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+                .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
                 .collect();
             f.join(s[0], s[1], 1);
             if at_once {
@@ -458,7 +474,7 @@ mod tests {
             let n = f.len() as SegId;
             match rng.random_range(0..4) {
                 0 => {
-                    f.add(seg(n as PlacedId), 4, 0, Marks::default());
+                    add_one(f, seg(n as PlacedId), 4, 0, Marks::default());
                 }
                 1 | 2 if n > 1 => {
                     let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
@@ -509,7 +525,7 @@ mod tests {
     fn members_come_in_joint_order() {
         let mut f = Features::with_capacity(6);
         let s: Vec<SegId> = (0..6)
-            .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+            .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
             .collect();
         f.join(s[0], s[1], 1);
         f.join(s[2], s[0], 1);
