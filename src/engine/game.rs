@@ -1157,8 +1157,8 @@ impl Game {
         let oriented = tiles[tile as usize].at(rotation);
         let seg_base = self.features.len() as u32;
         let placed = self.board.put(tile, pos, rotation, seg_base, oriented);
-        let parts = oriented.features.iter().zip(oriented.sides).enumerate();
-        self.features.add(parts.map(|(i, (f, sides))| {
+        let parts = oriented.features.iter().zip(&oriented.sides).enumerate();
+        self.features.add(parts.map(|(i, (f, &sides))| {
             let segment = Segment {
                 placed,
                 feature: i as u8,
