@@ -1249,13 +1249,19 @@ impl Game {
         let mut done = Completed::default();
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules.tiles, placed);
-        for (i, f) in oriented.features.iter().enumerate() {
-            let seg = p.seg_base + i as u32;
-            if f.kind != FeatureKind::Field
-                && self.complete_at(seg, f.kind, p.pos)
-                && !done.iter().any(|d| self.features.same(*d, seg))
-            {
-                done.push(seg);
+        // The newest tile's roads and cities close by its own joins only (the features tell
+        // whether any did), its cloister or garden only if it lies surrounded.
+        let newest = usize::from(placed) + 1 == self.board.tiles().len();
+        let quiet = newest && !self.features.closed_lately() && self.board.neighbours(p.pos) < 8;
+        if !quiet {
+            for (i, f) in oriented.features.iter().enumerate() {
+                let seg = p.seg_base + i as u32;
+                if f.kind != FeatureKind::Field
+                    && self.complete_at(seg, f.kind, p.pos)
+                    && !done.iter().any(|d| self.features.same(*d, seg))
+                {
+                    done.push(seg);
+                }
             }
         }
         // A cloister or garden is complete when its 8 neighbours are there.

@@ -52,6 +52,10 @@ pub struct Features {
     /// segment (never above `epoch`), grown to the segments' number as a walk starts.
     stamp: Vec<u32>,
     epoch: u32,
+    /// Whether a join since segments were last added took a feature's open edges to 0 (closed
+    /// a road or city, or enclosed a field): without one, none of the newest segments is in a
+    /// closed road or city.
+    closed_lately: bool,
     /// The segments whose rows changed since the features were last copied.
     log: CopyLog,
 }
@@ -108,6 +112,7 @@ impl Clone for Features {
             joints,
             stamp: _,
             epoch: _,
+            closed_lately,
             log,
         } = source;
         let id = log.id();
@@ -121,6 +126,7 @@ impl Clone for Features {
         self.log.copied(id, segments.len());
         // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
         self.stamp.resize(segments.len(), 0);
+        self.closed_lately = *closed_lately;
     }
 }
 
@@ -152,6 +158,7 @@ impl Features {
             joints: Vec::with_capacity(segments * 2),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
+            closed_lately: false,
             log: CopyLog::default(),
         }
     }
@@ -162,6 +169,7 @@ impl Features {
     #[inline]
     pub fn add(&mut self, parts: impl Iterator<Item = (Segment, Totals)> + Clone) -> SegId {
         self.log.grow();
+        self.closed_lately = false;
         let first = self.segments.len() as SegId;
         self.segments
             .extend(parts.clone().map(|(segment, _)| segment));
@@ -234,7 +242,7 @@ impl Features {
             .changes([a as usize, b as usize, ra as usize, rb as usize]);
         rows[ra as usize].totals.open -= borders;
         rows[rb as usize].totals.open -= borders;
-        if ra != rb {
+        let open = if ra != rb {
             let (ta, tb) = (rows[ra as usize].totals, rows[rb as usize].totals);
             let root = link(rows, ra, rb);
             rows[root as usize].totals = Totals {
@@ -243,7 +251,17 @@ impl Features {
                 marks: ta.marks.plus(tb.marks),
                 followers: ta.followers + tb.followers,
             };
-        }
+            ta.open + tb.open
+        } else {
+            rows[ra as usize].totals.open
+        };
+        self.closed_lately |= open == 0;
+    }
+
+    /// Whether a join since segments were last added closed a feature (see
+    /// [`Features::join`]): when not, no road or city of the newest segments is closed.
+    pub fn closed_lately(&self) -> bool {
+        self.closed_lately
     }
 
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
@@ -461,6 +479,24 @@ mod tests {
         let (totals, walks) = build(true);
         assert_eq!(totals.open, 16 - 2 * 4);
         assert_eq!((totals, walks), build(false));
+    }
+
+    /// B-M5: the features tell whether the joins since segments were last added closed one,
+    /// which is what spares looking for a completed road or city when a tile closed none.
+    #[test]
+    fn joins_tell_whether_they_closed_a_feature() {
+        let mut f = Features::with_capacity(4);
+        let a = add_one(&mut f, seg(0), 2, 0, Marks::default());
+        let b = add_one(&mut f, seg(1), 1, 0, Marks::default());
+        assert!(!f.closed_lately());
+        f.join(a, b, 1);
+        assert!(!f.closed_lately(), "one open edge is left");
+        let c = add_one(&mut f, seg(2), 1, 0, Marks::default());
+        assert!(!f.closed_lately());
+        f.join(c, a, 1);
+        assert!(f.closed_lately() && f.closed(b));
+        add_one(&mut f, seg(3), 1, 0, Marks::default());
+        assert!(!f.closed_lately(), "new segments start afresh");
     }
 
     /// Whether two sets of features hold the same content (walk stamps aside).
