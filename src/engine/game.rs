@@ -1247,21 +1247,18 @@ impl Game {
     /// (B-M5).
     pub(crate) fn completed_by(&self, placed: PlacedId) -> Completed {
         let mut done = Completed::default();
+        if self.completes_nothing(placed) {
+            return done;
+        }
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules.tiles, placed);
-        // The newest tile's roads and cities close by its own joins only (the features tell
-        // whether any did), its cloister or garden only if it lies surrounded.
-        let newest = usize::from(placed) + 1 == self.board.tiles().len();
-        let quiet = newest && !self.features.closed_lately() && self.board.neighbours(p.pos) < 8;
-        if !quiet {
-            for (i, f) in oriented.features.iter().enumerate() {
-                let seg = p.seg_base + i as u32;
-                if f.kind != FeatureKind::Field
-                    && self.complete_at(seg, f.kind, p.pos)
-                    && !done.iter().any(|d| self.features.same(*d, seg))
-                {
-                    done.push(seg);
-                }
+        for (i, f) in oriented.features.iter().enumerate() {
+            let seg = p.seg_base + i as u32;
+            if f.kind != FeatureKind::Field
+                && self.complete_at(seg, f.kind, p.pos)
+                && !done.iter().any(|d| self.features.same(*d, seg))
+            {
+                done.push(seg);
             }
         }
         // A cloister or garden is complete when its 8 neighbours are there.
@@ -1273,6 +1270,17 @@ impl Game {
             }
         });
         done
+    }
+
+    /// Whether laying `placed` surely completed nothing ([`Game::completed_by`] finds none), as
+    /// the newest tile tells cheaply (most tiles): its roads and cities close by its own joins
+    /// only (the features tell whether any closed a feature), its cloister or garden only if it
+    /// lies surrounded, and those around it only if it surrounded them (the board tells).
+    pub(crate) fn completes_nothing(&self, placed: PlacedId) -> bool {
+        usize::from(placed) + 1 == self.board.tiles().len()
+            && !self.features.closed_lately()
+            && !self.board.newest_surrounded_any()
+            && self.board.neighbours(self.board.placed(placed).pos) < 8
     }
 
     fn cloister_segment(&self, placed: PlacedId) -> Option<SegId> {
@@ -1541,4 +1549,44 @@ fn full_bag(rules: &Ruleset, start: &[StartTile]) -> Vec<TileId> {
         bag.extend(std::iter::repeat_n(i as TileId, *c as usize));
     }
     bag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B-M5 (issue 11): a tile that the cheap facts say completed nothing
+    /// ([`Game::completes_nothing`]) is one the full look ([`Game::completed_by`]) finds nothing
+    /// for, over every tile of random games; and they say so of most tiles.
+    #[test]
+    fn a_tile_said_to_complete_nothing_completes_nothing() {
+        let rules = Ruleset::load("hig").expect("hig loads");
+        let (mut quiet, mut laid) = (0, 0);
+        for seed in 0..20u64 {
+            let players = vec!["A".to_string(), "B".to_string()];
+            let (mut game, _) =
+                Game::new(Arc::clone(&rules), Setup::new(players, seed)).expect("the game starts");
+            let (mut legal, mut events) = (Vec::new(), Vec::new());
+            let mut pick = seed;
+            while !game.is_over() {
+                legal.clear();
+                game.legal_actions(&mut legal);
+                pick = pick
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let action = legal[(pick >> 33) as usize % legal.len()];
+                game.apply_legal(&action, &mut events)
+                    .expect("a legal action");
+                let (Action::Place { .. }, Some(placed)) = (action, game.now.placed) else {
+                    continue;
+                };
+                laid += 1;
+                if game.completes_nothing(placed) {
+                    quiet += 1;
+                    assert!(game.completed_by(placed).is_empty(), "seed {seed}");
+                }
+            }
+        }
+        assert!(quiet * 2 > laid, "{quiet} of {laid} tiles told at once");
+    }
 }

@@ -513,7 +513,7 @@ impl Board {
     /// [`Pos::ring`] order.
     pub fn each_surrounded_around(&self, id: PlacedId, mut found: impl FnMut(PlacedId)) {
         // Around the newest tile, whether there are any is known (most often none).
-        if usize::from(id) + 1 == self.placed.len() && !self.surrounded {
+        if usize::from(id) + 1 == self.placed.len() && !self.newest_surrounded_any() {
             return;
         }
         let Some(i) = self.index(self.placed[id as usize].pos) else {
@@ -532,6 +532,12 @@ impl Board {
     /// How many of the 8 positions around `p` hold tiles.
     pub fn neighbours(&self, p: Pos) -> u32 {
         self.index(p).map_or(0, |i| self.cells[i].around as u32)
+    }
+
+    /// Whether the newest tile surrounded a tile around it (one that
+    /// [`Board::each_surrounded_around`] finds).
+    pub fn newest_surrounded_any(&self) -> bool {
+        self.surrounded
     }
 }
 

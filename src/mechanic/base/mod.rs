@@ -236,6 +236,10 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
+        // Most tiles complete nothing, which is told without listing.
+        if g.completes_nothing(placed) {
+            return;
+        }
         for &seg in g.completed_by(placed).iter() {
             score_feature(g, seg, true, events);
         }
