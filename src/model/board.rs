@@ -44,6 +44,14 @@ struct Cell {
     around: u8,
 }
 
+impl Cell {
+    /// Whether the cell holds a tile and all 8 cells around it do (a cloister or garden on
+    /// it is complete).
+    fn surrounded(self) -> bool {
+        self.around == 8 && self.tile != 0
+    }
+}
+
 const EMPTY: Cell = Cell {
     tile: 0,
     slot: NOT_FRONTIER,
@@ -90,6 +98,9 @@ pub struct Board {
     used: Span,
     frontier: Vec<Open>,
     placed: Vec<Placed>,
+    /// Whether the newest tile surrounded a tile around it (made a cell of its ring
+    /// [`Cell::surrounded`]).
+    surrounded: bool,
     /// The cells changed since the board was last copied.
     log: CopyLog,
 }
@@ -155,6 +166,7 @@ impl Clone for Board {
             used,
             frontier,
             placed,
+            surrounded,
             log,
         } = source;
         let id = log.id();
@@ -176,6 +188,7 @@ impl Clone for Board {
         self.width = *width;
         self.used = *used;
         self.frontier.clone_from(frontier);
+        self.surrounded = *surrounded;
     }
 }
 
@@ -213,6 +226,7 @@ impl Board {
             used: Span::NONE,
             frontier: Vec::with_capacity(tiles),
             placed: Vec::with_capacity(tiles),
+            surrounded: false,
             log: CopyLog::default(),
         }
     }
@@ -226,6 +240,7 @@ impl Board {
             used: Span::NONE,
             frontier: Vec::new(),
             placed: Vec::new(),
+            surrounded: false,
             log: CopyLog::default(),
         }
     }
@@ -333,6 +348,7 @@ impl Board {
         });
         // `reach` made room for the tile and the ring around its neighbours.
         let Some(i) = self.index(pos) else {
+            self.surrounded = false;
             return id;
         };
         let (edges, ring) = self.around(i);
@@ -358,9 +374,13 @@ impl Board {
             let open = &mut frontier[cell.slot as usize];
             open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
         }
+        let mut reached = 0;
         for i in ring {
             cells[i].around += 1;
+            reached |= cells[i].around;
         }
+        // No cell has more than 8 around: only a count of 8 sets bit 3.
+        self.surrounded = reached & 8 != 0 && ring.iter().any(|&i| cells[i].surrounded());
         id
     }
 
@@ -492,6 +512,10 @@ impl Board {
     /// neighbours all hold tiles (the cloisters and gardens among them are complete), in
     /// [`Pos::ring`] order.
     pub fn each_surrounded_around(&self, id: PlacedId, mut found: impl FnMut(PlacedId)) {
+        // Around the newest tile, whether there are any is known (most often none).
+        if usize::from(id) + 1 == self.placed.len() && !self.newest_surrounded_any() {
+            return;
+        }
         let Some(i) = self.index(self.placed[id as usize].pos) else {
             return;
         };
@@ -499,7 +523,7 @@ impl Board {
         let cells = &self.cells[..];
         for j in self.around(i).1 {
             let cell = cells[j];
-            if cell.around == 8 && cell.tile != 0 {
+            if cell.surrounded() {
                 found(cell.tile - 1);
             }
         }
@@ -508,6 +532,12 @@ impl Board {
     /// How many of the 8 positions around `p` hold tiles.
     pub fn neighbours(&self, p: Pos) -> u32 {
         self.index(p).map_or(0, |i| self.cells[i].around as u32)
+    }
+
+    /// Whether the newest tile surrounded a tile around it (one that
+    /// [`Board::each_surrounded_around`] finds).
+    pub fn newest_surrounded_any(&self) -> bool {
+        self.surrounded
     }
 }
 
@@ -528,6 +558,34 @@ mod tests {
         assert!(b.is_open(Pos::new(41, -3)));
         assert_eq!(b.neighbours(Pos::new(1, 1)), 1);
         assert_eq!(b.frontier().count(), 8);
+    }
+
+    /// B-M5: the tiles surrounded are found around the tile that surrounded them, and around
+    /// any older tile next to them, in a copy too; around the newest tile, none until then.
+    #[test]
+    fn surrounded_tiles_are_found_around_new_and_old_tiles() {
+        let [field, ..] = crate::model::tile::orientations(&[EdgeKind::Field; 4], &[]);
+        let mut b = Board::new(16);
+        b.put(0, Pos::new(0, 0), Rotation::default(), 0, &field);
+        let around = |b: &Board, id: PlacedId| {
+            let mut found = Vec::new();
+            b.each_surrounded_around(id, |t| found.push(t));
+            found
+        };
+        for (i, p) in Pos::new(0, 0).ring().into_iter().enumerate() {
+            let id = i as PlacedId + 1;
+            assert_eq!(
+                around(&b, id - 1),
+                Vec::<PlacedId>::new(),
+                "before tile {id}"
+            );
+            b.put(id, p, Rotation::default(), id as u32, &field);
+        }
+        assert_eq!(around(&b, 8), vec![0]);
+        assert_eq!(around(&b, 3), vec![0]);
+        let mut copy = Board::new(16);
+        copy.clone_from(&b);
+        assert_eq!(around(&copy, 8), vec![0]);
     }
 
     /// Issue 11, item 5: a copy made onto a board that went other ways (more tiles elsewhere,

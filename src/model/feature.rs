@@ -52,6 +52,10 @@ pub struct Features {
     /// segment (never above `epoch`), grown to the segments' number as a walk starts.
     stamp: Vec<u32>,
     epoch: u32,
+    /// Whether a join since segments were last added took a feature's open edges to 0 (closed
+    /// a road or city, or enclosed a field): without one, none of the newest segments is in a
+    /// closed road or city.
+    closed_lately: bool,
     /// The segments whose rows changed since the features were last copied.
     log: CopyLog,
 }
@@ -108,6 +112,7 @@ impl Clone for Features {
             joints,
             stamp: _,
             epoch: _,
+            closed_lately,
             log,
         } = source;
         let id = log.id();
@@ -121,6 +126,7 @@ impl Clone for Features {
         self.log.copied(id, segments.len());
         // Stamps never exceed the copy's own epoch, which a walk raises before it starts.
         self.stamp.resize(segments.len(), 0);
+        self.closed_lately = *closed_lately;
     }
 }
 
@@ -152,28 +158,29 @@ impl Features {
             joints: Vec::with_capacity(segments * 2),
             stamp: Vec::with_capacity(segments),
             epoch: 0,
+            closed_lately: false,
             log: CopyLog::default(),
         }
     }
 
-    /// Adds a segment with its own totals and returns its id.
+    /// Adds segments, each with its own totals, and returns the id of the first (the others
+    /// follow in order). `parts` is gone through twice (a tile's features: once for the facts,
+    /// once for the rows, each extended in one go).
     #[inline]
-    pub fn add(&mut self, segment: Segment, open: u32, pennants: u32, marks: Marks) -> SegId {
+    pub fn add(&mut self, parts: impl Iterator<Item = (Segment, Totals)> + Clone) -> SegId {
         self.log.grow();
-        let id = self.segments.len() as SegId;
-        self.segments.push(segment);
-        self.rows.push(Row {
-            heads: [NO_JOINT; 2],
-            parent: id,
-            rank: 0,
-            totals: Totals {
-                open,
-                pennants,
-                marks,
-                followers: 0,
-            },
-        });
-        id
+        self.closed_lately = false;
+        let first = self.segments.len() as SegId;
+        self.segments
+            .extend(parts.clone().map(|(segment, _)| segment));
+        self.rows
+            .extend(parts.enumerate().map(|(i, (_, totals))| Row {
+                heads: [NO_JOINT; 2],
+                parent: first + i as SegId,
+                rank: 0,
+                totals,
+            }));
+        first
     }
 
     /// Number of segments.
@@ -218,9 +225,11 @@ impl Features {
         self.totals(s).open == 0
     }
 
-    /// Joins two segments across a border (an edge for roads and cities, a half-edge for
-    /// fields); each side loses one open edge.
-    pub fn join(&mut self, a: SegId, b: SegId) {
+    /// Joins two segments across `borders` borders of one tile edge (the edge for roads and
+    /// cities, one or both half-edges for fields); each side loses that many open edges. Both
+    /// half-edges of an edge make one joint: a walk meets the same neighbours in the same order
+    /// as across two.
+    pub fn join(&mut self, a: SegId, b: SegId, borders: u32) {
         self.log_paths([a, b]);
         self.add_joint(a, b);
         // Borrowed apart from the log, the rows stay in hand while it grows.
@@ -231,9 +240,9 @@ impl Features {
         // roots (one of which stays the root).
         self.log
             .changes([a as usize, b as usize, ra as usize, rb as usize]);
-        rows[ra as usize].totals.open -= 1;
-        rows[rb as usize].totals.open -= 1;
-        if ra != rb {
+        rows[ra as usize].totals.open -= borders;
+        rows[rb as usize].totals.open -= borders;
+        let open = if ra != rb {
             let (ta, tb) = (rows[ra as usize].totals, rows[rb as usize].totals);
             let root = link(rows, ra, rb);
             rows[root as usize].totals = Totals {
@@ -242,7 +251,17 @@ impl Features {
                 marks: ta.marks.plus(tb.marks),
                 followers: ta.followers + tb.followers,
             };
-        }
+            ta.open + tb.open
+        } else {
+            rows[ra as usize].totals.open
+        };
+        self.closed_lately |= open == 0;
+    }
+
+    /// Whether a join since segments were last added closed a feature (see
+    /// [`Features::join`]): when not, no road or city of the newest segments is closed.
+    pub fn closed_lately(&self) -> bool {
+        self.closed_lately
     }
 
     /// Records a follower arriving (`+1`) or leaving (`-1`) the feature of `s`.
@@ -386,6 +405,23 @@ mod tests {
         }
     }
 
+    /// Adds one segment with `open` edges, `pennants` and `marks`.
+    fn add_one(
+        f: &mut Features,
+        segment: Segment,
+        open: u32,
+        pennants: u32,
+        marks: Marks,
+    ) -> SegId {
+        let totals = Totals {
+            open,
+            pennants,
+            marks,
+            followers: 0,
+        };
+        f.add(std::iter::once((segment, totals)))
+    }
+
     #[test]
     fn totals_follow_unions_and_loops() {
         let mut f = Features::with_capacity(4);
@@ -393,17 +429,17 @@ mod tests {
             inns: 1,
             ..Marks::default()
         };
-        let a = f.add(seg(0), 2, 1, inn);
-        let b = f.add(seg(1), 2, 0, Marks::default());
-        let c = f.add(seg(2), 2, 1, inn);
-        f.join(a, b);
+        let a = add_one(&mut f, seg(0), 2, 1, inn);
+        let b = add_one(&mut f, seg(1), 2, 0, Marks::default());
+        let c = add_one(&mut f, seg(2), 2, 1, inn);
+        f.join(a, b, 1);
         assert_eq!(f.totals(a).open, 2);
-        f.join(b, c);
+        f.join(b, c, 1);
         assert_eq!(f.totals(c).open, 2);
         assert_eq!(f.totals(c).pennants, 2);
         assert_eq!(f.totals(b).marks.inns, 2);
         // Closing the loop inside one feature takes two open edges away.
-        f.join(c, a);
+        f.join(c, a, 1);
         assert!(f.closed(a));
         f.add_followers(b, 1);
         assert_eq!(f.totals(a).followers, 1);
@@ -411,6 +447,56 @@ mod tests {
         f.members(c, &mut out);
         out.sort();
         assert_eq!(out, vec![a, b, c]);
+    }
+
+    /// Issue 11: a field joined across both half-edges of an edge at once has the totals and
+    /// walks it has when joined across each half-edge in turn.
+    #[test]
+    fn two_borders_at_once_equal_two_joins() {
+        let build = |at_once: bool| {
+            let mut f = Features::with_capacity(4);
+            let s: Vec<SegId> = (0..4)
+                .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
+                .collect();
+            f.join(s[0], s[1], 1);
+            if at_once {
+                f.join(s[2], s[0], 2);
+            } else {
+                f.join(s[2], s[0], 1);
+                f.join(s[2], s[0], 1);
+            }
+            f.join(s[3], s[2], 1);
+            let walks: Vec<Vec<SegId>> = s
+                .iter()
+                .map(|&x| {
+                    let mut out = Vec::new();
+                    f.members(x, &mut out);
+                    out
+                })
+                .collect();
+            (f.totals(s[0]), walks)
+        };
+        let (totals, walks) = build(true);
+        assert_eq!(totals.open, 16 - 2 * 4);
+        assert_eq!((totals, walks), build(false));
+    }
+
+    /// B-M5: the features tell whether the joins since segments were last added closed one,
+    /// which is what spares looking for a completed road or city when a tile closed none.
+    #[test]
+    fn joins_tell_whether_they_closed_a_feature() {
+        let mut f = Features::with_capacity(4);
+        let a = add_one(&mut f, seg(0), 2, 0, Marks::default());
+        let b = add_one(&mut f, seg(1), 1, 0, Marks::default());
+        assert!(!f.closed_lately());
+        f.join(a, b, 1);
+        assert!(!f.closed_lately(), "one open edge is left");
+        let c = add_one(&mut f, seg(2), 1, 0, Marks::default());
+        assert!(!f.closed_lately());
+        f.join(c, a, 1);
+        assert!(f.closed_lately() && f.closed(b));
+        add_one(&mut f, seg(3), 1, 0, Marks::default());
+        assert!(!f.closed_lately(), "new segments start afresh");
     }
 
     /// Whether two sets of features hold the same content (walk stamps aside).
@@ -424,12 +510,12 @@ mod tests {
             let n = f.len() as SegId;
             match rng.random_range(0..4) {
                 0 => {
-                    f.add(seg(n as PlacedId), 4, 0, Marks::default());
+                    add_one(f, seg(n as PlacedId), 4, 0, Marks::default());
                 }
                 1 | 2 if n > 1 => {
                     let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
                     if a != b {
-                        f.join(a, b);
+                        f.join(a, b, 1);
                     }
                 }
                 _ if n > 0 => f.add_followers(rng.random_range(0..n), 1),
@@ -475,13 +561,13 @@ mod tests {
     fn members_come_in_joint_order() {
         let mut f = Features::with_capacity(6);
         let s: Vec<SegId> = (0..6)
-            .map(|i| f.add(seg(i), 4, 0, Marks::default()))
+            .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
             .collect();
-        f.join(s[0], s[1]);
-        f.join(s[2], s[0]);
-        f.join(s[0], s[3]);
-        f.join(s[4], s[0]);
-        f.join(s[1], s[5]);
+        f.join(s[0], s[1], 1);
+        f.join(s[2], s[0], 1);
+        f.join(s[0], s[3], 1);
+        f.join(s[4], s[0], 1);
+        f.join(s[1], s[5], 1);
         let mut out = Vec::new();
         f.members(s[0], &mut out);
         assert_eq!(out, vec![s[0], s[3], s[1], s[4], s[2], s[5]]);

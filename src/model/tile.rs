@@ -351,6 +351,12 @@ impl Needs {
         usize::from(self.0)
     }
 
+    /// The needs' slot in a [`Fits`] table: taken to ten bits, so that no lookup needs a
+    /// bounds check.
+    fn slot(self) -> usize {
+        usize::from(self.0) & (FITS_SLOTS - 1)
+    }
+
     /// The same needs with a neighbour whose facing edge is `kind` on the side `edge`, where
     /// there was none (a board position gets each neighbour once): the digit of that side goes
     /// from 4 to `kind`, with no division to read it.
@@ -362,10 +368,15 @@ impl Needs {
 }
 
 /// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for
-/// [`Rotation::quarters`] `r`) and, in the high four bits, how many they are: B-P2 for the tile
-/// type, worked out once when it is loaded.
+/// [`Rotation::quarters`] `r`) and how many they are: B-P2 for the tile type, worked out once
+/// when it is loaded.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Fits(Box<[u8; FITS_SLOTS]>);
+pub struct Fits {
+    rotations: Box<[u8; FITS_SLOTS]>,
+    /// The rotations' numbers apart, so that counting the placements over the frontier takes
+    /// one lookup a position and nothing more.
+    counts: Box<[u8; FITS_SLOTS]>,
+}
 
 /// The slots of a [`Fits`] table: one for every [`Needs`] (there are fewer), so many that any
 /// needs taken to ten bits lands inside and a lookup needs no bounds check.
@@ -375,7 +386,10 @@ impl Fits {
     /// The table for a tile type's four orientations.
     pub fn new(oriented: &[Oriented; 4]) -> Fits {
         let codes = oriented.each_ref().map(|o| o.edge_code);
-        let mut table = Box::new([0; FITS_SLOTS]);
+        let mut fits = Fits {
+            rotations: Box::new([0; FITS_SLOTS]),
+            counts: Box::new([0; FITS_SLOTS]),
+        };
         let entries = (0..Needs::COUNT as u16).map(|key| {
             // The needs as (mask, wanted) over the packed edge code.
             let (mut mask, mut want) = (0u8, 0u8);
@@ -390,33 +404,35 @@ impl Fits {
             for (r, code) in codes.iter().enumerate() {
                 rotations |= u8::from(code & mask == want) << r;
             }
-            rotations | (rotations.count_ones() as u8) << 4
+            rotations
         });
-        for (slot, entry) in table.iter_mut().zip(entries) {
-            *slot = entry;
+        for ((slot, count), rotations) in fits
+            .rotations
+            .iter_mut()
+            .zip(fits.counts.iter_mut())
+            .zip(entries)
+        {
+            *slot = rotations;
+            *count = rotations.count_ones() as u8;
         }
-        Fits(table)
+        fits
     }
 
     /// The rotations that meet `needs` (bit `r` for [`Rotation::quarters`] `r`).
     pub fn rotations(&self, needs: Needs) -> u8 {
-        self.entry(needs) & 15
+        self.rotations[needs.slot()]
     }
 
     /// How many rotations meet `needs`.
     pub fn count(&self, needs: Needs) -> usize {
-        usize::from(self.entry(needs) >> 4)
-    }
-
-    fn entry(&self, needs: Needs) -> u8 {
-        self.0[usize::from(needs.0) & (FITS_SLOTS - 1)]
+        usize::from(self.counts[needs.slot()])
     }
 }
 
 /// The table holds 625 entries of bits: it is summed up rather than printed.
 impl std::fmt::Debug for Fits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let fitting = self.0.iter().filter(|r| **r != 0).count();
+        let fitting = self.rotations.iter().filter(|r| **r != 0).count();
         write!(f, "Fits({fitting} of {} neighbourhoods)", Needs::COUNT)
     }
 }

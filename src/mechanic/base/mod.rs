@@ -229,6 +229,10 @@ impl Base {
         let Some(placed) = g.now.placed else {
             return;
         };
+        // Most tiles complete nothing, which is told without listing.
+        if g.completes_nothing(placed) {
+            return;
+        }
         for &seg in g.completed_by(placed).iter() {
             score_feature(g, seg, true, events);
         }
@@ -539,7 +543,8 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
     };
     g.pay(&strength, points, kind, rule, at, events);
     scored(g, seg, completed, events);
-    if completed {
+    // The totals count every figure in the feature: most features have none to send home.
+    if completed && g.features.totals(seg).followers > 0 {
         g.return_figures(|f, g| f.same(g.seg, seg), ReturnReason::Scored, events);
     }
 }
