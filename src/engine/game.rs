@@ -268,8 +268,9 @@ pub struct Game {
     pub(crate) pending: Pending,
     pub(crate) scores: Vec<u32>,
     pub(crate) supply: Vec<[u8; MAX_FIGURES]>,
-    /// The figures of `figures` counted by seat, in the figure table's order (as `supply`).
-    pub(crate) on_board: Vec<[u8; MAX_FIGURES]>,
+    /// The figures of `figures` counted by seat, in the figure table's order (as `supply`);
+    /// kept inline (no allocation of its own to copy).
+    pub(crate) on_board: [[u8; MAX_FIGURES]; MAX_PLAYERS],
     pub(crate) board: Board,
     pub(crate) features: Features,
     /// The figures on the board, in the order of their ids (a new one gets the next id and
@@ -368,7 +369,7 @@ impl Clone for Game {
         self.pending = *pending;
         self.scores.clone_from(scores);
         self.supply.clone_from(supply);
-        self.on_board.clone_from(on_board);
+        self.on_board = *on_board;
         self.board.clone_from(board);
         self.features.clone_from(features);
         self.figures.clone_from(figures);
@@ -451,7 +452,7 @@ impl Game {
             pending: Pending::Starting,
             scores: vec![0; n],
             supply: vec![rules.figures.supply(); n],
-            on_board: vec![[0; MAX_FIGURES]; n],
+            on_board: [[0; MAX_FIGURES]; MAX_PLAYERS],
             board: Board::new(tiles),
             features: Features::with_capacity(tiles * max_features),
             figures: Vec::new(),
@@ -672,7 +673,7 @@ impl Game {
             pending: Pending::Starting,
             scores: Vec::new(),
             supply: Vec::new(),
-            on_board: Vec::new(),
+            on_board: [[0; MAX_FIGURES]; MAX_PLAYERS],
             board: Board::empty(),
             features: Features::default(),
             figures: Vec::new(),
