@@ -1308,12 +1308,10 @@ impl Game {
 
     /// Roads, cities, cloisters and gardens completed by laying `placed`, in a fixed order: the
     /// tile's own features first, then the cloisters and gardens around it clockwise from north
-    /// (B-M5).
+    /// (B-M5). Every feature of the tile and every cloister or garden around it is looked at:
+    /// [`Game::completes_nothing`] tells most tiles apart without this look.
     pub(crate) fn completed_by(&self, placed: PlacedId) -> Completed {
         let mut done = Completed::default();
-        if self.completes_nothing(placed) {
-            return done;
-        }
         let p = *self.board.placed(placed);
         let oriented = self.board.oriented(&self.rules.tiles, placed);
         for (i, f) in oriented.features.iter().enumerate() {
