@@ -14,7 +14,8 @@ engine that took no time); the same loop with Action objects
 game, the lab's tally of every event: compare with the CLI's `simulate --out`); and the
 PettingZoo environment's documented loop (`agent_iter`, `last`, a random legal action from the
 mask, `step`), wrapped as `castellan.env.env` makes it and bare (`raw_env`), on ENV_GAMES
-games (default GAMES / 20: it is the slowest).
+games (default GAMES / 20: it is the slowest), and that loop on an environment that does no
+work (PettingZoo's and Gymnasium's share: the loop's floor).
 """
 
 import random
@@ -108,6 +109,36 @@ def main() -> None:
 
     from castellan.env import env, raw_env
 
+    # The loop's floor: the same loop on an environment that does no work of its own (the
+    # same spaces, a fixed observation, as many steps a game as the random games make).
+    steps = calls // games
+
+    def null_env(rules, players, wrapped=True):
+        from pettingzoo.utils import wrappers
+
+        class Null(raw_env(rules, players).__class__):
+            def reset(self, seed=None, options=None):
+                super().reset(seed=seed)
+                self._fixed = super().observe(self.agent_selection)
+                self._left = steps
+
+            def observe(self, agent):
+                return self._fixed
+
+            def step(self, action):
+                agent = self.agent_selection
+                if self.terminations[agent]:
+                    self._was_dead_step(action)
+                    return
+                self._left -= 1
+                self._cumulative_rewards[agent] = 0
+                if self._left == 0:
+                    self.terminations = {a: True for a in self.agents}
+                self._accumulate_rewards()
+
+        e = Null(rules, players)
+        return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e)) if wrapped else e
+
     rows = [
         ("CLI simulate --threads 1", cli("simulate", "-r", ruleset, "-g", str(games), "--threads", "1")),
         ("castellan.simulate_stats(threads=1)", cpu(lambda: castellan.simulate_stats(ruleset, games=games, threads=1))),
@@ -122,6 +153,8 @@ def main() -> None:
     rows += [
         ("env loop: env() (PettingZoo wrappers)", env_games, cpu(env_loop(env))),
         ("env loop: raw_env()", env_games, cpu(env_loop(raw_env))),
+        ("  the same loop, an env doing nothing", env_games, cpu(env_loop(null_env))),
+        ("  the same bare loop, an env doing nothing", env_games, cpu(env_loop(lambda r, p: null_env(r, p, False)))),
     ]
     base = games / rows[0][2]
     for name, played, seconds in rows:

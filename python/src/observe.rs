@@ -115,6 +115,7 @@ impl Observer {
         TILE_FIXED + self.layout.players * self.layout.figures.len()
     }
 
+    /// The `tiles` table's shape: a row for every tile of the game.
     pub fn tiles_shape(&self) -> (usize, usize) {
         (self.tiles, self.tile_columns())
     }
@@ -190,7 +191,8 @@ impl Observer {
             + 3 * p
     }
 
-    /// The `tiles` table and the vector for the player in `me`.
+    /// The `tiles` table (the rows of the tiles laid: the rest of its rows are zero) and the
+    /// vector for the player in `me`.
     pub fn observe(&self, game: &Game, me: usize) -> (Vec<f32>, Vec<f32>) {
         let p = self.layout.players;
         let rel = |seat: usize| (seat + p - me % p) % p;
@@ -199,8 +201,9 @@ impl Observer {
 
     fn tiles(&self, game: &Game, rel: &impl Fn(usize) -> usize) -> Vec<f32> {
         let columns = self.tile_columns();
-        let mut out = vec![0f32; self.tiles * columns];
         let placed = game.board().tiles();
+        // The rows of the tiles laid; the caller pads the table with zero rows.
+        let mut out = vec![0f32; placed.len() * columns];
         for (p, row) in placed.iter().zip(out.chunks_exact_mut(columns)) {
             row[0] = 1.0;
             row[1] = p.pos.x as f32;

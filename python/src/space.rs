@@ -176,9 +176,9 @@ impl Layout {
         Ok(())
     }
 
-    /// The `actions` table of `legal` (max_actions rows, zero past the legal ones).
+    /// The `actions` table of `legal`, one row each, into `out` (rows past the legal ones, if
+    /// any, are left as they are).
     pub fn table(&self, legal: &[Action], out: &mut [f32]) {
-        out.fill(0.0);
         let mut rank = 0;
         for (a, row) in legal.iter().zip(out.chunks_exact_mut(ACTION_COLUMNS)) {
             self.describe(a, rank, row);
@@ -209,8 +209,19 @@ type Observation<'py> = (
     usize,
 );
 
-fn bytes_of(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+/// `values` as little-endian float32 bytes, zero-padded to `floats` floats, written straight
+/// into a new Python `bytes` (no copy in between).
+fn float_bytes<'py>(
+    py: Python<'py>,
+    values: &[f32],
+    floats: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, 4 * floats.max(values.len()), |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
 }
 
 impl PyActionSpace {
@@ -327,9 +338,9 @@ impl PyActionSpace {
     /// `layout()["action_columns"]`), zero rows after, as little-endian float32 bytes.
     fn describe<'py>(&self, py: Python<'py>, game: &PyGame) -> PyResult<Bound<'py, PyBytes>> {
         let legal = self.legal(game)?;
-        let mut table = vec![0f32; self.spec().max_actions * ACTION_COLUMNS];
+        let mut table = vec![0f32; legal.len() * ACTION_COLUMNS];
         self.spec().table(&legal, &mut table);
-        Ok(PyBytes::new(py, &bytes_of(&table)))
+        float_bytes(py, &table, self.spec().max_actions * ACTION_COLUMNS)
     }
 
     /// The observation for the player in `seat`: `(tiles, vector, actions, n)`, the three
@@ -343,18 +354,19 @@ impl PyActionSpace {
         seat: usize,
     ) -> PyResult<Observation<'py>> {
         let (tiles, vector) = self.observer.observe(&game.game, seat);
+        let (rows, columns) = self.observer.tiles_shape();
         let acting = !game.game.is_over() && game.game.decision().player == seat;
         let legal = if acting {
             self.legal(game)?
         } else {
             Vec::new()
         };
-        let mut table = vec![0f32; self.spec().max_actions * ACTION_COLUMNS];
+        let mut table = vec![0f32; legal.len() * ACTION_COLUMNS];
         self.spec().table(&legal, &mut table);
         Ok((
-            PyBytes::new(py, &bytes_of(&tiles)),
-            PyBytes::new(py, &bytes_of(&vector)),
-            PyBytes::new(py, &bytes_of(&table)),
+            float_bytes(py, &tiles, rows * columns)?,
+            float_bytes(py, &vector, 0)?,
+            float_bytes(py, &table, self.spec().max_actions * ACTION_COLUMNS)?,
             legal.len(),
         ))
     }
