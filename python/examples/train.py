@@ -48,6 +48,8 @@ class Features:
         self.tile_col = {name: i for i, name in enumerate(lay["tile_columns"])}
         self.vec = {name: i for i, name in enumerate(lay["vector"])}
         self.size = len(KINDS) + len(FEATURES) + 4
+        # The agent's (seat 0 as it observes) followers in supply.
+        self.supply = self.vec[f"supply_seat0_{lay['figures'][0]}"]
 
     def deploy_feature(self, tiles, x, y, spot):
         """Which kind of feature the spot of the tile at (x, y) is."""
@@ -87,8 +89,7 @@ class Features:
                 after = copy.scores
                 out[i, at + 1] = (after[seat] - before[seat]) / 10.0
                 out[i, at + 2] = (after[1 - seat] - before[1 - seat]) / 10.0
-        supply = obs["vector"][self.vec[f"supply_seat0_{env.space.layout()['figures'][0]}"]]
-        out[:, at + 3] = rows[:, self.col["deploy"]] * supply / 7.0
+        out[:, at + 3] = rows[:, self.col["deploy"]] * obs["vector"][self.supply] / 7.0
         return out
 
 

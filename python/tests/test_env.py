@@ -63,7 +63,9 @@ def test_every_legal_action_has_one_index_and_back(ruleset):
                     assert (row[x], row[y]) == tuple(t["deploy"][:2])
                     assert SPOTS[int(row[spot]) - 1] == t["deploy"][2]
             kinds.update(a.kind for a in legal)
-            space.apply(game, rng.randrange(len(legal)))
+            pick = rng.randrange(len(legal))
+            space.apply(game, pick)
+            assert game.history[-1] == legal[pick]
         with pytest.raises(castellan.IllegalActionError):
             space.action_at(game, 0)
     assert {"place", "deploy"} <= kinds
