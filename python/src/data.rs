@@ -48,9 +48,14 @@ impl PyRuleset {
                     .as_ref()
                     .is_some_and(|f| f.path == source.path && f.text == source.text)
         };
-        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, _, hit)) = loaded.iter().find(same) {
-            return Ok(hit.clone_ref(py));
+        let cached = LOADED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(same)
+            .map(|(_, _, hit)| hit.clone_ref(py));
+        if let Some(hit) = cached {
+            return Ok(hit);
         }
         let rules = Ruleset::load(reference).map_err(|d| data_error(py, &d))?;
         let made = Py::new(
@@ -61,6 +66,7 @@ impl PyRuleset {
             },
         )?;
         if let Some(source) = found {
+            let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
             loaded.retain(|(name, _, _)| name != reference);
             loaded.push((reference.to_string(), source, made.clone_ref(py)));
         }

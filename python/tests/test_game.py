@@ -1,6 +1,7 @@
 """The game API: records, decisions, legal actions, apply, events, copies, pictures."""
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -270,3 +271,10 @@ def test_rulesets_are_loaded_once_per_name_and_again_when_the_file_changes(tmp_p
     path.write_text('name = "mine"\ndescription = "second"\nextends = "base"\n')
     second = castellan.Ruleset.load(str(path))
     assert second is not first and second.description == "second"
+
+
+def test_the_extension_leaves_the_web_server_out():
+    # docs/python.md, Install: the crate without its `serve` feature, stripped (63 MB before).
+    library = Path(castellan._castellan.__file__)
+    assert library.stat().st_size < 20_000_000
+    assert b"axum" not in library.read_bytes()
