@@ -201,3 +201,17 @@ def test_seats_are_counted_from_the_observer():
     for seat, agent in enumerate(e.possible_agents):
         vector = e.observe(agent)["vector"]
         assert list(vector[at : at + 3]) == [scores[(seat + k) % 3] for k in range(3)]
+
+
+def test_a_determinized_copy_looks_the_same_to_every_seat():
+    # The observation holds nothing of the bag's order: a copy whose hidden tiles are
+    # reshuffled is observed exactly as the original, mid-game, by every seat.
+    space = castellan.ActionSpace("hig", 2)
+    game = castellan.Game("hig", 2, seed=21)
+    rng = random.Random(21)
+    for _ in range(80):
+        space.apply(game, rng.randrange(game.num_legal()))
+    for seed in (1, 2):
+        copy = game.determinize(seed)
+        for seat in (0, 1):
+            assert space.observe(copy, seat) == space.observe(game, seat)
