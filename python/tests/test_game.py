@@ -273,8 +273,7 @@ def test_rulesets_are_loaded_once_per_name_and_again_when_the_file_changes(tmp_p
     assert second is not first and second.description == "second"
 
 
-def test_the_extension_leaves_the_web_server_out():
-    # docs/python.md, Install: the crate without its `serve` feature, stripped (63 MB before).
-    library = Path(castellan._castellan.__file__)
-    assert library.stat().st_size < 20_000_000
-    assert b"axum" not in library.read_bytes()
+def test_the_extension_library_is_under_20_mb():
+    # docs/python.md, Install: stripped and without the `serve` feature, 10.7 MB; with its
+    # symbols and line tables it was 63 to 67 MB.
+    assert Path(castellan._castellan.__file__).stat().st_size < 20_000_000
