@@ -4,18 +4,23 @@
 agent to act is the seat of the game's pending decision (the same agent may act several times
 in a row: place, then deploy, then a dragon step ...).
 
-- Actions: ``Discrete(space.size)``, a fixed layout per ruleset and number of players (see
-  docs/python.md): pass, script offers, mechanic actions without a position, and per cell of
-  the board window the placements x rotations, deployments (spot x figure) and positional
-  mechanic actions (dragon steps, fairy moves, ...). The observation's ``action_mask`` marks
-  exactly the legal actions of the acting agent (all zero for the others).
-- Observation: a dict of ``observation`` (board planes, float32, shape (planes, side, side):
-  tile present, edge kinds N E S W, each player's figures counted from the observer, dragon,
-  fairy), ``vector`` (decision kind, acting seat, the drawn tile, tiles left, turn, scores,
-  supplies; seats counted from the observer) and ``action_mask`` (int8). Everything in it is
-  public in the game; the order of the bag is not in it.
-- Rewards: each step, every player's change of score (so an episode's rewards add up to the
-  final scores). The episode ends (terminations) when the game is over.
+- Actions: legal-index actions with a bounded mask. ``Discrete(space.size)``: action ``i`` is
+  the ``i``-th legal action of the pending decision, in the engine's order; the mask's first
+  ``n`` entries are set (``n`` legal actions) and the observation's ``actions`` table says,
+  one row per legal action, what each index does (kind, where, rotation, spot, figure,
+  mechanic). docs/python.md argues the choice.
+- Observation: a dict of ``tiles`` (one row per tile laid: position, type, rotation, edges,
+  the feature part at each edge and half-edge, centre, pennants, princess, symbols, markers,
+  dragon, fairy, each seat's figures by kind as a bit per spot), ``vector`` (decision,
+  acting seat, drawn tile, tiles left, turn, scores, supplies, tiles to come by type, the
+  Count's quarters, goods), ``actions`` and ``action_mask`` (int8). Seats are counted from
+  the observer. Everything in it is public at the table; the bag's order is not in it.
+- Rewards: ``reward="score"`` (default) gives each player its change of score at every step,
+  so an episode's rewards add up to the final scores; ``reward="zero_sum"`` gives its change
+  minus the mean change of the others, so the rewards of a step add up to zero and an
+  episode's to the final score minus the others' mean.
+- Rendering: ``render_mode="ansi"`` (the board as text) or ``"rgb_array"`` (the board as a
+  numpy array of shape (height, width, 3), uint8, from the PNG renderer).
 """
 
 from __future__ import annotations
@@ -29,32 +34,57 @@ from pettingzoo.utils import wrappers
 
 from ._castellan import ActionSpace, Game, Ruleset
 
-__all__ = ["CastellanEnv", "env", "raw_env"]
+__all__ = ["CastellanEnv", "env", "raw_env", "REWARDS"]
+
+#: The reward schemes: ``score`` (each player's change of score) and ``zero_sum`` (its change
+#: minus the mean change of the others).
+REWARDS = ("score", "zero_sum")
 
 
 class CastellanEnv(AECEnv):
     """The AEC environment (unwrapped); :func:`env` adds PettingZoo's usual wrappers."""
 
-    metadata = {"name": "castellan_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {
+        "name": "castellan_v1",
+        "render_modes": ["ansi", "rgb_array"],
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, ruleset: Any = "hig", players: int = 2, render_mode: Optional[str] = None):
+    def __init__(
+        self,
+        ruleset: Any = "hig",
+        players: int = 2,
+        render_mode: Optional[str] = None,
+        reward: str = "score",
+        max_actions: Optional[int] = None,
+    ):
         super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported: use 'ansi' or 'rgb_array' "
+                "(no window is opened; show the array or Game.render_svg() yourself)"
+            )
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r} is not one of {REWARDS}")
         self.rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(ruleset)
-        self.space = ActionSpace(self.rules, players)
+        self.space = ActionSpace(self.rules, players, max_actions)
         self.render_mode = render_mode
+        self.reward = reward
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         size = self.space.size
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, self.space.board_shape, np.float32),
+                "tiles": spaces.Box(-np.inf, np.inf, self.space.tiles_shape, np.float32),
                 "vector": spaces.Box(0.0, np.inf, (self.space.vector_size,), np.float32),
+                "actions": spaces.Box(-np.inf, np.inf, self.space.actions_shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
         self._observation_spaces = {a: observation for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.game: Optional[Game] = None
+        self._legal = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
@@ -73,22 +103,26 @@ class CastellanEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._scores = list(self.game.scores)
+        self._legal = self.game.num_legal()
         self.agent_selection = self.possible_agents[self.game.active]
 
     def action_mask(self, agent: str) -> np.ndarray:
-        """The legal actions of ``agent`` now (int8, 1 = legal)."""
+        """The legal actions of ``agent`` now (int8, 1 = legal): the first ``n``."""
         mask = np.zeros(self.space.size, dtype=np.int8)
         if self.game is not None and not self.game.is_over and agent == self.agent_selection:
-            mask[self.space.legal_indices(self.game)] = 1
+            mask[: self._legal] = 1
         return mask
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         assert self.game is not None, "reset() the environment first"
-        board, vector = self.space.observe(self.game, self.agent_name_mapping[agent])
+        tiles, vector, actions, n = self.space.observe(self.game, self.agent_name_mapping[agent])
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[:n] = 1
         return {
-            "observation": np.frombuffer(board, dtype=np.float32).reshape(self.space.board_shape),
+            "tiles": np.frombuffer(tiles, dtype=np.float32).reshape(self.space.tiles_shape),
             "vector": np.frombuffer(vector, dtype=np.float32),
-            "action_mask": self.action_mask(agent),
+            "actions": np.frombuffer(actions, dtype=np.float32).reshape(self.space.actions_shape),
+            "action_mask": mask,
         }
 
     def step(self, action: Optional[int]) -> None:
@@ -97,13 +131,18 @@ class CastellanEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.game is not None
-        # An illegal index raises here and changes nothing.
-        self.space.apply(self.game, int(action))
+        # An index past the legal ones raises here and changes nothing.
+        self._legal = self.space.apply(self.game, int(action))
         self._cumulative_rewards[agent] = 0
         scores = self.game.scores
+        gains = [now - before for now, before in zip(scores, self._scores)]
+        if self.reward == "zero_sum" and len(gains) > 1:
+            total = sum(gains)
+            others = len(gains) - 1
+            gains = [g - (total - g) / others for g in gains]
         for seat, name in enumerate(self.possible_agents):
             if name in self.rewards:
-                self.rewards[name] = scores[seat] - self._scores[seat]
+                self.rewards[name] = gains[seat]
         self._scores = list(scores)
         if self.game.is_over:
             for name in self.agents:
@@ -112,25 +151,42 @@ class CastellanEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.game.active]
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
         if self.render_mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode; use env(render_mode='ansi')")
+            logger.warn("render() called without a render_mode; use 'ansi' or 'rgb_array'")
             return None
-        return None if self.game is None else self.game.render_text()
+        if self.game is None:
+            return None
+        if self.render_mode == "rgb_array":
+            height, width, pixels = self.game.render_rgb()
+            return np.frombuffer(pixels, dtype=np.uint8).reshape(height, width, 3)
+        return self.game.render_text()
 
     def close(self) -> None:
         pass
 
 
-def raw_env(ruleset: Any = "hig", players: int = 2, render_mode: Optional[str] = None) -> CastellanEnv:
+def raw_env(
+    ruleset: Any = "hig",
+    players: int = 2,
+    render_mode: Optional[str] = None,
+    reward: str = "score",
+    max_actions: Optional[int] = None,
+) -> CastellanEnv:
     """The unwrapped environment."""
-    return CastellanEnv(ruleset, players, render_mode)
+    return CastellanEnv(ruleset, players, render_mode, reward, max_actions)
 
 
-def env(ruleset: Any = "hig", players: int = 2, render_mode: Optional[str] = None) -> AECEnv:
+def env(
+    ruleset: Any = "hig",
+    players: int = 2,
+    render_mode: Optional[str] = None,
+    reward: str = "score",
+    max_actions: Optional[int] = None,
+) -> AECEnv:
     """The environment with PettingZoo's order and bounds checks."""
-    e = raw_env(ruleset, players, render_mode)
+    e = raw_env(ruleset, players, render_mode, reward, max_actions)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

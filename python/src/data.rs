@@ -11,7 +11,7 @@ use castellan::record::Record;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The names of the shipped rulesets.
 #[pyfunction]
@@ -33,14 +33,63 @@ pub struct PyRuleset {
     pub reference: String,
 }
 
+/// Rulesets loaded so far, by how they were named and the text of the file that name found:
+/// loading the same file again under the same name gives the same object at once.
+static LOADED: Mutex<Vec<(String, Source, Py<PyRuleset>)>> = Mutex::new(Vec::new());
+
 impl PyRuleset {
-    /// Loads the ruleset `reference` names.
-    pub fn open(py: Python<'_>, reference: &str) -> PyResult<PyRuleset> {
+    /// Loads the ruleset `reference` names (a file read before, unchanged, from the cache).
+    pub fn open(py: Python<'_>, reference: &str) -> PyResult<Py<PyRuleset>> {
+        // Finding and reading the top file is cheap; compiling it is what the cache saves.
+        let found = library::find(Kind::Ruleset, reference, Named::ByUser).ok();
+        let same = |(name, source, _): &&(String, Source, Py<PyRuleset>)| {
+            name == reference
+                && found
+                    .as_ref()
+                    .is_some_and(|f| f.path == source.path && f.text == source.text)
+        };
+        let cached = LOADED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(same)
+            .map(|(_, _, hit)| hit.clone_ref(py));
+        if let Some(hit) = cached {
+            return Ok(hit);
+        }
         let rules = Ruleset::load(reference).map_err(|d| data_error(py, &d))?;
-        Ok(PyRuleset {
-            rules,
-            reference: reference.to_string(),
-        })
+        let made = Py::new(
+            py,
+            PyRuleset {
+                rules,
+                reference: reference.to_string(),
+            },
+        )?;
+        if let Some(source) = found {
+            let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+            loaded.retain(|(name, _, _)| name != reference);
+            loaded.push((reference.to_string(), source, made.clone_ref(py)));
+        }
+        Ok(made)
+    }
+}
+
+/// The rules of `ruleset`: a loaded `Ruleset`, or a name or path to load (through the cache).
+pub fn rules_of(py: Python<'_>, ruleset: &Bound<'_, PyAny>) -> PyResult<Arc<Ruleset>> {
+    Ok(Arc::clone(&ruleset_of(py, ruleset)?.get().rules))
+}
+
+/// `ruleset` as a loaded `Ruleset`: itself, or the one its name or path loads.
+pub fn ruleset_of<'py>(
+    py: Python<'py>,
+    ruleset: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyRuleset>> {
+    match ruleset.cast::<PyRuleset>() {
+        Ok(r) => Ok(r.clone()),
+        Err(_) => {
+            let name: PathBuf = ruleset.extract()?;
+            Ok(PyRuleset::open(py, &name.to_string_lossy())?.into_bound(py))
+        }
     }
 }
 
@@ -49,7 +98,9 @@ impl PyRuleset {
     /// Loads a ruleset by name (`rulesets/NAME.toml` of the current directory, else the
     /// shipped copy) or by path.
     #[staticmethod]
-    fn load(py: Python<'_>, reference: PathBuf) -> PyResult<PyRuleset> {
+    /// A file loaded before under the same name, unchanged since, is not compiled again:
+    /// the same `Ruleset` object comes back (a change in a file it extends is not noticed).
+    fn load(py: Python<'_>, reference: PathBuf) -> PyResult<Py<PyRuleset>> {
         PyRuleset::open(py, &reference.to_string_lossy())
     }
 

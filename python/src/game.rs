@@ -169,6 +169,9 @@ pub struct PyGame {
     scratch: Vec<Action>,
     /// How many actions had been played when `tally` was counted.
     tallied: Option<usize>,
+    /// Whether the hidden tiles were reshuffled ([`PyGame::determinize`]): the set-up's seed
+    /// no longer gives this game's draws, so no record can replay it.
+    resampled: bool,
 }
 
 impl PyGame {
@@ -186,6 +189,7 @@ impl PyGame {
             tally: Tally::default(),
             scratch: Vec::new(),
             tallied: None,
+            resampled: false,
         }
     }
 
@@ -268,23 +272,14 @@ impl PyGame {
         players: Option<&Bound<'_, PyAny>>,
         seed: u64,
     ) -> PyResult<PyGame> {
-        let (rules, reference) = match ruleset {
-            None => {
-                let r = PyRuleset::open(py, "hig")?;
-                (r.rules, r.reference)
-            }
-            Some(r) => match r.cast::<PyRuleset>() {
-                Ok(loaded) => {
-                    let l = loaded.get();
-                    (Arc::clone(&l.rules), l.reference.clone())
-                }
-                Err(_) => {
-                    let r =
-                        PyRuleset::open(py, &r.extract::<std::path::PathBuf>()?.to_string_lossy())?;
-                    (r.rules, r.reference)
-                }
-            },
+        let loaded = match ruleset {
+            None => PyRuleset::open(py, "hig")?.into_bound(py),
+            Some(r) => crate::data::ruleset_of(py, r)?,
         };
+        let (rules, reference) = (
+            Arc::clone(&loaded.get().rules),
+            loaded.get().reference.clone(),
+        );
         let setup = Setup::new(player_names(players)?, seed);
         let (game, events) = Game::new(rules, setup).map_err(other)?;
         Ok(PyGame::from_parts(game, events, reference))
@@ -383,7 +378,7 @@ impl PyGame {
     /// Plays the `n`-th of the legal actions (the order of `legal_actions()`) and returns how
     /// many legal actions the next decision has (0 once the game is over). The fast path for
     /// loops that choose by index: `n = g.num_legal()`, then `while n: n = g.apply_nth(pick(n))`.
-    fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
+    pub fn apply_nth(&mut self, py: Python<'_>, n: usize) -> PyResult<usize> {
         // As the CLI's random bot picks: only the chosen action is built where the rules can
         // count their answers.
         let count = self.tally_legal();
@@ -436,10 +431,20 @@ impl PyGame {
     }
 
     /// The game so far as a record (TOML text); `ruleset` is how the record names its
-    /// ruleset (default: as the game was given it).
+    /// ruleset (default: as the game was given it). A determinized copy has none: its seed
+    /// does not give its draws.
     #[pyo3(signature = (ruleset = None))]
-    fn record(&self, ruleset: Option<&str>) -> String {
-        castellan::record::write(&self.game, ruleset.unwrap_or(&self.ruleset))
+    fn record(&self, ruleset: Option<&str>) -> PyResult<String> {
+        if self.resampled {
+            return Err(other(
+                "a determinized copy has no record: its hidden tiles were reshuffled, so its \
+                 seed does not give its draws",
+            ));
+        }
+        Ok(castellan::record::write(
+            &self.game,
+            ruleset.unwrap_or(&self.ruleset),
+        ))
     }
 
     /// The board as an SVG picture, with an optional caption.
@@ -461,9 +466,42 @@ impl PyGame {
         text::board(&self.game, false)
     }
 
-    /// An independent copy.
-    fn copy(&self) -> PyGame {
-        self.clone()
+    /// An independent copy. With `hide=True` it is [`determinize`](Self::determinize)`(seed)`:
+    /// the copy does not know the bag's order.
+    #[pyo3(signature = (hide = false, seed = 0))]
+    fn copy(&mut self, hide: bool, seed: u64) -> PyGame {
+        if hide {
+            self.determinize(seed)
+        } else {
+            self.clone()
+        }
+    }
+
+    /// A copy whose hidden tiles are reshuffled from `seed`: the tiles still to come are the
+    /// same, their order is drawn anew (and so are later reshuffles), so a search on the copy
+    /// cannot see the original's future draws. Everything public is the same, the legal
+    /// actions now too. The copy's `events` go on from the original's log when it is kept
+    /// (once `events` was read), else they start at the copy; it has no `record()`.
+    fn determinize(&mut self, seed: u64) -> PyGame {
+        let mut copy = self.clone();
+        copy.game.resample_hidden(seed);
+        copy.resampled = true;
+        copy.tallied = None;
+        if !copy.keep || copy.logged != copy.game.history().len() {
+            // A replay from the set-up would draw the original's tiles, not the copy's.
+            copy.log.clear();
+            copy.logged = copy.game.history().len();
+        }
+        copy.keep = true;
+        copy
+    }
+
+    /// The board as an RGB picture: `(height, width, pixels)`, the pixels as bytes, three per
+    /// pixel, row by row (`castellan render --png`'s picture).
+    fn render_rgb(&self) -> PyResult<(u32, u32, Vec<u8>)> {
+        let (width, height, rgb) =
+            castellan::ui::render::png::rgb_from_svg(&svg::board(&self.game)).map_err(other)?;
+        Ok((height, width, rgb))
     }
 
     fn __copy__(&self) -> PyGame {

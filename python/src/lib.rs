@@ -5,12 +5,15 @@
 //! Everything here calls the library: loading (`Ruleset::load`, tile sets, records), the game
 //! (`Game::legal_actions`, `apply`), words and JSON views (`engine::words`, `ui::report`),
 //! pictures (`ui::render::svg`) and the lab (`lab::run`, `lab::metrics`, `lab::report`). The
-//! only logic of its own is the fixed-size action space of the environment (`space.rs`).
+//! only logic of its own is the environment's action space (`space.rs`) and observation
+//! (`observe.rs`).
 
+mod bots;
 mod data;
 mod errors;
 mod game;
 mod lab;
+mod observe;
 mod space;
 mod values;
 
@@ -33,6 +36,7 @@ fn _castellan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyAction>()?;
     m.add_class::<game::PyEvent>()?;
     m.add_class::<space::PyActionSpace>()?;
+    m.add_function(wrap_pyfunction!(bots::bot_move, m)?)?;
     m.add_function(wrap_pyfunction!(data::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(data::tile_sets, m)?)?;
     m.add_function(wrap_pyfunction!(lab::lab_lines, m)?)?;

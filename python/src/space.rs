@@ -1,74 +1,54 @@
-//! The fixed-size action space and the observation of the multi-agent environment
-//! (`castellan.env`), for any ruleset. docs/python.md describes the layout.
+//! The action space of the multi-agent environment (`castellan.env`), for any ruleset:
+//! legal-index actions with a bounded mask. docs/python.md argues the choice.
 //!
-//! Positions are taken in a square window of `side` cells whose corner is one cell up and
-//! left of the board's top-left tile, so it holds every tile and every cell a tile can be laid
-//! on: a board of n tiles that touch spans at most n cells each way, plus one cell of frontier
-//! on each side (`side` = the ruleset's tiles + 2). Indices, in blocks:
-//! - 0: pass;
-//! - 1 …: script offers, by their rank among the script actions of the decision (at most
-//!   [`SCRIPT_SLOTS`]);
-//! - the global mechanic block: mechanic actions that records write without a position (the
-//!   Count's quarters, the princess's claim, …), by (record key, verb, first argument,
-//!   figure row);
-//! - the cell block, `per_cell` indices per window cell: the 4 rotations of a placement, a
-//!   deployment's 14 spots × figure rows, and the positional mechanic actions (dragon, fairy,
-//!   removals, recalls, scorings) by (record key, spot code).
+//! Action `i` is the `i`-th legal action of the pending decision, in the engine's order, for
+//! `i` below the number of legal actions; the mask has `max_actions` entries, the first that
+//! many set. What each index means is told by the observation's `actions` table: one row of
+//! [`ACTION_COLUMNS`] numbers per legal action (its kind, where, turned how, which spot,
+//! figure and mechanic), so a policy scores rows (a pointer head) rather than learning a fixed
+//! map from millions of indices of which a few hundred are ever legal at once.
 //!
-//! Mechanic actions are placed generically, from their record form and the bytes of their
-//! payload: no mechanic is named here. An action that falls outside its block's bounds, or two
-//! legal actions that share an index, are reported as errors (the tests play every shipped
-//! ruleset to check that none does).
+//! A decision with more legal actions than `max_actions` is reported as an error, never cut
+//! short; the tests play every shipped ruleset to check that the default bound holds.
 
 use crate::errors::other;
 use crate::game::{PyAction, PyGame};
+use crate::observe::Observer;
 use castellan::data::ruleset::Ruleset;
-use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::action::Action;
 use castellan::engine::game::Game;
 use castellan::engine::vocabulary;
 use castellan::model::figure::FigureKind;
-use castellan::model::geometry::{Edge, Pos, Spot};
+use castellan::model::geometry::Spot;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
 
-/// Rotations of a placement.
-const ROTATIONS: usize = 4;
-/// Spots of a tile: 4 edges, 8 half-edges, the cloister, the inner spot.
-const SPOTS: usize = 14;
-/// Values of a mechanic action's first argument (a quarter, a count).
-const CODES: usize = 16;
-/// Codes of a spot (0: none) in a positional mechanic action's first argument.
-const SPOT_CODES: usize = 15;
-/// Verbs of one mechanic family.
-const VERBS: usize = 16;
-/// Script offers of one decision.
-pub const SCRIPT_SLOTS: usize = 64;
-/// Board planes before the players' (tile present, edge kinds N E S W).
-const TILE_PLANES: usize = 5;
-/// Decision kinds in the observation: place, deploy, mechanic, script, game over.
-const DECISION_KINDS: usize = 5;
+/// Numbers that describe one legal action (a row of the observation's `actions` table).
+pub const ACTION_COLUMNS: usize = 15;
 
-/// The layout of one ruleset's action space and observation.
-struct Layout {
-    rules: Arc<Ruleset>,
-    side: i32,
-    players: usize,
-    figures: Vec<FigureKind>,
-    /// The mechanics' record keys (`dragon`, `quarter`, …), in registry order.
-    keys: Vec<&'static str>,
-}
+/// The columns of a row of the `actions` table, in order (docs/python.md explains them).
+pub const ACTION_COLUMN_NAMES: [&str; ACTION_COLUMNS] = [
+    "pass",
+    "place",
+    "deploy",
+    "mechanic",
+    "script",
+    "x",
+    "y",
+    "rotation",
+    "spot",
+    "figure",
+    "key",
+    "verb",
+    "argument",
+    "positional",
+    "extra",
+];
 
-/// The window's top-left cell for this board.
-fn window_corner(game: &Game) -> Pos {
-    let tiles = game.board().tiles();
-    let x = tiles.iter().map(|p| p.pos.x).min().unwrap_or(0);
-    let y = tiles.iter().map(|p| p.pos.y).min().unwrap_or(0);
-    Pos::new(x - 1, y - 1)
-}
-
-/// A spot's index among the 14.
-fn spot_index(spot: Spot) -> usize {
+/// A spot's number among the 14 (N E S W, the half-edges NL NR EL ER SL SR WL WR, the
+/// cloister C, the inner spot I).
+pub fn spot_index(spot: Spot) -> usize {
     match spot {
         Spot::Edge(e) => e as usize,
         Spot::Half(h) => 4 + usize::from(h),
@@ -78,315 +58,269 @@ fn spot_index(spot: Spot) -> usize {
 }
 
 /// Whether a record value starts with the action's position (`dragon = [x, y]`).
-fn written_at(value: &toml::Value, pos: Pos) -> bool {
+fn written_at(value: &toml::Value, x: i32, y: i32) -> bool {
     let Some(items) = value.as_array() else {
         return false;
     };
     matches!(
         (items.first().and_then(toml::Value::as_integer), items.get(1).and_then(toml::Value::as_integer)),
-        (Some(x), Some(y)) if x == i64::from(pos.x) && y == i64::from(pos.y)
+        (Some(ax), Some(ay)) if ax == i64::from(x) && ay == i64::from(y)
     )
 }
 
+/// The bound on legal actions of one ruleset when none is given: four rotations on every
+/// cell of the largest frontier its tiles can make (2 per tile laid, plus 2), with room for
+/// deployments through a portal and the mechanics' offers.
+fn default_bound(tiles: usize) -> usize {
+    (8 * tiles + 8).max(256).next_power_of_two()
+}
+
+/// The layout of one ruleset's actions: the figure rows and mechanic keys that rows name.
+pub struct Layout {
+    pub rules: Arc<Ruleset>,
+    pub players: usize,
+    /// The figure kinds of the ruleset's table, in its order.
+    pub figures: Vec<FigureKind>,
+    /// The mechanics' record keys (`dragon`, `quarter`, …), in registry order.
+    keys: Vec<&'static str>,
+    /// The most legal actions of one decision (the mask's length).
+    pub max_actions: usize,
+}
+
 impl Layout {
-    fn new(rules: Arc<Ruleset>, players: usize) -> Layout {
-        let tiles: u32 =
-            rules.tiles.iter().map(|t| t.count).sum::<u32>() + rules.start.len() as u32;
-        // The figures players have (a row with none in supply is never deployed).
-        let figures = rules
-            .figures
-            .rows()
-            .iter()
-            .filter(|r| r.per_player > 0)
-            .map(|r| r.kind)
-            .collect();
+    pub fn new(rules: Arc<Ruleset>, players: usize, max_actions: Option<usize>) -> Layout {
+        let figures = rules.figures.rows().iter().map(|r| r.kind).collect();
         let keys = castellan::registry::vocabularies_in(&rules)
             .iter()
             .flat_map(|v| v.record_keys().iter().map(|k| k.key))
             .collect();
+        let tiles = tile_count(&rules);
         Layout {
             rules,
-            side: tiles as i32 + 2,
             players,
             figures,
             keys,
+            max_actions: max_actions.unwrap_or_else(|| default_bound(tiles)),
         }
     }
 
-    fn cells(&self) -> usize {
-        (self.side * self.side) as usize
-    }
-
-    fn per_cell(&self) -> usize {
-        ROTATIONS + SPOTS * self.figures.len() + self.keys.len() * SPOT_CODES
-    }
-
-    fn global_start(&self) -> usize {
-        1 + SCRIPT_SLOTS
-    }
-
-    fn global_size(&self) -> usize {
-        self.keys.len() * VERBS * CODES * self.figures.len()
-    }
-
-    fn cell_start(&self) -> usize {
-        self.global_start() + self.global_size()
-    }
-
-    fn size(&self) -> usize {
-        self.cell_start() + self.cells() * self.per_cell()
-    }
-
-    fn figure_row(&self, kind: FigureKind) -> Result<usize, String> {
+    fn figure_row(&self, kind: FigureKind) -> usize {
         self.figures
             .iter()
             .position(|k| *k == kind)
-            .ok_or_else(|| format!("the figure `{}` is not in the ruleset's table", kind.name()))
+            .map_or(0, |r| r + 1)
     }
 
-    /// The window cell of `pos`, from 0.
-    fn cell(&self, corner: Pos, pos: Pos) -> Result<usize, String> {
-        let (dx, dy) = (pos.x - corner.x, pos.y - corner.y);
-        if !(0..self.side).contains(&dx) || !(0..self.side).contains(&dy) {
-            return Err(format!("{pos} lies outside the {0}×{0} window", self.side));
-        }
-        Ok((dy * self.side + dx) as usize)
-    }
-
-    /// The index of `action`; `rank` is its rank among the decision's script actions.
-    fn index(&self, corner: Pos, action: &Action, rank: usize) -> Result<usize, String> {
-        let at_cell = |pos: Pos, slot: usize| -> Result<usize, String> {
-            Ok(self.cell_start() + self.cell(corner, pos)? * self.per_cell() + slot)
-        };
+    /// The row of the `actions` table that describes `action`; `rank` is its rank among the
+    /// decision's script actions.
+    pub fn describe(&self, action: &Action, rank: usize, row: &mut [f32]) {
+        row.fill(0.0);
+        let mut at = |column: usize, value: f32| row[column] = value;
         match *action {
-            Action::Pass => Ok(0),
-            Action::Script(_) if rank < SCRIPT_SLOTS => Ok(1 + rank),
-            Action::Script(_) => Err(format!("more than {SCRIPT_SLOTS} script offers")),
-            Action::Place { pos, rotation } => at_cell(pos, rotation.quarters()),
-            Action::Deploy { pos, spot, figure } => at_cell(
-                pos,
-                ROTATIONS + spot_index(spot) * self.figures.len() + self.figure_row(figure)?,
-            ),
+            Action::Pass => at(0, 1.0),
+            Action::Place { pos, rotation } => {
+                at(1, 1.0);
+                at(5, pos.x as f32);
+                at(6, pos.y as f32);
+                at(7, rotation.quarters() as f32);
+            }
+            Action::Deploy { pos, spot, figure } => {
+                at(2, 1.0);
+                at(5, pos.x as f32);
+                at(6, pos.y as f32);
+                at(8, spot_index(spot) as f32 + 1.0);
+                at(9, self.figure_row(figure) as f32);
+            }
             Action::Mechanic(m) => {
-                let v = vocabulary::of(m.mechanic).ok_or("a mechanic action of no family")?;
-                let (key, value) = v.record(&m);
-                let lane = self
-                    .keys
-                    .iter()
-                    .position(|k| *k == key)
-                    .ok_or_else(|| format!("unknown record key `{key}`"))?;
-                let code = usize::from(m.args[0]);
-                if code >= CODES || usize::from(m.verb) >= VERBS {
-                    return Err(format!("the `{key}` action {m:?} is out of range"));
-                }
-                if written_at(&value, m.pos) {
-                    if code >= SPOT_CODES {
-                        return Err(format!("the `{key}` action {m:?} is out of range"));
+                at(3, 1.0);
+                at(5, m.pos.x as f32);
+                at(6, m.pos.y as f32);
+                if let Some(v) = vocabulary::of(m.mechanic) {
+                    let (key, value) = v.record(&m);
+                    let lane = self
+                        .keys
+                        .iter()
+                        .position(|k| *k == key)
+                        .map_or(0, |l| l + 1);
+                    at(10, lane as f32);
+                    at(14, f32::from(m.args[1]));
+                    at(
+                        13,
+                        f32::from(u8::from(written_at(&value, m.pos.x, m.pos.y))),
+                    );
+                    if let Some(kind) = v.record_figure(&m) {
+                        at(9, self.figure_row(kind) as f32);
                     }
-                    let slot = ROTATIONS + SPOTS * self.figures.len() + lane * SPOT_CODES + code;
-                    return at_cell(m.pos, slot);
                 }
-                let row = self.figure_row(v.record_figure(&m).unwrap_or(FigureKind::Follower))?;
-                let at = ((lane * VERBS + usize::from(m.verb)) * CODES + code) * self.figures.len();
-                Ok(self.global_start() + at + row)
+                at(11, f32::from(m.verb));
+                at(12, f32::from(m.args[0]));
+            }
+            Action::Script(_) => {
+                at(4, 1.0);
+                at(14, rank as f32);
             }
         }
     }
 
-    /// The legal actions with their indices; an error if one has none or two share one.
-    fn legal(&self, game: &Game) -> Result<Vec<(usize, Action)>, String> {
-        let corner = window_corner(game);
+    /// The legal actions of the pending decision; an error if there are more than the bound.
+    pub fn legal(&self, game: &Game, out: &mut Vec<Action>) -> Result<(), String> {
+        game.legal_actions(out);
+        if out.len() > self.max_actions {
+            return Err(format!(
+                "this decision has {} legal actions, more than the space's bound of {} \
+                 (make the space with a larger max_actions)",
+                out.len(),
+                self.max_actions
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `actions` table of `legal`, one row each, into `out` (rows past the legal ones, if
+    /// any, are left as they are).
+    pub fn table(&self, legal: &[Action], out: &mut [f32]) {
         let mut rank = 0;
-        let mut out = Vec::new();
-        for a in game.legal() {
-            out.push((self.index(corner, &a, rank)?, a));
+        for (a, row) in legal.iter().zip(out.chunks_exact_mut(ACTION_COLUMNS)) {
+            self.describe(a, rank, row);
             if matches!(a, Action::Script(_)) {
                 rank += 1;
             }
         }
-        let mut seen: Vec<usize> = out.iter().map(|(i, _)| *i).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        if seen.len() != out.len() {
-            return Err("two legal actions share an index".into());
-        }
-        Ok(out)
-    }
-
-    fn planes(&self) -> usize {
-        TILE_PLANES + self.players + 2
-    }
-
-    fn vector_size(&self) -> usize {
-        DECISION_KINDS + self.players + 5 + 2 + self.players + self.players * self.figures.len()
-    }
-
-    /// The board planes (planes × side × side) and the vector, from `me`'s seat: seats are
-    /// counted from `me` (0 is `me`, 1 the next seat, …).
-    fn observe(&self, game: &Game, me: usize) -> (Vec<f32>, Vec<f32>) {
-        let n = self.side as usize;
-        let corner = window_corner(game);
-        let mut board = vec![0f32; self.planes() * n * n];
-        let rel = |seat: usize| (seat + self.players - me % self.players) % self.players;
-        let mut put = |plane: usize, pos: Pos, value: f32| {
-            if let Ok(cell) = self.cell(corner, pos) {
-                board[plane * n * n + cell] += value;
-            }
-        };
-        for p in game.board().tiles() {
-            put(0, p.pos, 1.0);
-            let oriented = self.rules.tile(p.tile).at(p.rotation);
-            for (i, edge) in [Edge::N, Edge::E, Edge::S, Edge::W].into_iter().enumerate() {
-                put(1 + i, p.pos, oriented.edge_kind(edge) as u8 as f32 + 1.0);
-            }
-        }
-        for f in game.figures() {
-            let (pos, _) = game.figure_spot(f);
-            put(TILE_PLANES + rel(f.owner), pos, 1.0);
-        }
-        if let Some(pos) = game.dragon() {
-            put(TILE_PLANES + self.players, pos, 1.0);
-        }
-        if let Some(fairy) = game.fairy() {
-            put(TILE_PLANES + self.players + 1, fairy.pos, 1.0);
-        }
-        (board, self.vector(game, rel))
-    }
-
-    fn vector(&self, game: &Game, rel: impl Fn(usize) -> usize) -> Vec<f32> {
-        let mut v = vec![0f32; self.vector_size()];
-        let decision = game.decision();
-        let kind = match decision.kind {
-            DecisionKind::PlaceTile { .. } => 0,
-            DecisionKind::Deploy => 1,
-            DecisionKind::Mechanic(_) => 2,
-            DecisionKind::Script => 3,
-            DecisionKind::GameOver => 4,
-        };
-        v[kind] = 1.0;
-        v[DECISION_KINDS + rel(decision.player)] = 1.0;
-        let at = DECISION_KINDS + self.players;
-        if let DecisionKind::PlaceTile { tile } = decision.kind {
-            let t = self.rules.tile(tile);
-            for (i, e) in t.edges.iter().enumerate() {
-                v[at + i] = *e as u8 as f32 + 1.0;
-            }
-            v[at + 4] = f32::from(tile) + 1.0;
-        }
-        v[at + 5] = game.tiles_left() as f32;
-        v[at + 6] = game.turn() as f32;
-        let scores = at + 7;
-        let supply = scores + self.players;
-        for seat in 0..self.players {
-            let r = rel(seat);
-            v[scores + r] = game.scores()[seat] as f32;
-            for (row, kind) in self.figures.iter().enumerate() {
-                v[supply + r * self.figures.len() + row] = f32::from(game.supply(seat, *kind));
-            }
-        }
-        v
     }
 }
 
-/// The fixed-size action space and the observation of one ruleset for a number of players.
+/// How many tiles a game of `rules` has (start tiles and bag).
+pub fn tile_count(rules: &Ruleset) -> usize {
+    rules.tiles.iter().map(|t| t.count as usize).sum::<usize>() + rules.start.len()
+}
+
+/// The action space and the observation of one ruleset for a number of players.
 #[pyclass(name = "ActionSpace", module = "castellan._castellan", frozen)]
 pub struct PyActionSpace {
-    layout: Layout,
+    observer: Observer,
 }
 
-fn bytes_of(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+/// An observation as Python gets it: the `tiles`, `vector` and `actions` tables as float32
+/// bytes, and the number of legal actions.
+type Observation<'py> = (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    usize,
+);
+
+/// `values` as little-endian float32 bytes, zero-padded to `floats` floats, written straight
+/// into a new Python `bytes` (no copy in between).
+fn float_bytes<'py>(
+    py: Python<'py>,
+    values: &[f32],
+    floats: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, 4 * floats.max(values.len()), |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+}
+
+impl PyActionSpace {
+    fn spec(&self) -> &Layout {
+        &self.observer.layout
+    }
+
+    fn legal(&self, game: &PyGame) -> PyResult<Vec<Action>> {
+        let mut out = Vec::new();
+        self.spec().legal(&game.game, &mut out).map_err(other)?;
+        Ok(out)
+    }
 }
 
 #[pymethods]
 impl PyActionSpace {
-    /// The space of `ruleset` (a name, a path or a loaded `Ruleset`) for `players` seats.
+    /// The space of `ruleset` (a name, a path or a loaded `Ruleset`) for `players` seats;
+    /// `max_actions` bounds the legal actions of one decision (the mask's length).
     #[new]
-    fn py_new(py: Python<'_>, ruleset: &Bound<'_, PyAny>, players: usize) -> PyResult<Self> {
-        let rules = match ruleset.cast::<crate::data::PyRuleset>() {
-            Ok(r) => Arc::clone(&r.get().rules),
-            Err(_) => {
-                let name: std::path::PathBuf = ruleset.extract()?;
-                crate::data::PyRuleset::open(py, &name.to_string_lossy())?.rules
-            }
-        };
+    #[pyo3(signature = (ruleset, players, max_actions = None))]
+    fn py_new(
+        py: Python<'_>,
+        ruleset: &Bound<'_, PyAny>,
+        players: usize,
+        max_actions: Option<usize>,
+    ) -> PyResult<Self> {
+        let rules = crate::data::rules_of(py, ruleset)?;
         Ok(PyActionSpace {
-            layout: Layout::new(rules, players),
+            observer: Observer::new(Layout::new(rules, players, max_actions)),
         })
     }
 
-    /// The number of actions.
+    /// The number of actions (the mask's length): the most legal actions of one decision.
     #[getter]
     fn size(&self) -> usize {
-        self.layout.size()
+        self.spec().max_actions
     }
 
-    /// The window's side in cells.
+    /// The shape of the observation's `actions` table: (size, columns).
     #[getter]
-    fn side(&self) -> usize {
-        self.layout.side as usize
+    fn actions_shape(&self) -> (usize, usize) {
+        (self.spec().max_actions, ACTION_COLUMNS)
     }
 
-    /// The board observation's shape: (planes, side, side).
+    /// The shape of the observation's `tiles` table: (tiles, columns).
     #[getter]
-    fn board_shape(&self) -> (usize, usize, usize) {
-        let n = self.layout.side as usize;
-        (self.layout.planes(), n, n)
+    fn tiles_shape(&self) -> (usize, usize) {
+        self.observer.tiles_shape()
     }
 
     /// The length of the observation's vector.
     #[getter]
     fn vector_size(&self) -> usize {
-        self.layout.vector_size()
+        self.observer.vector_size()
     }
 
-    /// Where each block starts and how it is laid out.
+    /// The names of the columns of the `actions` and `tiles` tables and of the vector's
+    /// entries, and the figure rows and mechanic keys that their numbers refer to.
     fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &self.layout;
+        let l = self.spec();
         let d = PyDict::new(py);
-        d.set_item("pass", 0)?;
-        d.set_item("script_start", 1)?;
-        d.set_item("script_slots", SCRIPT_SLOTS)?;
-        d.set_item("global_start", l.global_start())?;
-        d.set_item("global_size", l.global_size())?;
-        d.set_item("cell_start", l.cell_start())?;
-        d.set_item("per_cell", l.per_cell())?;
-        d.set_item("side", l.side)?;
+        d.set_item("size", l.max_actions)?;
+        d.set_item("action_columns", ACTION_COLUMN_NAMES.to_vec())?;
+        d.set_item("tile_columns", self.observer.tile_column_names())?;
+        d.set_item("vector", self.observer.vector_names())?;
         d.set_item(
             "figures",
             l.figures.iter().map(|f| f.name()).collect::<Vec<_>>(),
         )?;
         d.set_item("mechanic_keys", l.keys.clone())?;
-        d.set_item("codes", CODES)?;
-        d.set_item("spot_codes", SPOT_CODES)?;
-        d.set_item("verbs", VERBS)?;
-        d.set_item("size", l.size())?;
+        d.set_item(
+            "tile_types",
+            l.rules
+                .tiles
+                .iter()
+                .map(|t| t.id.to_string())
+                .collect::<Vec<_>>(),
+        )?;
         Ok(d)
     }
 
-    /// The indices of the legal actions of the game's pending decision, in the engine's order.
+    /// The indices of the legal actions of the game's pending decision: `0 … n-1`.
     fn legal_indices(&self, game: &PyGame) -> PyResult<Vec<usize>> {
-        let legal = self.layout.legal(&game.game).map_err(other)?;
-        Ok(legal.into_iter().map(|(i, _)| i).collect())
+        Ok((0..self.legal(game)?.len()).collect())
     }
 
     /// The index of `action` in the game's current state.
     fn index_of(&self, game: &PyGame, action: &PyAction) -> PyResult<usize> {
-        let legal = self.layout.legal(&game.game).map_err(other)?;
-        legal
-            .into_iter()
-            .find(|(_, a)| *a == action.action)
-            .map(|(i, _)| i)
+        self.legal(game)?
+            .iter()
+            .position(|a| *a == action.action)
             .ok_or_else(|| other("the action is not legal now"))
     }
 
     /// The legal action at `index`; `IllegalActionError` if none is.
     fn action_at(&self, game: &PyGame, index: usize) -> PyResult<PyAction> {
-        let legal = self.layout.legal(&game.game).map_err(other)?;
-        legal
-            .into_iter()
-            .find(|(i, _)| *i == index)
-            .map(|(_, a)| PyAction::new(a))
+        self.legal(game)?
+            .get(index)
+            .map(|a| PyAction::new(*a))
             .ok_or_else(|| {
                 crate::errors::IllegalActionError::new_err(format!(
                     "action index {index} is not legal now"
@@ -395,23 +329,45 @@ impl PyActionSpace {
     }
 
     /// Plays the legal action at `index`; `IllegalActionError` (and no change) if none is.
-    fn apply(&self, py: Python<'_>, game: &mut PyGame, index: usize) -> PyResult<()> {
-        let action = self.action_at(game, index)?;
-        game.play(py, &action.action, true)
+    /// Returns how many legal actions the next decision has (0 once the game is over).
+    fn apply(&self, py: Python<'_>, game: &mut PyGame, index: usize) -> PyResult<usize> {
+        game.apply_nth(py, index)
     }
 
-    /// The observation for the player in `seat`: the board planes and the vector as
-    /// little-endian float32 bytes (see docs/python.md).
+    /// The `actions` table of the pending decision: one row per legal action (see
+    /// `layout()["action_columns"]`), zero rows after, as little-endian float32 bytes.
+    fn describe<'py>(&self, py: Python<'py>, game: &PyGame) -> PyResult<Bound<'py, PyBytes>> {
+        let legal = self.legal(game)?;
+        let mut table = vec![0f32; legal.len() * ACTION_COLUMNS];
+        self.spec().table(&legal, &mut table);
+        float_bytes(py, &table, self.spec().max_actions * ACTION_COLUMNS)
+    }
+
+    /// The observation for the player in `seat`: `(tiles, vector, actions, n)`, the three
+    /// tables as little-endian float32 bytes (see docs/python.md) and the number of legal
+    /// actions (`n`; the `actions` rows past it are zero, and so are all of them when `seat`
+    /// does not act now).
     fn observe<'py>(
         &self,
         py: Python<'py>,
         game: &PyGame,
         seat: usize,
-    ) -> (Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
-        let (board, vector) = self.layout.observe(&game.game, seat);
-        (
-            PyBytes::new(py, &bytes_of(&board)),
-            PyBytes::new(py, &bytes_of(&vector)),
-        )
+    ) -> PyResult<Observation<'py>> {
+        let (tiles, vector) = self.observer.observe(&game.game, seat);
+        let (rows, columns) = self.observer.tiles_shape();
+        let acting = !game.game.is_over() && game.game.decision().player == seat;
+        let legal = if acting {
+            self.legal(game)?
+        } else {
+            Vec::new()
+        };
+        let mut table = vec![0f32; legal.len() * ACTION_COLUMNS];
+        self.spec().table(&legal, &mut table);
+        Ok((
+            float_bytes(py, &tiles, rows * columns)?,
+            float_bytes(py, &vector, 0)?,
+            float_bytes(py, &table, self.spec().max_actions * ACTION_COLUMNS)?,
+            legal.len(),
+        ))
     }
 }

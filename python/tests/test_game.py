@@ -1,6 +1,7 @@
 """The game API: records, decisions, legal actions, apply, events, copies, pictures."""
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -207,3 +208,72 @@ def test_actions_read_from_their_record_tables():
         castellan.Action.from_table({"place": [0, 1]})
     with pytest.raises(castellan.CastellanError, match="unknown key"):
         castellan.Action.from_table({"jump": 1})
+
+
+def future_draws(game, actions=40):
+    """The tiles drawn over the next `actions` actions, each played as the first legal one."""
+    drawn = []
+    for _ in range(actions):
+        if game.is_over:
+            break
+        decision = game.decision
+        if decision["kind"] == "place":
+            drawn.append(decision["tile"])
+        game.apply_nth(0)
+    return drawn
+
+
+def test_a_determinized_copy_keeps_what_is_public_and_reshuffles_the_bag():
+    game = castellan.Game("hig", 2, seed=3)
+    for _ in range(20):
+        game.apply_nth(0)
+    copies = [game.determinize(s) for s in (1, 2)] + [game.copy(hide=True, seed=1)]
+    for c in copies:
+        # What the players see now is the same: the legal actions, scores, tiles left.
+        assert c.legal_actions() == game.legal_actions()
+        assert (c.scores, c.tiles_left, c.decision) == (game.scores, game.tiles_left, game.decision)
+    original = future_draws(game.copy())
+    first, second, again = (future_draws(c) for c in copies)
+    assert first != original and second != original and first != second
+    assert again == first  # the same seed reshuffles the same way
+    assert first and game.copy().history == game.history
+    with pytest.raises(castellan.CastellanError, match="determinized"):
+        copies[0].record()
+
+
+def test_bots_give_a_legal_move_for_any_state_deterministic_with_a_seed():
+    game = castellan.Game("hig", 2, seed=5)
+    for _ in range(30):
+        game.apply_nth(game.num_legal() - 1)
+    before = game.history
+    for bot in ("random", "greedy", "mcts:30"):
+        move = castellan.bot_move(game, bot, seed=7)
+        assert move in game.legal_actions()
+        assert castellan.bot_move(game, bot, seed=7) == move
+    assert game.history == before  # asking changes nothing
+    picks = {castellan.bot_move(game, "random", seed=s) for s in range(8)}
+    assert len(picks) > 1
+    with pytest.raises(ValueError, match="unknown bot"):
+        castellan.bot_move(game, "clever")
+    over = castellan.Game("base", 2, seed=1)
+    over.play_random(1)
+    with pytest.raises(castellan.CastellanError, match="over"):
+        castellan.bot_move(over, "random")
+
+
+def test_rulesets_are_loaded_once_per_name_and_again_when_the_file_changes(tmp_path):
+    assert castellan.Ruleset.load("hig") is castellan.Ruleset.load("hig")
+    assert castellan.Game("hig").ruleset == "hig"
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\ndescription = "first"\nextends = "base"\n')
+    first = castellan.Ruleset.load(str(path))
+    assert castellan.Ruleset.load(str(path)) is first
+    path.write_text('name = "mine"\ndescription = "second"\nextends = "base"\n')
+    second = castellan.Ruleset.load(str(path))
+    assert second is not first and second.description == "second"
+
+
+def test_the_extension_library_is_under_20_mb():
+    # docs/python.md, Install: stripped and without the `serve` feature, 10.7 MB; with its
+    # symbols and line tables it was 63 to 67 MB.
+    assert Path(castellan._castellan.__file__).stat().st_size < 20_000_000

@@ -6,4 +6,5 @@ pub mod play;
 pub mod render;
 pub mod report;
 pub mod validate;
+#[cfg(feature = "serve")]
 pub mod web;

@@ -12,6 +12,30 @@ pub const SCALE: f32 = 1.5;
 
 /// Renders an SVG document to the bytes of a PNG file, [`SCALE`] pixels per SVG unit.
 pub fn from_svg(svg: &str) -> Result<Vec<u8>, String> {
+    raster(svg)?
+        .encode_png()
+        .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
+/// Renders an SVG document as [`from_svg`] does, to raw pixels: `(width, height, bytes)`,
+/// three bytes (red, green, blue) per pixel, row by row (for arrays, e.g. numpy's), what is
+/// transparent shown on white.
+pub fn rgb_from_svg(svg: &str) -> Result<(u32, u32, Vec<u8>), String> {
+    let pixmap = raster(svg)?;
+    let rgb = pixmap
+        .pixels()
+        .iter()
+        .flat_map(|p| {
+            // Premultiplied colour over a white page.
+            let white = 255 - p.alpha();
+            [p.red(), p.green(), p.blue()].map(|c| c.saturating_add(white))
+        })
+        .collect();
+    Ok((pixmap.width(), pixmap.height(), rgb))
+}
+
+/// The SVG document drawn on a pixmap, [`SCALE`] pixels per SVG unit.
+fn raster(svg: &str) -> Result<tiny_skia::Pixmap, String> {
     let mut opt = usvg::Options {
         font_family: super::svg::FONT.to_string(),
         ..usvg::Options::default()
@@ -29,7 +53,5 @@ pub fn from_svg(svg: &str) -> Result<Vec<u8>, String> {
         .ok_or_else(|| format!("cannot make a {}×{} picture", size.width(), size.height()))?;
     let zoom = tiny_skia::Transform::from_scale(SCALE, SCALE);
     resvg::render(&tree, zoom, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| format!("cannot encode the PNG: {e}"))
+    Ok(pixmap)
 }
