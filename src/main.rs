@@ -63,9 +63,17 @@ enum Command {
         /// Rulesets: names in rulesets/ (or built in) or paths; the first is the baseline.
         #[arg(required = true)]
         rulesets: Vec<String>,
-        /// One bot per seat, comma-separated (random, greedy, mcts, mcts:N, mcts:Nms).
-        #[arg(long, short, default_value = "mcts:500,mcts:500")]
+        /// One bot per seat, comma-separated (random, greedy, mcts, mcts:N, mcts:Nms). The
+        /// default, greedy players, plays thousands of games a minute; MCTS plans better and
+        /// takes far longer (`mcts:500,mcts:500`: about a second a game per core).
+        #[arg(long, short, default_value = "greedy,greedy")]
         bots: String,
+        /// Take the second ruleset apart: play the first (the base), the second, and the base
+        /// with each setting in which the second differs, alone (`each`, the default), or also
+        /// the base with all those settings but one (`all-but-one`), and say which setting
+        /// moves which metric. Needs exactly two rulesets; writes no file.
+        #[arg(long, value_name = "HOW", num_args = 0..=1, default_missing_value = "each")]
+        ablate: Option<lab::changes::Ablate>,
         #[command(flatten)]
         run: LabArgs,
     },
@@ -250,8 +258,12 @@ fn main() -> ExitCode {
         Command::Compare {
             rulesets,
             bots,
+            ablate,
             run,
-        } => compare(&rulesets, &bots, &run),
+        } => match ablate {
+            Some(how) => ablate_compare(&rulesets, how, &bots, &run),
+            None => compare(&rulesets, &bots, &run),
+        },
         Command::Report { files, output } => report(&files, &output),
         Command::Play {
             ruleset,
@@ -435,8 +447,8 @@ fn simulate(
     out!("  tied games: {}", stats.ties);
     out!("  mean turns: {:.2}", stats.mean_turns);
     out!(
-        "  {:.0} games per second ({:.2} s)",
-        stats.games_per_second,
+        "  {} ({:.2} s)",
+        simulate::rate_words(stats.games, stats.seconds),
         stats.seconds
     );
     ExitCode::SUCCESS
@@ -462,6 +474,51 @@ fn lab_fail(e: impl std::fmt::Display) -> ExitCode {
 }
 
 fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
+    let mut loaded = Vec::new();
+    for name in rulesets {
+        match Ruleset::load(name) {
+            Ok(r) => loaded.push((name.clone(), r)),
+            Err(d) => return fail(&d),
+        }
+    }
+    run_lab(loaded, lab::changes::about(rulesets), bots, args)
+}
+
+/// `compare --ablate`: the base, the variant and the rulesets between them, with a closing
+/// section on which setting moves which metric.
+fn ablate_compare(
+    rulesets: &[String],
+    how: lab::changes::Ablate,
+    bots: &str,
+    args: &LabArgs,
+) -> ExitCode {
+    let [base, variant] = rulesets else {
+        return lab_fail(format!(
+            "--ablate takes exactly two rulesets, a base and a variant (got {})",
+            rulesets.len()
+        ));
+    };
+    let ablation = match lab::changes::ablation(base, variant, how) {
+        Ok(a) => a,
+        Err(e) => return lab_fail(e),
+    };
+    for c in &ablation.unset {
+        complain!(
+            "note: `{variant}` leaves {} at its default where `{base}` sets it to {}: no ruleset with that change alone can be written, so it is not taken apart",
+            c.key,
+            c.base.as_deref().unwrap_or("")
+        );
+    }
+    run_lab(ablation.rulesets, ablation.about, bots, args)
+}
+
+/// Plays the rulesets' games and shows the report (or writes the games, for shards and --out).
+fn run_lab(
+    loaded: Vec<(String, std::sync::Arc<Ruleset>)>,
+    about: Vec<lab::changes::About>,
+    bots: &str,
+    args: &LabArgs,
+) -> ExitCode {
     let shard = match args
         .spread
         .shard
@@ -472,13 +529,6 @@ fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return lab_fail(e),
     };
-    let mut loaded = Vec::new();
-    for name in rulesets {
-        match Ruleset::load(name) {
-            Ok(r) => loaded.push((name.clone(), r)),
-            Err(d) => return fail(&d),
-        }
-    }
     let plan = Plan {
         rulesets: loaded,
         bots: bots.split(',').map(|b| b.trim().to_string()).collect(),
@@ -491,7 +541,11 @@ fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
         return lab_fail(e);
     }
     let bar = progress_bar(plan.jobs(), true);
-    let results = lab::run(&plan, |n| bar.set_position(n));
+    let forecast = Forecast::new(plan.jobs());
+    let results = lab::run(&plan, |n| {
+        bar.set_position(n);
+        forecast.tell(n, &bar);
+    });
     bar.finish_and_clear();
     let results = match results {
         Ok(r) => r,
@@ -510,7 +564,47 @@ fn compare(rulesets: &[String], bots: &str, args: &LabArgs) -> ExitCode {
             }
         };
     }
-    show_report(&results, &args.output)
+    show_report(&results, about, &args.output)
+}
+
+/// Says once, on standard error, how long a lab run will take when that is more than
+/// [`Forecast::LONG`], with how to shorten it; judged after the first games.
+struct Forecast {
+    start: std::time::Instant,
+    jobs: u64,
+    told: std::sync::atomic::AtomicBool,
+}
+
+impl Forecast {
+    /// Runs longer than this get a forecast.
+    const LONG: f64 = 90.0;
+
+    fn new(jobs: u64) -> Forecast {
+        Forecast {
+            start: std::time::Instant::now(),
+            jobs,
+            told: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Called with the number of games finished.
+    fn tell(&self, finished: u64, bar: &ProgressBar) {
+        use std::sync::atomic::Ordering;
+        let elapsed = self.start.elapsed().as_secs_f64();
+        if elapsed < 3.0 || finished == 0 || self.told.load(Ordering::Relaxed) {
+            return;
+        }
+        let total = elapsed * self.jobs as f64 / finished as f64;
+        if total > Self::LONG && !self.told.swap(true, Ordering::Relaxed) {
+            bar.suspend(|| {
+                complain!(
+                    "note: this run will take about {} ({}); for a quicker look use fewer --games, faster bots (--bots greedy,greedy or random,random), or spread it over machines with --shard",
+                    simulate::duration_words(total),
+                    simulate::rate_words(finished, elapsed)
+                )
+            });
+        }
+    }
 }
 
 fn report(files: &[PathBuf], output: &ReportArgs) -> ExitCode {
@@ -521,15 +615,36 @@ fn report(files: &[PathBuf], output: &ReportArgs) -> ExitCode {
             Err(e) => return lab_fail(e),
         }
     }
-    show_report(&results, output)
+    // The rulesets as the games name them, read again to say what each is.
+    let mut names: Vec<(usize, String)> = results
+        .iter()
+        .map(|r| (r.position, r.ruleset.clone()))
+        .collect();
+    names.sort();
+    names.dedup();
+    let names: Vec<String> = names.into_iter().map(|(_, n)| n).collect();
+    show_report(&results, lab::changes::about(&names), output)
 }
 
 /// Prints the summary of `results` as a table or JSON, and writes the HTML page if asked.
-fn show_report(results: &[lab::GameResult], output: &ReportArgs) -> ExitCode {
-    let summary = match lab::metrics::summarize(results) {
+fn show_report(
+    results: &[lab::GameResult],
+    about: Vec<lab::changes::About>,
+    output: &ReportArgs,
+) -> ExitCode {
+    let mut summary = match lab::metrics::summarize(results) {
         Ok(s) => s,
         Err(e) => return lab_fail(e),
     };
+    // An ablation's rulesets after the second are named by the settings they take apart.
+    summary.ablation = summary
+        .rulesets
+        .get(2)
+        .is_some_and(|r| r.starts_with(['+', '-']));
+    summary.about = about;
+    for m in &summary.missing {
+        complain!("warning: incomplete run: {m}");
+    }
     if let Some(path) = &output.html {
         let written = lab::report::html(&summary)
             .map_err(|e| e.to_string())

@@ -111,7 +111,7 @@ fn game_results_add_up() {
 }
 
 /// Traders & Builders' goods majorities (B-E2) are paid by an event of their own: their points
-/// appear under the source `goods_majority`, in tens, and the sources still add up to the scores.
+/// appear under their rule and words, in tens, and the sources still add up to the scores.
 #[test]
 fn goods_majorities_are_a_source_of_their_own() {
     let rules = Ruleset::load("hig-tb").expect("loads");
@@ -122,11 +122,14 @@ fn goods_majorities_are_a_source_of_their_own() {
             let sum: u32 = r.points.values().map(|p| p[seat]).sum();
             assert_eq!(sum, r.scores[seat], "seed {seed}: {:?}", r.points);
         }
-        if let Some(goods) = r.points.get("goods_majority") {
+        if let Some(goods) = r.points.get("B-E2 goods majority at the end of the game") {
             assert!(goods.iter().all(|p| p % 10 == 0), "{goods:?}");
             seen |= goods.iter().any(|p| *p > 0);
         }
-        assert!(!r.points.keys().any(|k| k.contains("goods majority")));
+        assert!(
+            !r.points.contains_key("goods_majority"),
+            "no raw event names"
+        );
     }
     assert!(seen, "some game of three pays a goods majority");
 }
@@ -170,8 +173,8 @@ fn compare_prints_a_table_json_and_an_html_page() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert_eq!(
         page.matches("<svg").count(),
-        4,
-        "score, win rate, points and firings plots"
+        5,
+        "score, win rate, points by seat, seat gap and firings plots"
     );
     assert!(!page.contains("src=\"http"), "self-contained");
 
@@ -246,4 +249,156 @@ fn bad_input_is_refused_clearly() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `compare --ablate` on a case whose answer is known (RULES.md §3.1 #24 and FA7): a variant of
+/// `hig` that writes `pd.fairy.scoring_bonus_when = "any_scoring"` (the default, which `hig`
+/// leaves unset: a key that does nothing) and `pd.fairy.turn_bonus = 0` (no fairy point: it
+/// changes every score). The base with the first key alone plays exactly `hig`'s games, the
+/// base with the second alone exactly the variant's; all-but-one the other way round.
+#[test]
+fn ablation_takes_a_variant_apart_key_by_key() {
+    use castellan::lab::changes::{self, Ablate};
+    let dir = std::env::temp_dir().join(format!("castellan-ablate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("variant.toml");
+    std::fs::write(
+        &file,
+        "extends = \"hig\"\nname = \"variant\"\ndescription = \"two changes\"\n\n[pd.fairy]\nscoring_bonus_when = \"any_scoring\"\nturn_bonus = 0\n",
+    )
+    .expect("written");
+    let variant = file.to_string_lossy().into_owned();
+    let ablation = changes::ablation("hig", &variant, Ablate::AllButOne).expect("ablation");
+    let names: Vec<&str> = ablation.rulesets.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "hig",
+            variant.as_str(),
+            "+pd.fairy.scoring_bonus_when=\"any_scoring\"",
+            "+pd.fairy.turn_bonus=0",
+            "-pd.fairy.scoring_bonus_when",
+            "-pd.fairy.turn_bonus",
+        ]
+    );
+    let changed: Vec<(&str, Option<&str>, Option<&str>)> = ablation.about[1]
+        .changes
+        .iter()
+        .map(|c| (c.key.as_str(), c.base.as_deref(), c.value.as_deref()))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            ("pd.fairy.scoring_bonus_when", None, Some("\"any_scoring\"")),
+            ("pd.fairy.turn_bonus", Some("1"), Some("0")),
+        ]
+    );
+    let plan = Plan {
+        rulesets: ablation.rulesets.clone(),
+        bots: vec!["random".into(), "random".into()],
+        games: 6,
+        seed: 9,
+        shard: Shard::ALL,
+        threads: 2,
+    };
+    let results = lab::run(&plan, |_| {}).expect("runs");
+    let games = |position: usize| -> Vec<_> {
+        results
+            .iter()
+            .filter(|r| r.position == position)
+            .map(|r| (r.scores.clone(), r.points.clone(), r.firings.clone()))
+            .collect()
+    };
+    assert_ne!(games(0), games(1), "the turn point changes the games");
+    assert_eq!(games(2), games(0), "a key set to its default does nothing");
+    assert_eq!(
+        games(3),
+        games(1),
+        "the turn point alone is the whole variant"
+    );
+    assert_eq!(games(4), games(1), "all but the default key: the variant");
+    assert_eq!(games(5), games(0), "all but the turn point: the base");
+    let mut summary = metrics::summarize(&results).expect("one run");
+    summary.ablation = true;
+    summary.about = ablation.about;
+    let verdict = lab::report::verdict(&summary);
+    let at = |name: &str| {
+        verdict
+            .iter()
+            .position(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {verdict:?}"))
+    };
+    let noop = at("+pd.fairy.scoring_bonus_when");
+    assert_eq!(verdict[noop + 1], "    moves nothing measured");
+    let turn = at("+pd.fairy.turn_bonus");
+    assert!(
+        verdict[turn + 1].starts_with("    mean score, seat 1: -"),
+        "{verdict:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A ruleset that changes nothing cannot be taken apart; `--ablate` wants two rulesets.
+#[test]
+fn ablation_needs_two_rulesets_that_differ() {
+    let same = castellan(&["compare", "hig", "hig", "--ablate", "--games", "2"]);
+    assert_eq!(same.status.code(), Some(1));
+    assert!(text(&same.stderr).contains("nothing to take apart"));
+    let three = castellan(&["compare", "hig", "house-fairy-five", "devir", "--ablate"]);
+    assert_eq!(three.status.code(), Some(1));
+    assert!(text(&three.stderr).contains("exactly two rulesets"));
+}
+
+/// `castellan report` on one shard of two says that half the run is missing, and which half.
+#[test]
+fn a_merge_of_incomplete_shards_says_what_is_missing() {
+    let dir = std::env::temp_dir().join(format!("castellan-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("shard1.jsonl").to_string_lossy().into_owned();
+    let run = castellan(&[
+        "compare",
+        "hig",
+        "--bots",
+        "random,random",
+        "--games",
+        "6",
+        "--shard",
+        "1/2",
+        "--out",
+        &file,
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report = castellan(&["report", &file]);
+    assert!(report.status.success());
+    let warning = "incomplete run: `hig` has 3 of its run's 6 games: missing shard 2/2 (games 3–5)";
+    assert!(
+        text(&report.stderr).contains(warning),
+        "{}",
+        text(&report.stderr)
+    );
+    assert!(text(&report.stdout).contains(warning));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `simulate` gives the same numbers on one thread and on two.
+#[test]
+fn simulate_does_not_depend_on_the_thread_count() {
+    let run = |threads: &str| {
+        let out = castellan(&[
+            "simulate",
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--json",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["seconds"] = 0.into();
+        v["games_per_second"] = 0.into();
+        v
+    };
+    assert_eq!(run("1"), run("2"));
 }

@@ -142,37 +142,83 @@ pub fn in_parallel<T: Send, E: Send>(
     threads: usize,
     job: impl Fn(u64) -> Result<T, E> + Sync,
 ) -> Result<Vec<T>, E> {
+    let done = per_thread(count, threads, Vec::new, |done: &mut Vec<(u64, T)>, i| {
+        done.push((i, job(i)?));
+        Ok(())
+    })?;
+    let mut all: Vec<(u64, T)> = done.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|(i, _)| *i);
+    Ok(all.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Runs `job(state, 0) … job(state, count - 1)` on up to `threads` threads (0: [`all_cores`]),
+/// each thread with a `state` of its own made by `start` (what it keeps of its games, and what
+/// it must not share with other threads), and returns the states. Indices are handed out in
+/// order; on failure, the error of the lowest failing index (every lower index has run).
+/// Whatever the states keep must not depend on which thread played which index (sums, counts,
+/// rows by index) for the outcome not to depend on the number of threads.
+pub fn per_thread<S: Send, E: Send>(
+    count: u64,
+    threads: usize,
+    start: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, u64) -> Result<(), E> + Sync,
+) -> Result<Vec<S>, E> {
     let threads = if threads == 0 { all_cores() } else { threads };
     let threads = threads.clamp(1, count.clamp(1, 1024) as usize);
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let work = || {
-        let mut done = Vec::new();
+        let mut state = start();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= count || failed.load(Ordering::Relaxed) {
-                return done;
+                return (state, None);
             }
-            let result = job(i);
-            if result.is_err() {
+            if let Err(e) = job(&mut state, i) {
                 failed.store(true, Ordering::Relaxed);
+                return (state, Some((i, e)));
             }
-            done.push((i, result));
         }
     };
-    let mut all: Vec<(u64, Result<T, E>)> = if threads == 1 {
-        work()
+    let ends: Vec<(S, Option<(u64, E)>)> = if threads == 1 {
+        vec![work()]
     } else {
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
             handles
                 .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                 .collect()
         })
     };
-    all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    let mut states = Vec::with_capacity(ends.len());
+    let mut first: Option<(u64, E)> = None;
+    for (state, error) in ends {
+        states.push(state);
+        if let Some((i, e)) = error
+            && first.as_ref().is_none_or(|(f, _)| i < *f)
+        {
+            first = Some((i, e));
+        }
+    }
+    match first {
+        Some((_, e)) => Err(e),
+        None => Ok(states),
+    }
+}
+
+/// A copy of `rules` that shares no reference count with the original: its own tile names and
+/// its own slot for the mechanics the engine derives (compiled scripts stay shared). Games
+/// clone and drop `Arc`s of their ruleset, its mechanics and its tile names many times a turn;
+/// on a ruleset shared between threads every one of those counts is one cache line that the
+/// cores pass back and forth, so each thread plays on a copy of its own.
+pub fn private_copy(rules: &Ruleset) -> Arc<Ruleset> {
+    let mut copy = rules.clone();
+    copy.derived = Default::default();
+    for t in &mut copy.tiles {
+        t.id = Arc::from(&*t.id);
+    }
+    Arc::new(copy)
 }
 
 /// Plays `games` games of random bots with seeds `seed, seed+1, …` (each game as
@@ -197,7 +243,7 @@ pub fn run_on(
     progress: impl Fn(u64) + Sync,
 ) -> Result<Stats, SimulateError> {
     let bots = vec!["random".to_string(); players];
-    batch(bots, games, threads, progress, |i| {
+    batch(rules, bots, games, threads, progress, |rules, i| {
         play_random(rules, players, seed.wrapping_add(i))
     })
 }
@@ -228,52 +274,49 @@ pub fn run_bots_on(
         return Err(SimulateError::UnknownBot(unknown.to_string()));
     }
     let names = bots.iter().map(|b| b.to_string()).collect();
-    batch(names, games, threads, progress, |i| {
+    batch(rules, names, games, threads, progress, |rules, i| {
         play_bots(rules, bots, seed.wrapping_add(i))
     })
 }
 
-/// The games shared by [`run_on`] and [`run_bots_on`]: game `i` is `play(i)`.
+/// The games shared by [`run_on`] and [`run_bots_on`]: game `i` is `play(rules, i)`, with
+/// each thread on its own copy of the ruleset ([`private_copy`]). Only sums are kept, so the
+/// memory does not grow with the number of games.
 fn batch(
+    rules: &Arc<Ruleset>,
     bots: Vec<String>,
     games: u64,
     threads: usize,
     progress: impl Fn(u64) + Sync,
-    play: impl Fn(u64) -> Result<Game, SimulateError> + Sync,
+    play: impl Fn(&Arc<Ruleset>, u64) -> Result<Game, SimulateError> + Sync,
 ) -> Result<Stats, SimulateError> {
     let start = Instant::now();
     let players = bots.len();
     let finished = AtomicU64::new(0);
-    let outcomes = in_parallel(games, threads, |i| {
-        let game = play(i)?;
-        progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-        Ok::<_, SimulateError>((game.scores().to_vec(), game.turn()))
-    })?;
-    let mut totals = vec![0u64; players];
-    let mut wins = vec![0u64; players];
-    let mut ties = 0;
-    let mut turns = 0u64;
-    for (scores, turn) in &outcomes {
-        for (t, s) in totals.iter_mut().zip(scores) {
-            *t += *s as u64;
-        }
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let top: Vec<usize> = (0..scores.len()).filter(|p| scores[*p] == best).collect();
-        match top.as_slice() {
-            [one] => wins[*one] += 1,
-            _ => ties += 1,
-        }
-        turns += *turn as u64;
+    let sums = per_thread(
+        games,
+        threads,
+        || (private_copy(rules), Sums::new(players)),
+        |(rules, sums), i| {
+            let game = play(rules, i)?;
+            sums.add(game.scores(), game.turn());
+            progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+            Ok::<(), SimulateError>(())
+        },
+    )?;
+    let mut total = Sums::new(players);
+    for (_, s) in &sums {
+        total.merge(s);
     }
     let seconds = start.elapsed().as_secs_f64();
     let n = games.max(1) as f64;
     Ok(Stats {
         games,
         bots,
-        mean_scores: totals.iter().map(|t| *t as f64 / n).collect(),
-        wins,
-        ties,
-        mean_turns: turns as f64 / n,
+        mean_scores: total.scores.iter().map(|t| *t as f64 / n).collect(),
+        wins: total.wins,
+        ties: total.ties,
+        mean_turns: total.turns as f64 / n,
         seconds,
         games_per_second: if seconds > 0.0 {
             games as f64 / seconds
@@ -281,4 +324,107 @@ fn batch(
             0.0
         },
     })
+}
+
+/// What [`batch`] keeps of its games: integer sums, the same in any order.
+struct Sums {
+    scores: Vec<u64>,
+    wins: Vec<u64>,
+    ties: u64,
+    turns: u64,
+}
+
+impl Sums {
+    fn new(players: usize) -> Sums {
+        Sums {
+            scores: vec![0; players],
+            wins: vec![0; players],
+            ties: 0,
+            turns: 0,
+        }
+    }
+
+    fn add(&mut self, scores: &[u32], turns: u32) {
+        for (t, s) in self.scores.iter_mut().zip(scores) {
+            *t += *s as u64;
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let mut top = (0..scores.len()).filter(|p| scores[*p] == best);
+        match (top.next(), top.next()) {
+            (Some(one), None) => self.wins[one] += 1,
+            _ => self.ties += 1,
+        }
+        self.turns += turns as u64;
+    }
+
+    fn merge(&mut self, other: &Sums) {
+        for (a, b) in self.scores.iter_mut().zip(&other.scores) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        self.ties += other.ties;
+        self.turns += other.turns;
+    }
+}
+
+/// A rate of play for people: `13,900 games/s`, `1.5 games/s` or, below one game a second,
+/// `2.5 s a game` (never "0 games per second").
+pub fn rate_words(games: u64, seconds: f64) -> String {
+    if games == 0 || seconds <= 0.0 {
+        return "no rate measured".to_string();
+    }
+    let rate = games as f64 / seconds;
+    if rate >= 100.0 {
+        format!("{} games/s", thousands(rate.round() as u64))
+    } else if rate >= 10.0 {
+        format!("{rate:.0} games/s")
+    } else if rate >= 1.0 {
+        format!("{rate:.1} games/s")
+    } else {
+        format!("{:.1} s a game", 1.0 / rate)
+    }
+}
+
+/// A duration for people: `45 s`, `12 min`, `2.5 h`.
+pub fn duration_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+/// `13900` as `13,900`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_well_at_any_speed() {
+        assert_eq!(rate_words(13_900, 1.0), "13,900 games/s");
+        assert_eq!(rate_words(1_234_567, 1.0), "1,234,567 games/s");
+        assert_eq!(rate_words(42, 1.0), "42 games/s");
+        assert_eq!(rate_words(4, 10.0), "2.5 s a game");
+        assert_eq!(rate_words(3, 2.0), "1.5 games/s");
+        assert_eq!(rate_words(1, 0.0), "no rate measured");
+        assert_eq!(duration_words(45.0), "45 s");
+        assert_eq!(duration_words(720.0), "12 min");
+        assert_eq!(duration_words(9000.0), "2.5 h");
+    }
 }

@@ -111,6 +111,12 @@ impl std::fmt::Debug for Derived {
     }
 }
 
+/// The settings of a ruleset file with its `extends` chain followed: the files' tables merged
+/// (ancestors first, each child overriding key by key), before they are resolved or checked.
+pub fn merged_settings(source: library::Source) -> Result<toml::Table, Diagnostic> {
+    Ok(Chain::read(source)?.merged())
+}
+
 impl Ruleset {
     /// Reads and validates a ruleset from a file's text, its scripts read but not compiled.
     /// Games need the compiled scripts: [`Ruleset::load`] and [`Ruleset::from_source`] (in the

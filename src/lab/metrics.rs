@@ -7,7 +7,8 @@
 //! games has won a share of at least 84%, not exactly 100%). Differences are means of paired
 //! values, with the normal approximation.
 
-use crate::lab::{GameResult, LabError};
+use crate::lab::changes::About;
+use crate::lab::{GameResult, LabError, Shard};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -85,11 +86,12 @@ impl Estimate {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metric {
     /// The family it belongs to: `score`, `win_rate`, `margin`, `length`, `ties`,
-    /// `lead_changes`, `decided_turn`, `points` or `firings`.
+    /// `lead_changes`, `decided_turn`, `points` (by source and seat), `points_gap` (by source:
+    /// seat 1's points minus the others' mean) or `firings`.
     pub group: &'static str,
     /// What it measures, for people.
     pub label: String,
-    /// The seat it is about, from 0 (for scores and win rates).
+    /// The seat it is about, from 0 (for scores, win rates and points by seat).
     pub seat: Option<usize>,
     /// Per ruleset.
     pub values: Vec<Estimate>,
@@ -110,6 +112,13 @@ pub struct Summary {
     pub metrics: Vec<Metric>,
     /// Every final score of every seat, per ruleset (for distributions).
     pub scores: Vec<Vec<u32>>,
+    /// What each ruleset is and which settings differ from the first (filled by the caller,
+    /// who knows the rulesets; empty when they are not known).
+    pub about: Vec<About>,
+    /// What is missing from the run (shards not merged), for people; empty when complete.
+    pub missing: Vec<String>,
+    /// Whether the rulesets after the second take the second apart (`compare --ablate`).
+    pub ablation: bool,
 }
 
 /// The groups whose metric is a share of games (each game counts 0 or 1), with Wilson intervals.
@@ -161,6 +170,9 @@ pub fn summarize(results: &[GameResult]) -> Result<Summary, LabError> {
         metrics.push(metric(&runs, group, label, seat, &measure));
     }
     Ok(Summary {
+        missing: missing(&names, &by_position),
+        about: Vec::new(),
+        ablation: false,
         rulesets: names.values().map(|n| n.to_string()).collect(),
         bots,
         games: runs.iter().map(|r| r.len() as u64).collect(),
@@ -170,6 +182,52 @@ pub fn summarize(results: &[GameResult]) -> Result<Summary, LabError> {
             .map(|r| r.values().flat_map(|g| g.scores.iter().copied()).collect())
             .collect(),
     })
+}
+
+/// The shards of each ruleset's run of which no game is here (from the run's size that the
+/// games carry), in words.
+fn missing(
+    names: &BTreeMap<usize, &str>,
+    by_position: &BTreeMap<usize, BTreeMap<u64, &GameResult>>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (position, games) in by_position {
+        let Some(size) = games.values().find_map(|g| g.run) else {
+            continue;
+        };
+        let absent: Vec<String> = (1..=size.shards)
+            .filter_map(|index| {
+                let range = Shard {
+                    index,
+                    count: size.shards,
+                }
+                .range(size.games);
+                let none = games.range(range.clone()).next().is_none();
+                (none && !range.is_empty()).then(|| {
+                    format!(
+                        "shard {index}/{} (games {}–{})",
+                        size.shards,
+                        range.start,
+                        range.end - 1
+                    )
+                })
+            })
+            .collect();
+        if !absent.is_empty() || games.len() as u64 != size.games {
+            let list = if absent.is_empty() {
+                String::new()
+            } else {
+                format!(": missing {}", absent.join(", "))
+            };
+            out.push(format!(
+                "`{}` has {} of its run's {} games{list}",
+                names.get(position).copied().unwrap_or(""),
+                games.len(),
+                size.games
+            ));
+        }
+    }
+    out
 }
 
 /// The metrics to compute: (group, label, seat, value in a game).
@@ -231,18 +289,23 @@ fn measures<'a>(
             .collect()
     };
     for source in keys(|g| g.points.keys().collect()) {
-        list.push((
-            "points",
-            format!("points: {source}"),
-            None,
-            Box::new(move |g| {
-                Some(
-                    g.points
-                        .get(&source)
-                        .map_or(0.0, |p| p.iter().map(|x| *x as f64).sum()),
-                )
-            }),
-        ));
+        for seat in 0..seats {
+            let source = source.clone();
+            list.push((
+                "points",
+                format!("points: {source}, seat {}", seat + 1),
+                Some(seat),
+                Box::new(move |g| Some(seat_points(g, &source, seat))),
+            ));
+        }
+        if seats > 1 {
+            list.push((
+                "points_gap",
+                format!("seat gap: {source}, {}", gap_words(seats)),
+                None,
+                Box::new(move |g| Some(gap(g, &source, seats))),
+            ));
+        }
     }
     for rule in keys(|g| g.firings.keys().collect()) {
         list.push((
@@ -253,6 +316,30 @@ fn measures<'a>(
         ));
     }
     list
+}
+
+/// The points a seat got from a source in a game.
+fn seat_points(g: &GameResult, source: &str, seat: usize) -> f64 {
+    g.points
+        .get(source)
+        .and_then(|p| p.get(seat))
+        .map_or(0.0, |x| *x as f64)
+}
+
+/// Seat 1's points from a source minus the mean of the other seats' (with two seats: seat 1's
+/// minus seat 2's): what the source adds to the first player's lead.
+fn gap(g: &GameResult, source: &str, seats: usize) -> f64 {
+    let others: f64 = (1..seats).map(|s| seat_points(g, source, s)).sum();
+    seat_points(g, source, 0) - others / (seats - 1) as f64
+}
+
+/// How the seat gap is taken, for its label.
+fn gap_words(seats: usize) -> &'static str {
+    if seats == 2 {
+        "seat 1 − seat 2"
+    } else {
+        "seat 1 − the others' mean"
+    }
 }
 
 /// The best score minus the second best (0 for a tie or a single seat).
@@ -329,6 +416,7 @@ mod tests {
             scores,
             lead_changes: 1,
             decided_turn: None,
+            run: None,
         }
     }
 
@@ -377,8 +465,6 @@ mod tests {
         assert_eq!(find(&s, "winning margin").values[0].mean, 4.0);
         assert_eq!(find(&s, "winning margin").values[1].mean, 20.0 / 3.0);
         assert_eq!(find(&s, "game length (turns)").values[0].mean, 11.0);
-        // City points per game: 14, 12, 10 → 12.
-        assert_eq!(find(&s, "points: B-S2 city").values[0].mean, 12.0);
         assert_eq!(
             find(&s, "fired: figure_returned: eaten").values[1].mean,
             1.0
@@ -388,6 +474,65 @@ mod tests {
         assert_eq!(d.mean, 0.0);
         assert!(!d.excludes_zero());
         assert_eq!(s.scores[0], vec![10, 4, 6, 6, 2, 8]);
+        // Points by seat: seat 1 10, 6, 2 → 6 and seat 2 4, 6, 8 → 6 under r0; seat 2 4, 6, 11 → 7
+        // under r1.
+        assert_eq!(find(&s, "points: B-S2 city, seat 1").values[0].mean, 6.0);
+        assert_eq!(find(&s, "points: B-S2 city, seat 2").values[0].mean, 6.0);
+        assert_eq!(find(&s, "points: B-S2 city, seat 2").values[1].mean, 7.0);
+        // Seat gaps 6, 0, -6 → 0 under r0; 8, 3, -9 → 2/3 under r1; paired 2, 3, -3 → 2/3.
+        let gap = find(&s, "seat gap: B-S2 city, seat 1 − seat 2");
+        assert_eq!(gap.values[0].mean, 0.0);
+        assert!((gap.values[1].mean - 2.0 / 3.0).abs() < 1e-12);
+        let d = gap.differences[1].expect("a difference");
+        assert!((d.mean - 2.0 / 3.0).abs() < 1e-12);
+        // Sample sd of 2, 3, -3 (mean 2/3): √(( (4/3)² + (7/3)² + (11/3)² ) / 2) = √(31/3).
+        let hw = 1.96 * (31.0f64 / 3.0).sqrt() / 3f64.sqrt();
+        let (low, high) = d.interval.expect("three games");
+        assert!((low - (2.0 / 3.0 - hw)).abs() < 1e-9 && (high - (2.0 / 3.0 + hw)).abs() < 1e-9);
+        assert!(
+            s.missing.is_empty(),
+            "results without a run size: nothing to miss"
+        );
+    }
+
+    /// With three seats the gap is seat 1's points minus the others' mean: 9 − (3 + 6)/2 = 4.5.
+    #[test]
+    fn the_seat_gap_of_three_seats_is_against_the_others_mean() {
+        let mut g = game(0, 0, vec![9, 3, 6]);
+        g.points = BTreeMap::from([("X".to_string(), vec![9, 3, 6])]);
+        assert_eq!(gap(&g, "X", 3), 4.5);
+        assert_eq!(gap(&g, "no such source", 3), 0.0);
+        assert_eq!(gap_words(3), "seat 1 − the others' mean");
+    }
+
+    /// Shards 2 and 4 of a run of 10 games in 4 shards are missing: games 2–4 and 7–9.
+    #[test]
+    fn missing_shards_are_named() {
+        let size = Some(crate::lab::RunSize {
+            games: 10,
+            shards: 4,
+        });
+        let results: Vec<GameResult> = [0, 1, 5, 6]
+            .into_iter()
+            .map(|i| GameResult {
+                run: size,
+                ..game(0, i, vec![1, 2])
+            })
+            .collect();
+        let s = summarize(&results).expect("one ruleset");
+        assert_eq!(
+            s.missing,
+            vec![
+                "`r0` has 4 of its run's 10 games: missing shard 2/4 (games 2–4), shard 4/4 (games 7–9)"
+            ]
+        );
+        let whole: Vec<GameResult> = (0..10)
+            .map(|i| GameResult {
+                run: size,
+                ..game(0, i, vec![1, 2])
+            })
+            .collect();
+        assert!(summarize(&whole).expect("one run").missing.is_empty());
     }
 
     /// A seat that won every game: the Wilson interval of its share keeps room below 100%

@@ -10,6 +10,7 @@
 //! (the `event` kind and the `rule`, `reason` or `script` they carry): no rule is named here, so
 //! a new mechanic's events are counted without a change.
 
+pub mod changes;
 pub mod metrics;
 pub mod report;
 
@@ -50,6 +51,19 @@ pub struct GameResult {
     pub lead_changes: u32,
     /// The turn from which the sole winner led for good; none when the game was tied.
     pub decided_turn: Option<u32>,
+    /// The run it belongs to (games per ruleset, shards), so that a merge can tell what is
+    /// missing; none in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunSize>,
+}
+
+/// How large the run of a game is: games per ruleset and the number of shards it was cut into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSize {
+    /// Games per ruleset in the whole run.
+    pub games: u64,
+    /// Shards the run was cut into (1: none).
+    pub shards: u64,
 }
 
 impl GameResult {
@@ -209,24 +223,42 @@ pub fn run(plan: &Plan, progress: impl Fn(u64) + Sync) -> Result<Vec<GameResult>
     let rulesets = plan.rulesets.len() as u64;
     let finished = AtomicU64::new(0);
     let bots: Vec<&str> = plan.bots.iter().map(String::as_str).collect();
-    let mut results = simulate::in_parallel(plan.jobs(), plan.threads, |job| {
-        // Neighbouring jobs are the same game under each ruleset, so shards stay balanced.
-        let position = (job % rulesets) as usize;
-        let index = range.start + job / rulesets;
-        let (name, rules) = &plan.rulesets[position];
-        let result = play(rules, &bots, plan.seed, index)
-            .map(|r| GameResult {
-                ruleset: name.clone(),
-                position,
-                ..r
-            })
-            .map_err(|error| LabError::Game {
-                ruleset: name.clone(),
-                error,
-            })?;
-        progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-        Ok(result)
-    })?;
+    // Each thread plays on copies of the rulesets of its own (see `simulate::private_copy`).
+    let copies = || -> Vec<Arc<Ruleset>> {
+        plan.rulesets
+            .iter()
+            .map(|(_, r)| simulate::private_copy(r))
+            .collect()
+    };
+    let done = simulate::per_thread(
+        plan.jobs(),
+        plan.threads,
+        || (copies(), Vec::new()),
+        |(rulesets_here, done): &mut (Vec<Arc<Ruleset>>, Vec<GameResult>), job| {
+            // Neighbouring jobs are the same game under each ruleset, so shards stay balanced.
+            let position = (job % rulesets) as usize;
+            let index = range.start + job / rulesets;
+            let name = &plan.rulesets[position].0;
+            let result = play(&rulesets_here[position], &bots, plan.seed, index)
+                .map(|r| GameResult {
+                    ruleset: name.clone(),
+                    position,
+                    run: Some(RunSize {
+                        games: plan.games,
+                        shards: plan.shard.count,
+                    }),
+                    ..r
+                })
+                .map_err(|error| LabError::Game {
+                    ruleset: name.clone(),
+                    error,
+                })?;
+            done.push(result);
+            progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+            Ok(())
+        },
+    )?;
+    let mut results: Vec<GameResult> = done.into_iter().flat_map(|(_, d)| d).collect();
     results.sort_by_key(|r| (r.position, r.index));
     Ok(results)
 }
@@ -254,7 +286,21 @@ struct Tally {
     firings: BTreeMap<String, u32>,
     /// The sole leader at the end of each turn (index 0: before the first turn).
     leaders: Vec<Option<usize>>,
+    /// Whether final scoring is under way.
+    final_scoring: bool,
 }
+
+/// The rule behind each kind of event that gives points without naming a rule.
+const SOURCES: [(&str, &str); 2] = [
+    ("fairy_point", "FA7 fairy's point at the start of a turn"),
+    (
+        "goods_majority",
+        "B-E2 goods majority at the end of the game",
+    ),
+];
+
+/// The RULES.md sections whose rules pay only at final scoring.
+const FINAL_RULES: [&str; 2] = ["§1.8", "§1.9"];
 
 /// Event kinds that happen every turn: not counted as rule firings.
 const ROUTINE: [&str; 5] = [
@@ -272,6 +318,7 @@ impl Tally {
             points: BTreeMap::new(),
             firings: BTreeMap::new(),
             leaders: vec![None],
+            final_scoring: false,
         }
     }
 
@@ -301,11 +348,7 @@ impl Tally {
             map.get("points").and_then(Value::as_u64),
             map.get("player").and_then(Value::as_u64),
         ) {
-            let source = match (text("rule"), text("script")) {
-                (Some(rule), _) => rule.to_string(),
-                (None, Some(script)) => format!("script {script}"),
-                (None, None) => kind.to_string(),
-            };
+            let source = self.source(kind, text("rule"), text("script"));
             let seats = self
                 .points
                 .entry(source)
@@ -320,6 +363,34 @@ impl Tally {
                 None => kind.to_string(),
             };
             *self.firings.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    /// The name of a source of points: the rule that paid (its RULES.md id and words), the
+    /// script, or the rule behind an event kind ([`SOURCES`]). Points given during final
+    /// scoring by a rule that also pays during play are told apart (`… at final scoring`):
+    /// final scoring is under way from the first points paid by a final-scoring rule (RULES.md
+    /// §1.8 and §1.9), which come after every completion of the last turn.
+    fn source(&mut self, kind: &str, rule: Option<&str>, script: Option<&str>) -> String {
+        let is_final = |r: &str| FINAL_RULES.iter().any(|f| r.starts_with(f));
+        if rule.is_some_and(is_final) {
+            self.final_scoring = true;
+        }
+        let name = match (rule, script) {
+            (Some(rule), _) => rule.to_string(),
+            (None, Some(script)) => format!("script {script}"),
+            // Each of these happens at one time only: no need to say when.
+            (None, None) => {
+                return SOURCES
+                    .iter()
+                    .find(|(k, _)| *k == kind)
+                    .map_or_else(|| kind.replace('_', " "), |(_, words)| words.to_string());
+            }
+        };
+        if self.final_scoring && !rule.is_some_and(is_final) {
+            format!("{name} at final scoring")
+        } else {
+            name
         }
     }
 
@@ -361,6 +432,7 @@ impl Tally {
             firings: self.firings,
             lead_changes,
             decided_turn,
+            run: None,
         }
     }
 }
@@ -383,6 +455,44 @@ mod tests {
         for bad in ["3/2", "0/2", "1/0", "1", "a/b", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+    }
+
+    fn scored(player: usize, points: u32, rule: &'static str) -> Event {
+        Event::Scored {
+            player,
+            points,
+            feature: crate::model::tile::FeatureKind::City,
+            rule,
+            x: 0,
+            y: 0,
+        }
+    }
+
+    /// RULES.md FA8: the fairy's bonus is paid on completion (after a §1.6 scoring) and at final
+    /// scoring (after a §1.8 one); the tally keeps them apart, by seat.
+    #[test]
+    fn the_fairy_bonus_at_final_scoring_is_a_source_of_its_own() {
+        let mut t = Tally::new(2);
+        for e in [
+            scored(0, 8, "§1.6 completed city"),
+            scored(0, 3, "FA8 fairy bonus"),
+            scored(1, 4, "§1.8 incomplete city"),
+            scored(1, 3, "FA8 fairy bonus"),
+            scored(0, 2, "§1.8 incomplete road"),
+        ] {
+            t.count(&e);
+        }
+        let expected: BTreeMap<String, Vec<u32>> = [
+            ("§1.6 completed city", vec![8, 0]),
+            ("FA8 fairy bonus", vec![3, 0]),
+            ("§1.8 incomplete city", vec![0, 4]),
+            ("FA8 fairy bonus at final scoring", vec![0, 3]),
+            ("§1.8 incomplete road", vec![2, 0]),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(t.points, expected);
     }
 
     #[test]

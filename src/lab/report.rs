@@ -91,6 +91,9 @@ fn cells(m: &Metric) -> Vec<(String, Option<String>)> {
 /// excludes zero.
 pub fn table(s: &Summary) -> String {
     let mut out = String::new();
+    for line in preamble(s) {
+        let _ = writeln!(out, "{line}");
+    }
     let _ = writeln!(
         out,
         "{} games per ruleset, bots {} (95% intervals; in brackets: the difference from `{}`, paired by seed, * where its interval excludes 0)",
@@ -153,7 +156,104 @@ pub fn table(s: &Summary) -> String {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
+    let verdict = verdict(s);
+    if !verdict.is_empty() {
+        out.push('\n');
+    }
+    for line in verdict {
+        let _ = writeln!(out, "{line}");
+    }
     out
+}
+
+/// The groups an ablation's verdict speaks of (points by seat and rule firings are in the table).
+const VERDICT_GROUPS: [&str; 8] = [
+    "score",
+    "win_rate",
+    "margin",
+    "length",
+    "ties",
+    "lead_changes",
+    "decided_turn",
+    "points_gap",
+];
+
+/// An ablation's verdict, for people: for the variant and for each ruleset that takes it
+/// apart, the metrics it moves (the difference from the base, where its 95% interval excludes
+/// zero). Empty unless the summary is an ablation.
+pub fn verdict(s: &Summary) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !s.ablation {
+        return lines;
+    }
+    let base = s.rulesets.first().map_or("", String::as_str);
+    lines.push(format!(
+        "Which setting moves what: each ruleset's difference from `{base}` (paired by seed, 95% interval), where the interval excludes 0"
+    ));
+    for (k, name) in s.rulesets.iter().enumerate().skip(1) {
+        let what = match s.about.get(k) {
+            Some(a) if k > 1 => a
+                .changes
+                .iter()
+                .map(|c| change_words(c, base))
+                .collect::<Vec<_>>()
+                .join("; "),
+            _ => "every setting".to_string(),
+        };
+        let moved: Vec<String> = s
+            .metrics
+            .iter()
+            .filter(|m| VERDICT_GROUPS.contains(&m.group))
+            .filter_map(|m| {
+                let d = m.differences.get(k).copied().flatten()?;
+                d.excludes_zero()
+                    .then(|| format!("    {}: {}", m.label, show_difference(&d)))
+            })
+            .collect();
+        lines.push(format!("{name} ({what}):"));
+        if moved.is_empty() {
+            lines.push("    moves nothing measured".to_string());
+        }
+        lines.extend(moved);
+    }
+    lines
+}
+
+/// The lines before the table: what is missing from the run, then what each ruleset is and
+/// the settings in which it differs from the first.
+fn preamble(s: &Summary) -> Vec<String> {
+    let mut lines: Vec<String> = s
+        .missing
+        .iter()
+        .map(|m| format!("warning: incomplete run: {m}"))
+        .collect();
+    let first = s.rulesets.first().map_or("", String::as_str);
+    for a in &s.about {
+        let described = if a.description.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", a.description)
+        };
+        lines.push(format!("{}{described}", a.ruleset));
+        for c in &a.changes {
+            lines.push(format!("    {}", change_words(c, first)));
+        }
+    }
+    if !s.about.is_empty() {
+        lines.push(String::new());
+    }
+    lines
+}
+
+/// `pd.fairy.turn_bonus = 0 (hig: 1)`, with `default` for a value not set.
+fn change_words(c: &crate::lab::changes::Change, first: &str) -> String {
+    let or_default = |v: &Option<String>| v.clone().unwrap_or_else(|| "default".into());
+    format!(
+        "{} = {} ({first}: {})",
+        c.key,
+        or_default(&c.value),
+        or_default(&c.base)
+    )
 }
 
 /// The width of every plot, in pixels.
@@ -189,12 +289,39 @@ fn page(s: &Summary) -> Drawn<String> {
         esc(&s.bots.join(", ")),
         esc(s.rulesets.first().map_or("", String::as_str)),
     )?;
+    let first = s.rulesets.first().cloned().unwrap_or_default();
+    for line in &s.missing {
+        writeln!(out, "<p class=\"sig\">Incomplete run: {}</p>", esc(line))?;
+    }
+    if !s.about.is_empty() {
+        out.push_str("<ul>\n");
+        for a in &s.about {
+            write!(
+                out,
+                "<li><b>{}</b>: {}",
+                esc(&a.ruleset),
+                esc(&a.description)
+            )?;
+            if !a.changes.is_empty() {
+                out.push_str("<ul>");
+                for c in &a.changes {
+                    write!(
+                        out,
+                        "<li><code>{}</code></li>",
+                        esc(&change_words(c, &first))
+                    )?;
+                }
+                out.push_str("</ul>");
+            }
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul>\n");
+    }
     out.push_str("<table><tr><th>metric</th>");
-    let first = esc(s.rulesets.first().map_or("", String::as_str));
     for (k, r) in s.rulesets.iter().enumerate() {
         write!(out, "<th>{}</th>", esc(r))?;
         if k > 0 {
-            write!(out, "<th>vs {first}</th>")?;
+            write!(out, "<th>vs {}</th>", esc(&first))?;
         }
     }
     out.push_str("</tr>\n");
@@ -213,7 +340,17 @@ fn page(s: &Summary) -> Drawn<String> {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n<h2>Final scores</h2>\n");
+    out.push_str("</table>\n");
+    let verdict = verdict(s);
+    if let Some((head, rest)) = verdict.split_first() {
+        writeln!(
+            out,
+            "<h2>{}</h2>\n<pre>{}</pre>",
+            esc(head),
+            esc(&rest.join("\n"))
+        )?;
+    }
+    out.push_str("<h2>Final scores</h2>\n");
     out.push_str(&distribution(s)?);
     for (group, heading, axis) in [
         (
@@ -221,7 +358,12 @@ fn page(s: &Summary) -> Drawn<String> {
             "Win rate per seat",
             "share of games won outright",
         ),
-        ("points", "Points by source", "points per game (all seats)"),
+        ("points", "Points by source and seat", "points per game"),
+        (
+            "points_gap",
+            "Seat gap by source",
+            "seat 1's points minus the other seats' (mean), per game",
+        ),
         ("firings", "Rule firings", "times per game"),
     ] {
         let metrics: Vec<&Metric> = s.metrics.iter().filter(|m| m.group == group).collect();
@@ -331,7 +473,17 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
         * 7.0
         + 80.0;
     let plot_px = (WIDTH - label_area - 24) as f64;
-    let top = widest * plot_px / (plot_px - legend_px).max(plot_px / 3.0);
+    // Gaps may be negative: the axis then starts below zero.
+    let lowest = metrics
+        .iter()
+        .flat_map(|m| {
+            m.values
+                .iter()
+                .map(|v| v.interval.map_or(v.mean, |(low, _)| low))
+        })
+        .fold(0.0, f64::min)
+        * 1.05;
+    let top = lowest + (widest - lowest) * plot_px / (plot_px - legend_px).max(plot_px / 3.0);
     let n = metrics.len() as f64;
     let mut svg = String::new();
     {
@@ -341,7 +493,7 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(label_area)
-            .build_cartesian_2d(0.0..top, -0.5..n - 0.5)?;
+            .build_cartesian_2d(lowest..top, -0.5..n - 0.5)?;
         let name_of = |y: &f64| {
             let i = y.round();
             if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
@@ -378,7 +530,7 @@ fn bars(s: &Summary, metrics: &[&Metric], axis: &str) -> Drawn<String> {
                 let (low, high) = v.interval?;
                 let y = place(i) + slot * 0.45;
                 Some(PathElement::new(
-                    vec![(low.max(0.0), y), (high, y)],
+                    vec![(low.max(lowest), y), (high, y)],
                     BLACK.stroke_width(2),
                 ))
             }))?;
