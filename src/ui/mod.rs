@@ -5,5 +5,6 @@ pub mod describe;
 pub mod play;
 pub mod render;
 pub mod report;
+pub mod undo;
 pub mod validate;
 pub mod web;

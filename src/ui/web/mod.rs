@@ -7,6 +7,7 @@
 //! 127.0.0.1 unless told otherwise.
 
 pub mod api;
+pub mod seats;
 pub mod store;
 pub mod view;
 
@@ -55,6 +56,9 @@ pub fn app(store: Store) -> Router {
         .route("/api/games/{id}", get(api::show).delete(api::remove))
         .route("/api/games/{id}/act", post(api::act))
         .route("/api/games/{id}/bot", post(api::bot))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/seat", post(api::hand))
+        .route("/api/games/{id}/events", get(api::events))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/replay", get(api::replay))
         .route("/api/open", post(api::open))
