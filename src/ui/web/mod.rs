@@ -39,6 +39,7 @@ pub struct Options {
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
+const NET: &str = include_str!("page/net.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// The whole web application over the games in `store`.
@@ -49,6 +50,7 @@ pub fn app(store: Store) -> Router {
     Router::new()
         .route("/", page(INDEX, "text/html; charset=utf-8"))
         .route("/app.js", page(SCRIPT, "text/javascript; charset=utf-8"))
+        .route("/net.js", page(NET, "text/javascript; charset=utf-8"))
         .route("/style.css", page(STYLE, "text/css; charset=utf-8"))
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/bots", get(api::bots))
