@@ -156,9 +156,16 @@ impl Browser {
 
     /// Makes a game through the API (same server).
     async fn api(&self, method: &str, uri: &str, body: Value) -> Value {
-        let request = Request::builder()
-            .method(method)
-            .uri(uri)
+        self.api_as("", method, uri, body).await
+    }
+
+    /// Calls the API showing `token` (a game's host or seat token; none if empty).
+    async fn api_as(&self, token: &str, method: &str, uri: &str, body: Value) -> Value {
+        let mut request = Request::builder().method(method).uri(uri);
+        if !token.is_empty() {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let request = request
             .header("content-type", "application/json")
             .body(Body::from(body.to_string()))
             .expect("a request");
@@ -307,11 +314,14 @@ async fn the_replay_viewer_steps_with_the_arrow_keys() {
             json!({"ruleset": "hig", "players": ["greedy", "random"], "seed": 2, "end_after": 5}),
         )
         .await;
+    let link = game["links"]["host"].as_str().expect("a host link");
+    let host = link.split("token=").nth(1).expect("a token").to_string();
     while game["decision"].is_object() {
         let id = game["id"].as_str().expect("id").to_string();
         let expect = game["standing"]["history"].clone();
         game = b
-            .api(
+            .api_as(
+                &host,
                 "POST",
                 &format!("/api/games/{id}/bot"),
                 json!({"expect": expect}),
@@ -402,12 +412,17 @@ async fn the_tile_set_viewer_shows_every_tile() {
 async fn a_game_is_removed_from_the_list_after_a_question() {
     let b = Browser::start("remove").await;
     for seed in [1, 2] {
-        b.api(
-            "POST",
-            "/api/games",
-            json!({"ruleset": "base", "players": ["Ann", "Bob"], "seed": seed}),
-        )
-        .await;
+        let game = b
+            .api(
+                "POST",
+                "/api/games",
+                json!({"ruleset": "base", "players": ["Ann", "Bob"], "seed": seed}),
+            )
+            .await;
+        // The page removes a game only as its host: it opens the host's link once.
+        b.goto(game["links"]["host"].as_str().expect("a host link"))
+            .await;
+        b.until("location.hash.startsWith('#/play/')").await;
     }
     b.goto("/#/games").await;
     let rows = "document.querySelectorAll('#games tbody tr').length";

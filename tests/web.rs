@@ -36,7 +36,21 @@ fn folders(dir: &Path) -> usize {
 
 /// Sends one request; returns the status and the body (JSON, or a string for other bodies).
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let request = Request::builder().method(method).uri(uri);
+    call_as(app, "", method, uri, body).await
+}
+
+/// Sends one request showing `token` (none if empty).
+async fn call_as(
+    app: &Router,
+    token: &str,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    if !token.is_empty() {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
     let request = match body {
         Some(b) => request
             .header("content-type", "application/json")
@@ -76,14 +90,21 @@ fn id(game: &Value) -> String {
     game["id"].as_str().expect("an id").to_string()
 }
 
+/// The host's token of a game just made (from its host link).
+fn host(game: &Value) -> String {
+    let link = game["links"]["host"].as_str().expect("a host link");
+    link.split("token=").nth(1).expect("a token").to_string()
+}
+
 fn history(game: &Value) -> u64 {
     game["standing"]["history"].as_u64().expect("history")
 }
 
 /// Takes the first action offered at the start of a new game.
 async fn take_first_action(app: &Router, game: &Value) -> (StatusCode, Value) {
-    call(
+    call_as(
         app,
+        &host(game),
         "POST",
         &format!("/api/games/{}/act", id(game)),
         Some(json!({"index": 0, "expect": 0})),
@@ -146,8 +167,10 @@ async fn an_illegal_or_stale_action_is_refused_and_changes_nothing() {
     let app = app(&dir);
     let game = create(&app, people()).await;
     let act = format!("/api/games/{}/act", id(&game));
-    let (status, e) = call(
+    let token = host(&game);
+    let (status, e) = call_as(
         &app,
+        &token,
         "POST",
         &act,
         Some(json!({"index": 9999, "expect": 0})),
@@ -161,7 +184,14 @@ async fn an_illegal_or_stale_action_is_refused_and_changes_nothing() {
             .contains("no action number 9999")
     );
     // A page that saw an older game (another tab, a double click).
-    let (status, e) = call(&app, "POST", &act, Some(json!({"index": 0, "expect": 5}))).await;
+    let (status, e) = call_as(
+        &app,
+        &token,
+        "POST",
+        &act,
+        Some(json!({"index": 0, "expect": 5})),
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
         e["error"]
@@ -170,15 +200,23 @@ async fn an_illegal_or_stale_action_is_refused_and_changes_nothing() {
             .contains("after 5 actions")
     );
     // A person cannot ask a bot to play for them.
-    let (status, _) = call(
+    let (status, _) = call_as(
         &app,
+        &token,
         "POST",
         &format!("/api/games/{}/bot", id(&game)),
         Some(json!({"expect": 0})),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (_, now) = call(&app, "GET", &format!("/api/games/{}", id(&game)), None).await;
+    let (_, now) = call_as(
+        &app,
+        &token,
+        "GET",
+        &format!("/api/games/{}", id(&game)),
+        None,
+    )
+    .await;
     assert_eq!(now, game);
     let saved = Record::load(&dir.join("games").join(id(&game)).join("game.toml")).expect("saved");
     assert!(saved.actions.is_empty());
@@ -193,6 +231,7 @@ async fn a_restarted_server_lists_and_resumes_its_games() {
         json!({"ruleset": "hig", "players": ["Ann", "greedy"], "seed": 9}),
     )
     .await;
+    let token = host(&game);
     let mut now = game;
     for _ in 0..3 {
         let url = if now["decision"]["bot"] == true {
@@ -200,8 +239,9 @@ async fn a_restarted_server_lists_and_resumes_its_games() {
         } else {
             format!("/api/games/{}/act", id(&now))
         };
-        let (status, next) = call(
+        let (status, next) = call_as(
             &first,
+            &token,
             "POST",
             &url,
             Some(json!({"index": 0, "expect": history(&now)})),
@@ -232,9 +272,11 @@ async fn bots_play_a_short_game_to_the_end_and_its_record_replays_and_reopens() 
     )
     .await;
     let mut steps = 0;
+    let token = host(&game);
     while game["decision"].is_object() {
-        let (status, next) = call(
+        let (status, next) = call_as(
             &app,
+            &token,
             "POST",
             &format!("/api/games/{}/bot", id(&game)),
             Some(json!({"expect": history(&game)})),
@@ -538,7 +580,7 @@ async fn a_full_server_refuses_new_games_writes_nothing_and_a_removal_frees_a_pl
     assert_eq!(list.as_array().expect("games").len(), 2);
     // Removing a game removes its folder, and makes room for one more.
     let url = format!("/api/games/{}", id(&first));
-    let (status, removed) = call(&app, "DELETE", &url, None).await;
+    let (status, removed) = call_as(&app, &host(&first), "DELETE", &url, None).await;
     assert_eq!(status, StatusCode::OK, "{removed}");
     assert_eq!(removed["removed"], first["id"]);
     assert!(!dir.join("games").join(id(&first)).exists());
@@ -560,22 +602,39 @@ async fn a_restarted_server_resumes_more_games_than_its_limit_and_refuses_new_on
     let first = capped(&dir, 3);
     let mut ids = Vec::new();
     for _ in 0..3 {
-        ids.push(id(&create(&first, people()).await));
+        let game = create(&first, people()).await;
+        ids.push((id(&game), host(&game)));
     }
     drop(first);
     let second = capped(&dir, 2);
     let (_, list) = call(&second, "GET", "/api/games", None).await;
     assert_eq!(list.as_array().expect("games").len(), 3, "no game is lost");
-    for id in &ids {
+    for (id, _) in &ids {
         let (status, _) = call(&second, "GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::OK);
     }
     let (status, e) = post_game(&second, people()).await;
     assert_full(status, &e, 2, 3);
-    call(&second, "DELETE", &format!("/api/games/{}", ids[0]), None).await;
+    let (id0, token0) = &ids[0];
+    call_as(
+        &second,
+        token0,
+        "DELETE",
+        &format!("/api/games/{id0}"),
+        None,
+    )
+    .await;
     let (status, e) = post_game(&second, people()).await;
     assert_full(status, &e, 2, 2);
-    call(&second, "DELETE", &format!("/api/games/{}", ids[1]), None).await;
+    let (id1, token1) = &ids[1];
+    call_as(
+        &second,
+        token1,
+        "DELETE",
+        &format!("/api/games/{id1}"),
+        None,
+    )
+    .await;
     create(&second, people()).await;
     assert_eq!(folders(&dir), 2);
 }
@@ -618,9 +677,16 @@ fn a_request_waiting_for_a_removed_game_finds_it_gone() {
     };
     let id = store.create(&new).expect("a game");
     let waiting = store.get(&id).expect("the game");
-    store.remove(&id).expect("removed");
+    let links = lock(&waiting).links();
+    let token = links["host"]
+        .as_str()
+        .and_then(|l| l.split("token=").nth(1));
+    store.remove(&id, token).expect("removed");
     assert!(lock(&waiting).is_removed());
     assert!(matches!(store.get(&id), Err(StoreError::NotFound(_))));
-    assert!(matches!(store.remove(&id), Err(StoreError::NotFound(_))));
+    assert!(matches!(
+        store.remove(&id, token),
+        Err(StoreError::NotFound(_))
+    ));
     assert_eq!(folders(&dir), 0);
 }

@@ -5,6 +5,7 @@ pub mod describe;
 pub mod play;
 pub mod render;
 pub mod report;
+pub mod undo;
 pub mod validate;
 #[cfg(feature = "serve")]
 pub mod web;

@@ -30,6 +30,7 @@ use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
 use crate::ui::describe;
 use crate::ui::render;
+use crate::ui::undo::Steps;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -151,6 +152,18 @@ struct Session {
     saved_to: Option<PathBuf>,
     /// `quit` was typed once with unsaved moves: a second one leaves.
     quitting: bool,
+    /// The steps of the turn the person may still take back (`undo`).
+    steps: Steps,
+}
+
+/// What a person typed at their turn.
+enum Choice {
+    /// Take this action.
+    Act(Action),
+    /// Take back the last step of the turn.
+    Undo,
+    /// Leave the game.
+    Quit,
 }
 
 impl Session {
@@ -216,6 +229,7 @@ impl Session {
             saved,
             saved_to: None,
             quitting: false,
+            steps: Steps::default(),
         }
     }
 
@@ -246,15 +260,24 @@ impl Session {
                     }
                 }
                 None => match self.ask(seat, input, out)? {
-                    Some(action) => action,
-                    None => {
+                    Choice::Act(action) => action,
+                    Choice::Undo => {
+                        self.undo(out)?;
+                        continue;
+                    }
+                    Choice::Quit => {
                         writeln!(out, "quit: the game is not saved beyond your last `save`")?;
                         return Ok(Outcome::Quit);
                     }
                 },
             };
+            let before = self.game.clone();
             match self.game.apply(&action) {
-                Ok(events) => self.print_events(&events, out)?,
+                Ok(events) => {
+                    let by_person = self.bots[seat].is_none();
+                    self.steps.taken(before, 0, &self.game, &events, by_person);
+                    self.print_events(&events, out)?
+                }
                 Err(e) => {
                     // Every offered action is legal; say so loudly if one ever is not.
                     writeln!(out, "the engine refused {}: {e}", words::action(&action))?;
@@ -266,13 +289,28 @@ impl Session {
         }
     }
 
-    /// Asks the person in `seat` to choose; `None` means quit.
+    /// Takes back the last step of the turn ([`Steps`]): the game is as it was before it.
+    fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let step = self.game.history().last().map(words::action);
+        if let Some((before, _)) = self.steps.take_back() {
+            self.game = before;
+            if self.game.history().len() < self.saved {
+                // The saved file has the step: the game differs from it now.
+                self.saved = usize::MAX;
+            }
+            let step = step.map_or(String::new(), |s| format!(" ({s})"));
+            writeln!(out, "took back your last step{step}")?;
+        }
+        Ok(())
+    }
+
+    /// Asks the person in `seat` to choose an action, to take back a step or to quit.
     fn ask(
         &mut self,
         seat: usize,
         input: &mut dyn BufRead,
         out: &mut dyn Write,
-    ) -> Result<Option<Action>, PlayError> {
+    ) -> Result<Choice, PlayError> {
         let legal = self.game.legal();
         if legal.is_empty() {
             return Err(PlayError::Options(format!(
@@ -320,8 +358,14 @@ impl Session {
                 )?,
                 "help" | "?" => writeln!(out, "{}", HELP)?,
                 "quit" | "exit" if quitting || self.game.history().len() == self.saved => {
-                    return Ok(None);
+                    return Ok(Choice::Quit);
                 }
+                "undo" if self.steps.any() => return Ok(Choice::Undo),
+                "undo" => writeln!(
+                    out,
+                    "nothing to take back: only your own steps since your tile was drawn can \
+                     be, until the turn ends"
+                )?,
                 "quit" | "exit" => {
                     self.quitting = true;
                     writeln!(
@@ -349,7 +393,9 @@ impl Session {
                 "save" => self.save(Path::new(rest), false, out)?,
                 "save!" => self.save(Path::new(rest), true, out)?,
                 _ => match text.parse::<usize>() {
-                    Ok(n) if (1..=legal.len()).contains(&n) => return Ok(Some(legal[n - 1])),
+                    Ok(n) if (1..=legal.len()).contains(&n) => {
+                        return Ok(Choice::Act(legal[n - 1]));
+                    }
                     Ok(n) => writeln!(
                         out,
                         "{n} is not on the list: choose a number from 1 to {}",
@@ -764,6 +810,8 @@ const HELP: &str = "Type the number of an action to choose it. Other commands:
   board all   the same with the whole board
   choices     every choice, when the screen shows only the first ones
   key         what the board's numbers, letters and symbols mean
+  undo        take back your last step of this turn (placing your tile, say) until
+              the turn ends or something new is revealed
   help        this text
   quit        stop the game (asks again when moves are not saved)";
 

@@ -2,6 +2,7 @@
 //! on a blocking thread ([`tokio::task::spawn_blocking`]) holding that game's lock, so bots,
 //! scripts and disk writes never stall the server, and games do not wait for each other.
 
+use super::seats::Role;
 use super::store::{self, Entry, NewGame, Store, StoreError, Upload};
 use super::view;
 use crate::data::library::{self, Kind};
@@ -11,7 +12,7 @@ use crate::model::tile::TileSet;
 use crate::ui::render::svg;
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::sync::{Arc, OnceLock};
@@ -33,6 +34,7 @@ impl IntoResponse for ApiError {
         let status = match &self.0 {
             StoreError::NotFound(_) => StatusCode::NOT_FOUND,
             StoreError::Refused(_) => StatusCode::BAD_REQUEST,
+            StoreError::Forbidden(_) => StatusCode::FORBIDDEN,
             StoreError::Stale(_) => StatusCode::CONFLICT,
             StoreError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Disk(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -124,13 +126,25 @@ pub async fn list(State(shared): State<Shared>) -> Answer {
     Ok(Json(json!(all)))
 }
 
-/// `POST /api/games`: a new game ([`NewGame`]); answers with the game.
+/// `POST /api/games`: a new game ([`NewGame`]); answers with the game as its host sees it,
+/// with the join links (`links`: the host's, one per seat, the spectators').
 pub async fn create(State(shared): State<Shared>, Json(new): Json<NewGame>) -> Answer {
     let id = {
         let shared = Arc::clone(&shared);
         blocking(move || shared.create(&new)).await?
     };
-    show(State(shared), Path(id)).await
+    as_host(shared, id).await
+}
+
+/// A game just made, as its host sees it (with the join links).
+async fn as_host(shared: Shared, id: String) -> Answer {
+    with_game(shared, id, |e| {
+        let mut view = view::game(e);
+        view["you"] = json!("host");
+        view["links"] = e.links();
+        Ok(Json(view))
+    })
+    .await
 }
 
 /// The files of an upload.
@@ -145,60 +159,253 @@ pub async fn open(State(shared): State<Shared>, Json(up): Json<Files>) -> Answer
         let shared = Arc::clone(&shared);
         blocking(move || shared.open_record(&up.files)).await?
     };
-    show(State(shared), Path(id)).await
+    as_host(shared, id).await
 }
 
-/// `GET /api/games/{id}`: the game as the page shows it.
-pub async fn show(State(shared): State<Shared>, Path(id): Path<String>) -> Answer {
-    with_game(shared, id, |e| Ok(Json(view::game(e)))).await
+/// The token a request shows (`Authorization: Bearer TOKEN`), if any.
+fn token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(|t| t.trim().to_string())
 }
 
-/// `DELETE /api/games/{id}`: removes the game, its record and its files.
-pub async fn remove(State(shared): State<Shared>, Path(id): Path<String>) -> Answer {
+/// Who the page is, in words (`host`, a seat number, or `spectator`).
+fn who(role: Role) -> Value {
+    match role {
+        Role::Host => json!("host"),
+        Role::Seat(s) => json!(s),
+        Role::Spectator => json!("spectator"),
+    }
+}
+
+/// A game's view for the page that asks: the whole game, or only what changed since the
+/// version it shows; who the page is; the join links if it is the host's.
+fn for_page(e: &Entry, role: Role, since: Option<Since>) -> Value {
+    let mut view = match since {
+        Some(s) => view::changes(e, s.since, s.log),
+        None => view::game(e),
+    };
+    view["you"] = who(role);
+    if role == Role::Host {
+        view["links"] = e.links();
+    }
+    view
+}
+
+/// What a page shows already: the game's version and how many lines of log.
+#[derive(Clone, Copy, serde::Deserialize)]
+pub struct Since {
+    since: u64,
+    log: usize,
+}
+
+/// `GET /api/games/{id}`: the game as the page shows it (`?since=V&log=N`: only what changed
+/// since version V, for a page showing N lines of log).
+pub async fn show(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<Watch>,
+) -> Answer {
+    let token = token(&headers);
+    let since = q.since.map(|since| Since {
+        since,
+        log: q.log.unwrap_or(0),
+    });
+    with_game(shared, id, move |e| {
+        let role = e.role(token.as_deref());
+        Ok(Json(for_page(e, role, since)))
+    })
+    .await
+}
+
+/// `DELETE /api/games/{id}`: removes the game, its record and its files (its host only).
+pub async fn remove(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer {
     let removed = id.clone();
-    blocking(move || shared.remove(&id)).await?;
+    let token = token(&headers);
+    blocking(move || shared.remove(&id, token.as_deref())).await?;
     Ok(Json(json!({ "removed": removed })))
 }
 
-/// An action chosen on the page: its number in the legal list, and how many actions the
-/// game had when the page showed it.
+/// An action chosen on the page: its number in the legal list, how many actions the game
+/// had when the page showed it and, for an answer with only the changes, the version and the
+/// lines of log the page shows.
 #[derive(serde::Deserialize)]
 pub struct Act {
     index: usize,
     expect: usize,
+    #[serde(flatten)]
+    since: Option<Since>,
 }
 
-/// `POST /api/games/{id}/act`: a person's action; answers with the game.
+/// `POST /api/games/{id}/act`: a person's action, by the host or the seat whose decision it
+/// is (403 for another seat or a spectator); answers with the game, or what changed.
 pub async fn act(
     State(shared): State<Shared>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Json(act): Json<Act>,
 ) -> Answer {
+    let token = token(&headers);
     with_game(shared, id, move |e| {
-        e.act(act.index, act.expect)?;
-        Ok(Json(view::game(e)))
+        let role = e.role(token.as_deref());
+        e.act(act.index, act.expect, role)?;
+        Ok(Json(for_page(e, role, act.since)))
     })
     .await
 }
 
-/// The page's view of the game when it asks a bot to play.
+/// The page's view of the game when it asks a bot to play or takes a step back.
 #[derive(serde::Deserialize)]
 pub struct Expect {
     expect: usize,
+    #[serde(flatten)]
+    since: Option<Since>,
 }
 
-/// `POST /api/games/{id}/bot`: the bot whose turn it is takes one action; answers with the
-/// game.
+/// `POST /api/games/{id}/bot`: the bot whose turn it is takes one action (asked by any
+/// player's page); answers with the game, or what changed.
 pub async fn bot(
     State(shared): State<Shared>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Json(ex): Json<Expect>,
 ) -> Answer {
+    let token = token(&headers);
     with_game(shared, id, move |e| {
-        e.bot_step(ex.expect)?;
-        Ok(Json(view::game(e)))
+        let role = e.role(token.as_deref());
+        e.bot_step(ex.expect, role)?;
+        Ok(Json(for_page(e, role, ex.since)))
     })
     .await
+}
+
+/// `POST /api/games/{id}/undo`: takes back the last step of the turn (by the host or the
+/// seat whose turn it is); answers with the game, or what changed.
+pub async fn undo(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(ex): Json<Expect>,
+) -> Answer {
+    let token = token(&headers);
+    with_game(shared, id, move |e| {
+        let role = e.role(token.as_deref());
+        e.undo(ex.expect, role)?;
+        Ok(Json(for_page(e, role, ex.since)))
+    })
+    .await
+}
+
+/// A seat handed to a bot (`bot`: its name) or back to its player (`bot` absent).
+#[derive(serde::Deserialize)]
+pub struct Hand {
+    seat: usize,
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+/// `POST /api/games/{id}/seat`: the host hands a seat to a bot or back; answers with the game.
+pub async fn hand(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(h): Json<Hand>,
+) -> Answer {
+    let token = token(&headers);
+    with_game(shared, id, move |e| {
+        let role = e.role(token.as_deref());
+        e.hand(h.seat, h.bot, role)?;
+        Ok(Json(for_page(e, role, None)))
+    })
+    .await
+}
+
+/// `GET /api/games/{id}/events?token=T`: server push, as server-sent events. Each event
+/// carries what changed since the version the page showed (its `id` is the new version):
+/// from `since`/`log` in the query, or from the `Last-Event-ID` a reconnecting browser sends
+/// (then the whole log is sent again). EventSource cannot
+/// send headers, so the token comes in the query.
+pub async fn events(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<Watch>,
+) -> Result<Response, ApiError> {
+    let last = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let (news, role) = {
+        let id = id.clone();
+        let token = q.token.clone();
+        with_game(Arc::clone(&shared), id, move |e| {
+            Ok((e.subscribe(), e.role(token.as_deref())))
+        })
+        .await?
+    };
+    let start = Since {
+        since: last.or(q.since).unwrap_or(u64::MAX),
+        // A browser reconnecting by itself sends the query it first sent: its log count is
+        // old, so the log is sent whole.
+        log: if last.is_some() {
+            0
+        } else {
+            q.log.unwrap_or(0)
+        },
+    };
+    let stream =
+        futures_util::stream::unfold((news, start, true), move |(mut news, shown, first)| {
+            let (shared, id) = (Arc::clone(&shared), id.clone());
+            async move {
+                if !first {
+                    news.changed().await.ok()?;
+                }
+                let view = with_game(shared, id, move |e| Ok(for_page(e, role, Some(shown))))
+                    .await
+                    .ok()?;
+                let version = view["version"].as_u64().unwrap_or(shown.since);
+                let log = view["log_from"].as_u64().map_or(shown.log, |from| {
+                    from as usize + view["log"].as_array().map_or(0, Vec::len)
+                });
+                let event = axum::response::sse::Event::default()
+                    .id(version.to_string())
+                    .json_data(&view)
+                    .ok()?;
+                Some((
+                    Ok::<_, std::convert::Infallible>(event),
+                    (
+                        news,
+                        Since {
+                            since: version,
+                            log,
+                        },
+                        false,
+                    ),
+                ))
+            }
+        });
+    Ok(axum::response::sse::Sse::new(stream)
+        .keep_alive(axum::response::sse::KeepAlive::default())
+        .into_response())
+}
+
+/// The query of a push subscription: the page's token, version and lines of log.
+#[derive(serde::Deserialize)]
+pub struct Watch {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    since: Option<u64>,
+    #[serde(default)]
+    log: Option<usize>,
 }
 
 /// `GET /api/games/{id}/record`: the game as a record file, to download.

@@ -7,6 +7,7 @@
 //! 127.0.0.1 unless told otherwise.
 
 pub mod api;
+pub mod seats;
 pub mod store;
 pub mod view;
 
@@ -38,6 +39,7 @@ pub struct Options {
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
+const NET: &str = include_str!("page/net.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// The whole web application over the games in `store`.
@@ -48,6 +50,7 @@ pub fn app(store: Store) -> Router {
     Router::new()
         .route("/", page(INDEX, "text/html; charset=utf-8"))
         .route("/app.js", page(SCRIPT, "text/javascript; charset=utf-8"))
+        .route("/net.js", page(NET, "text/javascript; charset=utf-8"))
         .route("/style.css", page(STYLE, "text/css; charset=utf-8"))
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/bots", get(api::bots))
@@ -55,6 +58,9 @@ pub fn app(store: Store) -> Router {
         .route("/api/games/{id}", get(api::show).delete(api::remove))
         .route("/api/games/{id}/act", post(api::act))
         .route("/api/games/{id}/bot", post(api::bot))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/seat", post(api::hand))
+        .route("/api/games/{id}/events", get(api::events))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/replay", get(api::replay))
         .route("/api/open", post(api::open))

@@ -11,6 +11,7 @@
 //! until a game is removed ([`Store::remove`]). A restarted server resumes every game it
 //! finds, even more than that, and refuses new ones until enough are removed.
 
+use super::seats::{Role, Seats};
 use crate::bot;
 use crate::bot::simulate::decision_seed;
 use crate::data::diagnostic::Diagnostic;
@@ -20,6 +21,7 @@ use crate::engine::action::Action;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup};
 use crate::record::{self, Record, RecordError};
+use crate::ui::undo::Steps;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,6 +47,10 @@ pub enum StoreError {
     /// The request is malformed or asks for something the rules forbid.
     #[error("{0}")]
     Refused(String),
+    /// The request's token does not let it do this (another seat's turn, a spectator, not
+    /// the host).
+    #[error("{0}")]
+    Forbidden(String),
     /// The page showed an older state of the game than the server has.
     #[error("{0}")]
     Stale(String),
@@ -89,6 +95,10 @@ pub struct NewGame {
     /// End the game after this many tiles are drawn (a short game).
     #[serde(default)]
     pub end_after: Option<u32>,
+    /// Forbids players to take back their own steps of a turn (a table rule the host
+    /// chooses; undo is allowed unless this is set).
+    #[serde(default)]
+    pub no_undo: bool,
 }
 
 /// A game being played: the engine's game, its seats and its whole event log.
@@ -106,6 +116,18 @@ pub struct Entry {
     dir: PathBuf,
     /// Whether the game was removed (a request that found it before is told it is gone).
     removed: bool,
+    /// Who may do what ([`Seats`]).
+    seats: Seats,
+    /// The steps of the turn its player may still take back.
+    steps: Steps,
+    /// Counts every change (an action, an undo, a seat handed over), for pages to ask what
+    /// changed since the version they show.
+    version: u64,
+    /// After each undo: the version it made and how many events were left, so that a page
+    /// that showed later events drops them.
+    cuts: Vec<(u64, usize)>,
+    /// Tells pages waiting for news (server push) the version after each change.
+    news: tokio::sync::watch::Sender<u64>,
 }
 
 impl Entry {
@@ -122,9 +144,11 @@ impl Entry {
 
     /// Answers the pending decision with legal action number `index`, if the page that asks
     /// saw the game after `expect` actions; saves the game. A refused action changes nothing.
-    pub fn act(&mut self, index: usize, expect: usize) -> Result<(), StoreError> {
+    /// Only the host and the seat whose decision it is may act.
+    pub fn act(&mut self, index: usize, expect: usize, role: Role) -> Result<(), StoreError> {
         self.check_fresh(expect)?;
         let seat = self.game.decision().player;
+        Seats::may_act(role, seat, &self.game.setup().players[seat])?;
         if self.bots[seat] {
             return Err(StoreError::Refused(format!(
                 "it is {}'s turn, a bot: it plays by itself",
@@ -139,15 +163,23 @@ impl Entry {
                 legal.len().saturating_sub(1)
             ))
         })?;
-        self.apply(action)
+        self.apply(action, true)
     }
 
     /// Lets the bot whose decision is pending take it, if the page saw the game after
-    /// `expect` actions; saves the game.
-    pub fn bot_step(&mut self, expect: usize) -> Result<(), StoreError> {
+    /// `expect` actions; saves the game. Any player's page (not a spectator's) may ask.
+    pub fn bot_step(&mut self, expect: usize, role: Role) -> Result<(), StoreError> {
         self.check_fresh(expect)?;
+        if role == Role::Spectator {
+            return Err(StoreError::Forbidden(
+                "this page watches the game: only its players move the bots".into(),
+            ));
+        }
         let seat = self.game.decision().player;
-        let name = &self.game.setup().players[seat];
+        let name = self
+            .seats
+            .stand_in(seat)
+            .unwrap_or(&self.game.setup().players[seat]);
         let action = match bot::by_name(name, decision_seed(&self.game, seat)) {
             Some(mut b) if self.bots[seat] => b.choose(&self.game),
             _ => {
@@ -156,7 +188,114 @@ impl Entry {
                 )));
             }
         };
-        self.apply(action)
+        self.apply(action, false)
+    }
+
+    /// Takes back the last step of the turn, if the page saw the game after `expect` actions
+    /// and `role` may act for the seat that took it: the game is exactly as before that step
+    /// and the record no longer has it. Refused when the table forbids undo, or when there is
+    /// no step to take back (the turn's tile not yet placed, or a step revealed something or
+    /// handed the decision on).
+    pub fn undo(&mut self, expect: usize, role: Role) -> Result<(), StoreError> {
+        self.check_fresh(expect)?;
+        if !self.seats.undo() {
+            return Err(StoreError::Refused(
+                "this game was made without undo: a step is final".into(),
+            ));
+        }
+        let seat = self.game.decision().player;
+        Seats::may_act(role, seat, &self.game.setup().players[seat])?;
+        let Some((before, kept)) = self.steps.take_back() else {
+            return Err(StoreError::Refused(
+                "nothing to take back: only your own steps since your tile was drawn can be".into(),
+            ));
+        };
+        let after = std::mem::replace(&mut self.game, before);
+        if let Err(e) = save(&self.dir, &self.record()) {
+            let before = std::mem::replace(&mut self.game, after);
+            self.steps.put_back(before, kept);
+            return Err(e);
+        }
+        self.events.truncate(kept);
+        self.changed();
+        self.cuts.push((self.version, kept));
+        Ok(())
+    }
+
+    /// Hands `seat` to the bot `bot`, or back to its player (`None`); the host's alone.
+    pub fn hand(&mut self, seat: usize, bot: Option<String>, role: Role) -> Result<(), StoreError> {
+        Seats::host_only(role, "hand seats to bots")?;
+        let players = &self.game.setup().players;
+        let name = players.get(seat).ok_or_else(|| {
+            StoreError::Refused(format!(
+                "there is no seat {seat}: this game has {} (0 to {})",
+                players.len(),
+                players.len() - 1
+            ))
+        })?;
+        if bot::is_bot_name(name) {
+            return Err(StoreError::Refused(format!(
+                "{name} is a bot already, from the start"
+            )));
+        }
+        if let Some(b) = &bot
+            && !bot::NAMES.contains(&b.as_str())
+        {
+            return Err(StoreError::Refused(format!(
+                "no bot `{}` (known: {})",
+                b.chars().take(32).collect::<String>(),
+                bot::NAMES.join(", ")
+            )));
+        }
+        let mut seats = self.seats.clone();
+        seats.hand(seat, bot);
+        seats.save(&self.dir)?;
+        self.seats = seats;
+        self.bots[seat] = self.seats.stand_in(seat).is_some();
+        self.steps.clear();
+        self.changed();
+        Ok(())
+    }
+
+    /// What `token` lets its holder do in this game.
+    pub fn role(&self, token: Option<&str>) -> Role {
+        self.seats.role(token)
+    }
+
+    /// The join links (for the host).
+    pub fn links(&self) -> serde_json::Value {
+        self.seats.links(&self.id)
+    }
+
+    /// Whether the seat whose decision it is has a step it may take back.
+    pub fn can_undo(&self) -> bool {
+        self.seats.undo() && self.steps.any()
+    }
+
+    /// The game's version: how many changes it has seen since the server opened it.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// News of the game's changes (the version after each), for server push.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.news.subscribe()
+    }
+
+    /// How many of its first `shown` events a page that showed version `since` may keep: all
+    /// of them unless an undo since then cut the log shorter.
+    pub fn events_kept(&self, since: u64, shown: usize) -> usize {
+        self.cuts
+            .iter()
+            .filter(|(v, _)| *v > since)
+            .map(|(_, kept)| *kept)
+            .fold(shown.min(self.events.len()), usize::min)
+    }
+
+    /// Counts a change and tells the pages waiting for news.
+    fn changed(&mut self) {
+        self.version += 1;
+        self.news.send_replace(self.version);
     }
 
     fn check_fresh(&self, expect: usize) -> Result<(), StoreError> {
@@ -174,7 +313,8 @@ impl Entry {
     }
 
     /// Applies a legal action and saves; on a refusal or a failed save the game is as before.
-    fn apply(&mut self, action: Action) -> Result<(), StoreError> {
+    /// Whether the step can be taken back later ([`Entry::undo`]) is for [`Steps`] to say.
+    fn apply(&mut self, action: Action, by_person: bool) -> Result<(), StoreError> {
         let before = self.game.clone();
         let events = self
             .game
@@ -184,7 +324,10 @@ impl Entry {
             self.game = before;
             return Err(e);
         }
+        self.steps
+            .taken(before, self.events.len(), &self.game, &events, by_person);
         self.events.extend(events);
+        self.changed();
         Ok(())
     }
 }
@@ -291,14 +434,15 @@ impl Store {
         lock(&self.games).by_id.values().cloned().collect()
     }
 
-    /// Removes the game with this id: its folder, then the game itself. A request already
-    /// waiting for the game finds it removed.
-    pub fn remove(&self, id: &str) -> Result<(), StoreError> {
+    /// Removes the game with this id: its folder, then the game itself; only its host's
+    /// `token` may. A request already waiting for the game finds it removed.
+    pub fn remove(&self, id: &str, token: Option<&str>) -> Result<(), StoreError> {
         let game = self.get(id)?;
         let mut entry = lock(&game);
         if entry.removed {
             return Err(StoreError::NotFound(id.to_string()));
         }
+        Seats::host_only(entry.role(token), "remove the game")?;
         std::fs::remove_dir_all(&entry.dir)
             .map_err(|e| StoreError::Disk(format!("cannot remove game {id}'s folder: {e}")))?;
         entry.removed = true;
@@ -506,7 +650,9 @@ fn start(id: &str, dir: &Path, new: &NewGame) -> Result<Entry, StoreError> {
     let mut setup = Setup::new(new.players.clone(), seed);
     setup.end_after = new.end_after;
     let (game, events) = Game::new(rules, setup).map_err(|e| StoreError::Refused(e.to_string()))?;
-    let entry = entry(id, dir, game, reference, events);
+    let seats = Seats::new(game.setup().players.len(), !new.no_undo)?;
+    seats.save(dir)?;
+    let entry = entry(id, dir, game, reference, events, seats);
     save(dir, &entry.record())?;
     Ok(entry)
 }
@@ -545,12 +691,20 @@ fn ruleset_reference(new: &NewGame) -> Result<String, StoreError> {
     }
 }
 
-fn entry(id: &str, dir: &Path, game: Game, ruleset_ref: String, events: Vec<Event>) -> Entry {
+fn entry(
+    id: &str,
+    dir: &Path,
+    game: Game,
+    ruleset_ref: String,
+    events: Vec<Event>,
+    seats: Seats,
+) -> Entry {
     let bots = game
         .setup()
         .players
         .iter()
-        .map(|p| bot::is_bot_name(p))
+        .enumerate()
+        .map(|(seat, p)| bot::is_bot_name(p) || seats.stand_in(seat).is_some())
         .collect();
     Entry {
         id: id.to_string(),
@@ -560,6 +714,11 @@ fn entry(id: &str, dir: &Path, game: Game, ruleset_ref: String, events: Vec<Even
         events,
         dir: dir.to_path_buf(),
         removed: false,
+        seats,
+        steps: Steps::default(),
+        version: 0,
+        cuts: Vec::new(),
+        news: tokio::sync::watch::Sender::new(0),
     }
 }
 
@@ -571,12 +730,14 @@ fn load(id: &str, dir: &Path) -> Result<Entry, StoreError> {
             RecordError::Invalid(d) => invalid(dir, *d),
             RecordError::Illegal { at, .. } => invalid(dir, *at),
         })?;
+        let seats = Seats::load_or_make(dir, replay.game.setup().players.len())?;
         Ok(entry(
             id,
             dir,
             replay.game,
             record.ruleset_ref.clone(),
             replay.events,
+            seats,
         ))
     })
 }

@@ -135,8 +135,30 @@ fn drawn(game: &Game) -> Value {
     }
 }
 
-/// A game being played, as the page shows it.
+/// A game being played, as the page shows it, with its whole log.
 pub fn game(entry: &Entry) -> Value {
+    let mut view = state(entry);
+    view["log_from"] = json!(0);
+    view["log"] = json!(log(&entry.events, &entry.game.setup().players));
+    view
+}
+
+/// What changed since a page showed version `since` with `shown` lines of log: the state as
+/// [`game`] has it, but of the log only the lines after those the page may keep (`log_from`
+/// of them); only the version when nothing changed.
+pub fn changes(entry: &Entry, since: u64, shown: usize) -> Value {
+    if since == entry.version() {
+        return json!({"id": entry.id, "version": since, "same": true});
+    }
+    let from = entry.events_kept(since, shown);
+    let mut view = state(entry);
+    view["log_from"] = json!(from);
+    view["log"] = json!(log(&entry.events[from..], &entry.game.setup().players));
+    view
+}
+
+/// A game being played, without its log.
+fn state(entry: &Entry) -> Value {
     let game = &entry.game;
     let names = &game.setup().players;
     let legal = if game.is_over() { vec![] } else { game.legal() };
@@ -162,7 +184,8 @@ pub fn game(entry: &Entry) -> Value {
         "board": svg,
         "frame": frame,
         "actions": actions,
-        "log": log(&entry.events, names),
+        "version": entry.version(),
+        "can_undo": entry.can_undo(),
     })
 }
 

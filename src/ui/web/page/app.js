@@ -12,7 +12,7 @@ let botTimer = null;
 let replay = { id: null, upto: 0, total: 0 };
 
 async function api(method, url, body) {
-  const options = { method, headers: {} };
+  const options = { method, headers: Net.headers(url) }; // net.js: the game's token
   if (body !== undefined) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -31,6 +31,7 @@ async function api(method, url, body) {
     answer.status = response.status;
     throw answer;
   }
+  Net.learn(answer); // net.js: keep the host's token of a game just made
   return answer;
 }
 
@@ -63,12 +64,17 @@ function show(view) {
 
 async function route() {
   clearTimeout(botTimer);
+  // net.js: a join link, and no following of a game left
+  Net.join();
+  Net.stop();
   say("");
   const [, view, id] = location.hash.split("/");
   try {
     if (view === "play" && id) {
       show("play");
+      game = null;
       draw(await api("GET", `/api/games/${id}`));
+      Net.follow(() => game, (change) => draw(Net.merge(game, change))); // net.js: server push
     } else if (view === "replay" && id) {
       show("replay");
       await openReplay(id);
@@ -196,7 +202,8 @@ function rotate() {
 async function act(index) {
   clearTimeout(botTimer);
   try {
-    draw(await api("POST", `/api/games/${game.id}/act`, { index, expect: game.standing.history }));
+    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/act`,
+      { index, expect: game.standing.history, ...Net.since(game) })));
   } catch (e) {
     say(e.error);
     if (e.status === 409) draw(await api("GET", `/api/games/${game.id}`));
@@ -205,7 +212,20 @@ async function act(index) {
 
 async function botPlays() {
   try {
-    draw(await api("POST", `/api/games/${game.id}/bot`, { expect: game.standing.history }));
+    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/bot`,
+      { expect: game.standing.history, ...Net.since(game) })));
+  } catch (e) {
+    // Another player's page moved the bot first (net.js pushes the move): nothing to say.
+    if (e.status !== 409) say(e.error);
+  }
+}
+
+// net.js: takes back this page's last step of the turn.
+async function undo() {
+  clearTimeout(botTimer);
+  try {
+    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/undo`,
+      { expect: game.standing.history, ...Net.since(game) })));
   } catch (e) {
     say(e.error);
     if (e.status === 409) draw(await api("GET", `/api/games/${game.id}`));
@@ -300,7 +320,7 @@ function draw(next) {
   const before = game && game.id === next.id ? game.log.length : next.log.length;
   game = next;
   const d = game.decision;
-  const mine = d && !d.bot;
+  const mine = d && !d.bot && Net.mayAct(game, d.player); // net.js: this page's seat
   // The drawn tile, turned to a rotation that fits.
   const fits = new Set(placeActions().map((a) => a.rotation));
   if (fits.size > 0 && !fits.has(rotation)) rotation = [...fits][0];
@@ -339,7 +359,9 @@ function draw(next) {
   $("download").href = `/api/games/${game.id}/record`;
   $("to-replay").href = `#/replay/${game.id}`;
   clearTimeout(botTimer);
-  if (d && d.bot) botTimer = setTimeout(botPlays, PAUSE);
+  // net.js: who this page is, undo, the host's join links; spectators never move bots.
+  Net.decorate(game, undo);
+  if (d && d.bot && !Net.watching(game)) botTimer = setTimeout(botPlays, PAUSE);
 }
 
 $("rotate").onclick = rotate;

@@ -1,0 +1,80 @@
+//! `undo` in the terminal game (issue 33), through the real binary with typed lines on stdin:
+//! taking back the placement of one's tile shows exactly the choices before it, and the saved
+//! record no longer has it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `castellan play` for Ann and Bob (hig, seed 11) with `input` typed.
+fn play(input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .args([
+            "play",
+            "--ruleset",
+            "hig",
+            "--players",
+            "Ann,Bob",
+            "--seed",
+            "11",
+        ])
+        .env("COLUMNS", "100")
+        .env("LINES", "60")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("castellan runs");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out: Output = child.wait_with_output().expect("castellan ends");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every screen of choices shown, from its scores line to its prompt.
+fn screens(out: &str) -> Vec<String> {
+    out.split("\nscores: ")
+        .skip(1)
+        .map(|s| s[..s.find(", choose ").expect("a prompt")].to_string())
+        .collect()
+}
+
+fn saved(name: &str) -> PathBuf {
+    let file =
+        std::env::temp_dir().join(format!("castellan-undo-{}-{name}.toml", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    file
+}
+
+#[test]
+fn undo_takes_back_the_placement_exactly_and_the_record_forgets_it() {
+    let file = saved("undone");
+    let out = play(&format!("1\nundo\nsave {}\nquit\n", file.display()));
+    assert!(out.contains("took back your last step"), "{out}");
+    let shown = screens(&out);
+    // Before placing, after placing (the deploy choices), after undo: the first again.
+    assert_eq!(shown.len(), 3, "{out}");
+    assert_eq!(shown[2], shown[0]);
+    assert_ne!(shown[1], shown[0]);
+    let record = std::fs::read_to_string(&file).expect("saved");
+    assert!(!record.contains("[[action]]"), "{record}");
+    // Placing again after the undo is the same game as placing once.
+    let again = saved("again");
+    play(&format!(
+        "1\nundo\n1\nsave {}\nquit\nquit\n",
+        again.display()
+    ));
+    let once = saved("once");
+    play(&format!("1\nsave {}\nquit\nquit\n", once.display()));
+    let read = |f: &PathBuf| std::fs::read_to_string(f).expect("saved");
+    assert_eq!(read(&again), read(&once));
+    assert!(read(&once).contains("[[action]]"));
+}
+
+#[test]
+fn nothing_can_be_taken_back_before_a_step() {
+    let out = play("undo\nquit\n");
+    assert!(out.contains("nothing to take back"), "{out}");
+    assert!(!out.contains("took back"), "{out}");
+}
