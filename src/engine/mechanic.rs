@@ -84,7 +84,7 @@ hooks! {
     SETUP = 0;
     /// [`Mechanic::stage`].
     STAGE = 1;
-    /// [`Mechanic::drawn`] and [`Mechanic::draw_over`].
+    /// [`Mechanic::drawn`], [`Mechanic::draw_over`] and [`Mechanic::held_tiles`].
     DRAW = 2;
     /// [`Mechanic::placement_allowed`].
     PLACEMENT = 3;
@@ -210,6 +210,12 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// Whether drawing must stop and the game end now (before a tile is taken from the bag).
     fn draw_over(&self, _g: &Game) -> bool {
         false
+    }
+
+    /// The tiles this mechanic holds out of the bag for now, still to be laid (counted with
+    /// the bag's by [`Game::count_to_come`]).
+    fn held_tiles<'g>(&self, _g: &'g Game) -> &'g [TileId] {
+        &[]
     }
 
     /// A tile was taken from the bag: keep it, or take it out of play and draw again.
@@ -569,10 +575,14 @@ impl Mechanics {
     }
 }
 
-/// A mechanic's own state, kept with the game (copied with it).
+/// A mechanic's own state, kept with the game (copied with it): a typed value the mechanic
+/// owns, found by its type ([`Slots`]).
 pub trait State: std::any::Any + Send + Sync + fmt::Debug {
     /// A boxed copy.
     fn boxed(&self) -> Box<dyn State>;
+    /// Copies `self` onto `to` in place, reusing its memory, if `to` holds the same type
+    /// (`false`: it does not, and nothing changed).
+    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool;
     /// For reading it as its own type.
     fn as_any(&self) -> &dyn std::any::Any;
     /// For changing it as its own type.
@@ -583,6 +593,15 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
     fn boxed(&self) -> Box<dyn State> {
         Box::new(self.clone())
     }
+    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool {
+        match to.as_any_mut().downcast_mut::<T>() {
+            Some(to) => {
+                to.clone_from(self);
+                true
+            }
+            None => false,
+        }
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -591,43 +610,82 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
     }
 }
 
-/// The mechanics' own states, one slot per mechanic (by its index in the game's list). Most
-/// mechanics keep all they need in the shared state and leave their slot empty.
+/// The mechanics' own states, one per type: a mechanic finds its state by its type (no index
+/// to keep), creates it when it first needs it, and other rules read it only through the
+/// owner's public readers. A game holds a handful, so finding one is a short scan of type
+/// ids; copying a game copies each state in place ([`Clone::clone_from`]).
 #[derive(Debug, Default)]
-pub struct Slots(Vec<Option<Box<dyn State>>>);
+pub struct Slots(Vec<(std::any::TypeId, Box<dyn State>)>);
 
 impl Clone for Slots {
     fn clone(&self) -> Self {
         Slots(
             self.0
                 .iter()
-                .map(|s| s.as_ref().map(|b| b.as_ref().boxed()))
+                .map(|(t, s)| (*t, s.as_ref().boxed()))
                 .collect(),
         )
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // The same states in the same order, as copies of one game nearly always have: each
+        // is copied in place.
+        self.0.truncate(source.0.len());
+        for (i, (t, s)) in source.0.iter().enumerate() {
+            let copied = match self.0.get_mut(i) {
+                Some((mine, state)) if mine == t => s.as_ref().copy_onto(state.as_mut()),
+                _ => false,
+            };
+            if copied {
+                continue;
+            }
+            let fresh = (*t, s.as_ref().boxed());
+            match self.0.get_mut(i) {
+                Some(slot) => *slot = fresh,
+                None => self.0.push(fresh),
+            }
+        }
     }
 }
 
 impl Slots {
-    /// The state in slot `i`, if it holds a `T`.
-    pub fn get<T: 'static>(&self, i: u8) -> Option<&T> {
-        self.0.get(i as usize)?.as_deref()?.as_any().downcast_ref()
+    /// The state of type `T`, if there is one.
+    #[inline]
+    pub fn get<T: State>(&self) -> Option<&T> {
+        let t = std::any::TypeId::of::<T>();
+        let (_, s) = self.0.iter().find(|(id, _)| *id == t)?;
+        s.as_ref().as_any().downcast_ref()
     }
 
-    /// The state in slot `i` to change, if it holds a `T`.
-    pub fn get_mut<T: 'static>(&mut self, i: u8) -> Option<&mut T> {
-        self.0
-            .get_mut(i as usize)?
-            .as_deref_mut()?
-            .as_any_mut()
-            .downcast_mut()
+    /// The state of type `T` to change, if there is one.
+    #[inline]
+    pub fn get_mut<T: State>(&mut self) -> Option<&mut T> {
+        let t = std::any::TypeId::of::<T>();
+        let (_, s) = self.0.iter_mut().find(|(id, _)| *id == t)?;
+        s.as_mut().as_any_mut().downcast_mut()
     }
 
-    /// Puts `state` into slot `i`.
-    pub fn set<T: State>(&mut self, i: u8, state: T) {
-        let i = i as usize;
-        if self.0.len() <= i {
-            self.0.resize_with(i + 1, || None);
+    /// The state of type `T` to change, made (its default) if there is none yet.
+    pub fn entry<T: State + Default>(&mut self) -> &mut T {
+        let t = std::any::TypeId::of::<T>();
+        let at = match self.0.iter().position(|(id, _)| *id == t) {
+            Some(at) => at,
+            None => {
+                self.0.push((t, Box::new(T::default())));
+                self.0.len() - 1
+            }
+        };
+        // The slot at `at` holds a `T`: its type id says so.
+        let state = self.0[at].1.as_mut().as_any_mut().downcast_mut::<T>();
+        state.expect("a slot holds the type its id names")
+    }
+
+    /// Puts `state` in place of any state of its type.
+    pub fn set<T: State>(&mut self, state: T) {
+        let t = std::any::TypeId::of::<T>();
+        match self.0.iter_mut().find(|(id, _)| *id == t) {
+            Some((_, s)) => *s = Box::new(state),
+            None => self.0.push((t, Box::new(state))),
         }
-        self.0[i] = Some(Box::new(state));
     }
 }

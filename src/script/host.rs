@@ -7,7 +7,9 @@
 use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Fairy, Game, Journey, Setup};
+use crate::engine::game::{Game, Setup};
+use crate::mechanic::pd::dragon::{self, Journey};
+use crate::mechanic::pd::fairy::{self, Fairy};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Pos;
@@ -216,10 +218,10 @@ impl Game {
         match PdDecision::of(&kind) {
             Some(PdDecision::Princess) => self.run_hook("princess", Vec::new(), events),
             Some(PdDecision::DragonStep { .. }) => {
-                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
+                let step = dragon::journey(self).map_or(0, |j| j.steps) as i64;
                 self.run_hook("dragon_step", vec![step.into()], events);
                 // The narrow forms, for a tile with that symbol or tag.
-                if let Some(at) = self.dragon.and_then(|p| self.board.at(p)) {
+                if let Some(at) = dragon::at(self).and_then(|p| self.board.at(p)) {
                     self.marked_hooks("dragon_step", at, vec![step.into()], events);
                 }
             }
@@ -822,8 +824,7 @@ impl Game {
             }
             Command::MoveDragon { x, y } => {
                 let pos = self.tile_pos(x, y)?;
-                self.dragon = Some(pos);
-                self.dragon_in_play = true;
+                dragon::put(self, pos);
                 events.push(
                     PdEvent::DragonPlaced {
                         script: Arc::clone(script),
@@ -834,7 +835,7 @@ impl Game {
                 );
             }
             Command::HideDragon => {
-                self.dragon = None;
+                dragon::hide(self);
                 events.push(
                     PdEvent::DragonHidden {
                         script: Arc::clone(script),
@@ -847,7 +848,7 @@ impl Game {
                 crate::mechanic::pd::dragon::eat(self, pos, events);
             }
             Command::EndJourney => {
-                if let Some(j) = self.now.journey.take() {
+                if let Some(j) = dragon::state_mut(self).journey.take() {
                     events.push(
                         PdEvent::JourneyEnded {
                             steps: j.steps,
@@ -856,13 +857,13 @@ impl Game {
                         .into(),
                     );
                 }
-                self.now.journey_due = false;
+                dragon::set_due(self, false);
             }
             Command::StartJourney { steps_done } => {
-                let at = self.dragon.ok_or("the dragon is not on the board")?;
+                let at = dragon::at(self).ok_or("the dragon is not on the board")?;
                 let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
-                self.now.journey_due = true;
-                self.now.journey = Some(Journey {
+                dragon::set_due(self, true);
+                dragon::state_mut(self).journey = Some(Journey {
                     open: None,
                     steps,
                     visited: vec![at],
@@ -889,7 +890,7 @@ impl Game {
                 };
                 let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
                 let spot = figure.map(|f| self.figure_spot(f).1);
-                self.fairy = Some(Fairy::next_to(pos, figure));
+                fairy::set(self, Some(Fairy::next_to(pos, figure)));
                 events.push(
                     PdEvent::FairyMoved {
                         player: self.active,
@@ -901,7 +902,7 @@ impl Game {
                 );
             }
             Command::HideFairy => {
-                self.fairy = None;
+                fairy::set(self, None);
                 events.push(
                     PdEvent::FairyHidden {
                         script: Arc::clone(script),

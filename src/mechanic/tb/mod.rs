@@ -35,9 +35,7 @@ pub const GOODS_MAJORITY: u32 = 10;
 
 /// Traders & Builders as a mechanic.
 #[derive(Debug)]
-pub struct TradersBuilders {
-    id: u8,
-}
+pub struct TradersBuilders;
 
 /// Its state in the game's slot.
 #[derive(Clone, Debug, Default)]
@@ -52,13 +50,8 @@ struct Trade {
 }
 
 impl TradersBuilders {
-    /// Traders & Builders as mechanic number `id` of a game.
-    pub fn new(id: u8) -> TradersBuilders {
-        TradersBuilders { id }
-    }
-
     fn state<'g>(&self, g: &'g mut Game) -> Option<&'g mut Trade> {
-        g.slots.get_mut::<Trade>(self.id)
+        g.slots.get_mut::<Trade>()
     }
 
     /// Whether the active player's builder stands in a road or city of the tile just laid.
@@ -95,9 +88,8 @@ fn has_tag(g: &Game, figure: &Figure, tag: &str) -> bool {
 
 /// The goods tokens each player holds, by seat and [`Good`] (none without Traders & Builders).
 pub fn goods(g: &Game) -> Vec<[u32; 3]> {
-    g.mechanics
-        .index_of("traders_builders")
-        .and_then(|i| g.slots.get::<Trade>(i))
+    g.slots
+        .get::<Trade>()
         .map(|s| s.goods.clone())
         .unwrap_or_default()
 }
@@ -134,7 +126,7 @@ impl Mechanic for TradersBuilders {
             goods: vec![[0; 3]; g.scores.len()],
             ..Trade::default()
         };
-        g.slots.set(self.id, trade);
+        g.slots.set(trade);
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
