@@ -576,15 +576,14 @@ impl Mechanics {
 }
 
 /// A mechanic's own state, kept with the game (copied with it): a typed value the mechanic
-/// owns, found by its type ([`Slots`]).
+/// owns ([`Slots`]). A type becomes one with [`own_state!`](crate::own_state), which gives it
+/// its slot.
 pub trait State: std::any::Any + Send + Sync + fmt::Debug {
     /// A boxed copy.
     fn boxed(&self) -> Box<dyn State>;
     /// Copies `self` onto `to` in place, reusing its memory, if `to` holds the same type
     /// (`false`: it does not, and nothing changed).
     fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool;
-    /// For reading it as its own type.
-    fn as_any(&self) -> &dyn std::any::Any;
     /// For changing it as its own type.
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
@@ -602,44 +601,88 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
             None => false,
         }
     }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 }
 
-/// The mechanics' own states, one per type: a mechanic finds its state by its type (no index
-/// to keep), creates it when it first needs it, and other rules read it only through the
-/// owner's public readers. A game holds a handful, so finding one is a short scan of type
-/// ids; copying a game copies each state in place ([`Clone::clone_from`]).
+/// A type of mechanic state with a slot of its own in every game's [`Slots`]: made by
+/// [`own_state!`](crate::own_state), never by hand.
+pub trait Owned: State + Sized {
+    /// Its slot: the same for every game of the process, no other type's.
+    fn slot() -> usize;
+}
+
+/// The next slot to give a type of state ([`Owned::slot`]).
+static NEXT_SLOT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A type's slot, `slot` (`usize::MAX` until the type first asks): given out once, from
+/// [`NEXT_SLOT`], whichever thread asks first.
+#[doc(hidden)]
+#[inline]
+pub fn slot_of(slot: &std::sync::atomic::AtomicUsize) -> usize {
+    use std::sync::atomic::Ordering::Relaxed;
+    match slot.load(Relaxed) {
+        usize::MAX => claim_slot(slot),
+        known => known,
+    }
+}
+
+/// [`slot_of`] the first time: the type gets the next slot, unless another thread gave it one.
+#[cold]
+fn claim_slot(slot: &std::sync::atomic::AtomicUsize) -> usize {
+    use std::sync::atomic::Ordering::Relaxed;
+    let next = NEXT_SLOT.fetch_add(1, Relaxed);
+    match slot.compare_exchange(usize::MAX, next, Relaxed, Relaxed) {
+        Ok(_) => next,
+        Err(given) => given,
+    }
+}
+
+/// Makes a type (`Clone + Debug + Send + Sync`) a mechanic's state: it gets a slot of its own
+/// in every game's [`Slots`], the first time one is asked for.
+#[macro_export]
+macro_rules! own_state {
+    ($t:ty) => {
+        impl $crate::engine::mechanic::Owned for $t {
+            #[inline]
+            fn slot() -> usize {
+                static SLOT: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(usize::MAX);
+                $crate::engine::mechanic::slot_of(&SLOT)
+            }
+        }
+    };
+}
+
+/// The mechanics' own states, each in its type's slot ([`Owned::slot`]): a mechanic finds its
+/// state by its type (no index to keep), makes it when it first needs it, and other rules
+/// read it only through the owner's public readers. Finding one is an index; copying a game
+/// copies each state in place ([`Clone::clone_from`]).
 #[derive(Debug, Default)]
-pub struct Slots(Vec<(std::any::TypeId, Box<dyn State>)>);
+pub struct Slots(Vec<Option<Box<dyn State>>>);
 
 impl Clone for Slots {
     fn clone(&self) -> Self {
         Slots(
-            self.0
-                .iter()
-                .map(|(t, s)| (*t, s.as_ref().boxed()))
+            (self.0.iter())
+                .map(|s| s.as_ref().map(|s| s.as_ref().boxed()))
                 .collect(),
         )
     }
 
     fn clone_from(&mut self, source: &Self) {
-        // The same states in the same order, as copies of one game nearly always have: each
-        // is copied in place.
         self.0.truncate(source.0.len());
-        for (i, (t, s)) in source.0.iter().enumerate() {
-            let copied = match self.0.get_mut(i) {
-                Some((mine, state)) if mine == t => s.as_ref().copy_onto(state.as_mut()),
+        for (i, from) in source.0.iter().enumerate() {
+            let copied = match (self.0.get_mut(i), from) {
+                (Some(Some(to)), Some(from)) => from.as_ref().copy_onto(to.as_mut()),
+                (Some(None), None) => true,
                 _ => false,
             };
             if copied {
                 continue;
             }
-            let fresh = (*t, s.as_ref().boxed());
+            let fresh = from.as_ref().map(|s| s.as_ref().boxed());
             match self.0.get_mut(i) {
                 Some(slot) => *slot = fresh,
                 None => self.0.push(fresh),
@@ -651,41 +694,49 @@ impl Clone for Slots {
 impl Slots {
     /// The state of type `T`, if there is one.
     #[inline]
-    pub fn get<T: State>(&self) -> Option<&T> {
-        let t = std::any::TypeId::of::<T>();
-        let (_, s) = self.0.iter().find(|(id, _)| *id == t)?;
-        s.as_ref().as_any().downcast_ref()
+    pub fn get<T: Owned>(&self) -> Option<&T> {
+        let s: &dyn State = self.0.get(T::slot())?.as_deref()?;
+        // SAFETY: slot `T::slot()` is `T`'s alone, and only `entry` and `set` (with a `T`)
+        // and `clone_from` (from the same slot) fill it, so it holds a `T`; the pointer's data
+        // part is its address. (A checked downcast would ask the type through the vtable on
+        // every read of a mechanic's state.)
+        Some(unsafe { &*(s as *const dyn State).cast::<T>() })
     }
 
     /// The state of type `T` to change, if there is one.
     #[inline]
-    pub fn get_mut<T: State>(&mut self) -> Option<&mut T> {
-        let t = std::any::TypeId::of::<T>();
-        let (_, s) = self.0.iter_mut().find(|(id, _)| *id == t)?;
-        s.as_mut().as_any_mut().downcast_mut()
+    pub fn get_mut<T: Owned>(&mut self) -> Option<&mut T> {
+        let s: &mut dyn State = self.0.get_mut(T::slot())?.as_deref_mut()?;
+        // SAFETY: as in `get`: the slot holds a `T`, borrowed mutably through `self`.
+        Some(unsafe { &mut *(s as *mut dyn State).cast::<T>() })
     }
 
     /// The state of type `T` to change, made (its default) if there is none yet.
-    pub fn entry<T: State + Default>(&mut self) -> &mut T {
-        let t = std::any::TypeId::of::<T>();
-        let at = match self.0.iter().position(|(id, _)| *id == t) {
-            Some(at) => at,
-            None => {
-                self.0.push((t, Box::new(T::default())));
-                self.0.len() - 1
-            }
-        };
-        // The slot at `at` holds a `T`: its type id says so.
-        let state = self.0[at].1.as_mut().as_any_mut().downcast_mut::<T>();
-        state.expect("a slot holds the type its id names")
+    #[inline]
+    pub fn entry<T: Owned + Default>(&mut self) -> &mut T {
+        let slot = self.slot(T::slot());
+        let s: &mut dyn State = slot.get_or_insert_with(|| Box::new(T::default())).as_mut();
+        // SAFETY: as in `get`: the slot holds a `T` (made just now if it was empty).
+        unsafe { &mut *(s as *mut dyn State).cast::<T>() }
     }
 
     /// Puts `state` in place of any state of its type.
-    pub fn set<T: State>(&mut self, state: T) {
-        let t = std::any::TypeId::of::<T>();
-        match self.0.iter_mut().find(|(id, _)| *id == t) {
-            Some((_, s)) => *s = Box::new(state),
-            None => self.0.push((t, Box::new(state))),
+    pub fn set<T: Owned>(&mut self, state: T) {
+        *self.slot(T::slot()) = Some(Box::new(state));
+    }
+
+    /// Slot `i`, made (empty) if there is none yet.
+    #[inline]
+    fn slot(&mut self, i: usize) -> &mut Option<Box<dyn State>> {
+        if self.0.len() <= i {
+            self.grow(i + 1);
         }
+        &mut self.0[i]
+    }
+
+    /// Room for `len` slots. Out of line: a game's slots are all made early.
+    #[cold]
+    fn grow(&mut self, len: usize) {
+        self.0.resize_with(len, || None);
     }
 }

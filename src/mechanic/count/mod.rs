@@ -132,6 +132,8 @@ pub struct Count {
     finale: Option<Vec<(SegId, Quarter)>>,
 }
 
+crate::own_state!(Count);
+
 impl Count {
     /// The City at the start: the Count in the castle, every quarter empty (CO-S1).
     pub(crate) fn new(players: usize, table: &FigureTable) -> Count {

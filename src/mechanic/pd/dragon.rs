@@ -32,6 +32,8 @@ pub(crate) struct DragonState {
     pub journey: Option<Journey>,
 }
 
+crate::own_state!(DragonState);
+
 /// A dragon journey in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Journey {
@@ -51,6 +53,7 @@ pub(crate) fn state(g: &Game) -> Option<&DragonState> {
 }
 
 /// The dragon's state in `g` to change (made on first use).
+#[inline]
 pub(crate) fn state_mut(g: &mut Game) -> &mut DragonState {
     g.slots.entry::<DragonState>()
 }
@@ -258,40 +261,43 @@ impl Dragon {
             return None;
         };
         let rules = g.rules.pd.dragon;
-        if journey(g).is_none() {
+        let s = state_mut(g);
+        let fresh = s.journey.is_none();
+        if fresh {
             // Room for every tile of the journey: one allocation, none per step.
             let mut visited = Vec::with_capacity(rules.steps as usize + 1);
             if rules.start_tile_visited {
                 visited.push(at);
             }
-            state_mut(g).journey = Some(Journey {
+            s.journey = Some(Journey {
                 steps: 0,
                 visited,
                 open: None,
             });
-            if rules.eat_on_start {
-                eat(g, at, events);
-            }
+        }
+        if fresh && rules.eat_on_start {
+            eat(g, at, events);
         }
         let steps_taken = journey(g).map_or(0, |j| j.steps);
-        let reason = if steps_taken >= rules.steps {
-            "steps_done"
-        } else {
-            // Found once for the step's legal list and its check too.
-            let open = open_edges(g);
-            let history = g.history.len();
-            if let Some(journey) = state_mut(g).journey.as_mut() {
-                journey.open = Some((history, open));
-            }
-            if open == 0 {
-                "dead_end"
-            } else {
+        // Found once for the step's legal list and its check too.
+        let open = (steps_taken < rules.steps).then(|| open_edges(g));
+        let history = g.history.len();
+        let s = state_mut(g);
+        let reason = match open {
+            None => "steps_done",
+            Some(0) => "dead_end",
+            Some(open) => {
+                if let Some(journey) = s.journey.as_mut() {
+                    journey.open = Some((history, open));
+                }
                 return Some(Asked {
                     by: self.id,
                     kind: 0,
                 });
             }
         };
+        s.due = None;
+        s.journey = None;
         events.push(
             PdEvent::JourneyEnded {
                 steps: steps_taken,
@@ -299,9 +305,6 @@ impl Dragon {
             }
             .into(),
         );
-        let s = state_mut(g);
-        s.due = None;
-        s.journey = None;
         None
     }
 
@@ -351,8 +354,8 @@ impl Mechanic for Dragon {
     /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
     /// game ends instead of redrawing for ever.
     fn draw_over(&self, g: &Game) -> bool {
-        !in_play(g)
-            && g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+        g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+            && !in_play(g)
             && !g.bag.is_empty()
             && g.bag.iter().all(|t| is_dragon_tile(g, *t))
     }
@@ -364,7 +367,7 @@ impl Mechanic for Dragon {
     }
 
     fn drawn(&self, g: &mut Game, tile: TileId, events: &mut Vec<Event>) -> Drawn {
-        if in_play(g) || !is_dragon_tile(g, tile) {
+        if !is_dragon_tile(g, tile) || in_play(g) {
             return Drawn::Keep;
         }
         put_off(g, tile, events);

@@ -47,6 +47,8 @@ impl Fairy {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FairyState(pub Option<Fairy>);
 
+crate::own_state!(FairyState);
+
 /// Where the fairy stands in `g`, if it is on the board.
 #[inline]
 pub(crate) fn at(g: &Game) -> Option<Fairy> {
@@ -54,6 +56,7 @@ pub(crate) fn at(g: &Game) -> Option<Fairy> {
 }
 
 /// Puts the fairy where `fairy` says, or off the board.
+#[inline]
 pub(crate) fn set(g: &mut Game, fairy: Option<Fairy>) {
     g.slots.entry::<FairyState>().0 = fairy;
 }
@@ -159,9 +162,10 @@ pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) 
 /// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
 /// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
 fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item = &'a Figure> {
-    let current = at(g).and_then(|f| f.follower);
+    let fairy = at(g);
+    let current = fairy.and_then(|f| f.follower);
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
-    let barred = at(g)
+    let barred = fairy
         .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
     let active = g.active;
@@ -192,12 +196,13 @@ fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usi
     if g.rules.pd.fairy.attach != Attach::Follower {
         return None;
     }
-    if at(g).is_some() && !g.rules.pd.fairy.reassign_same_tile {
+    let fairy = at(g);
+    if fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
         return Some(fairy_followers(g, followers).count());
     }
     // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
     // the one the fairy stands next to, counted without a walk past every figure.
-    let current = at(g)
+    let current = fairy
         .and_then(|f| f.held_by)
         .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
     let count = g.on_board(g.active, slots) - usize::from(current);

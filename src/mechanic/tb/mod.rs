@@ -49,6 +49,8 @@ struct Trade {
     paid: bool,
 }
 
+crate::own_state!(Trade);
+
 impl TradersBuilders {
     fn state<'g>(&self, g: &'g mut Game) -> Option<&'g mut Trade> {
         g.slots.get_mut::<Trade>()
