@@ -152,25 +152,16 @@ pub(crate) enum Pending {
 pub(crate) struct TurnState {
     /// The tile laid this turn.
     pub placed: Option<PlacedId>,
-    /// A knight was removed by the princess (PR5).
-    pub princess_removed: bool,
     /// The figure the player deployed from supply this turn, if any (the fairy's FA2 reads
     /// whether it was a follower).
     pub deployed: Option<FigureKind>,
-    /// An abbot's early recall is being scored (the fairy's FA10 reads it).
-    pub recall: bool,
     /// What the tile completed has been scored (by a mechanic that scores it its own way).
     pub scored: bool,
     /// The symbol of the tile laid this turn.
     pub symbol: Option<Symbol>,
-    /// Decisions scripts asked for this turn (bounded, so no script makes a turn endless).
-    pub script_asks: u32,
     /// This turn is one a mechanic gave the player who just played (the second half of a
-    /// builder's double turn).
-    pub again: bool,
-    /// The tile of this turn gave its player another turn right after this one (the first half
-    /// of a builder's double turn).
-    pub doubled: bool,
+    /// double turn).
+    pub extra: bool,
 }
 
 /// How many legal answers the pending decision has, part by part ([`Game::tally_legal`]), for
@@ -247,15 +238,9 @@ pub struct Game {
     pub(crate) slots: Slots,
     pub(crate) history: History,
     pub(crate) scratch: Vec<SegId>,
-    /// Figures scripts hold off the board, by seat, in the figure table's order (as `supply`).
-    pub(crate) held: Vec<[u8; MAX_FIGURES]>,
-    /// The scripts' own state.
-    pub(crate) script_state: serde_json::Value,
-    /// The same state as the scripts see it (kept so that reading it converts nothing).
-    pub(crate) script_value: rhai::Dynamic,
-    /// Decisions scripts asked for: the player and the offered script actions.
-    pub(crate) asked: std::collections::VecDeque<(usize, Vec<u32>)>,
-    /// The decision that waits behind the scripts' questions.
+    /// The decision that waits behind the mechanics' questions ([`Mechanic::interject`]).
+    ///
+    /// [`Mechanic::interject`]: crate::engine::mechanic::Mechanic::interject
     pub(crate) resume: Option<Pending>,
     /// With scripts: the legal actions of the pending decision, computed once.
     pub(crate) offer: Option<Vec<Action>>,
@@ -300,10 +285,6 @@ impl Clone for Game {
             slots,
             history,
             scratch,
-            held,
-            script_state,
-            script_value,
-            asked,
             resume,
             offer,
             fault,
@@ -331,13 +312,6 @@ impl Clone for Game {
         self.slots.clone_from(slots);
         self.history.clone_from(history);
         self.scratch.clone_from(scratch);
-        self.held.clone_from(held);
-        self.script_state.clone_from(script_state);
-        self.script_value.clone_from(script_value);
-        // Copying a queue costs even when both are empty, as they nearly always are.
-        if !(self.asked.is_empty() && asked.is_empty()) {
-            self.asked.clone_from(asked);
-        }
         self.resume = *resume;
         self.offer.clone_from(offer);
         self.fault.clone_from(fault);
@@ -410,10 +384,6 @@ impl Game {
             // Room for a placement and a deployment per tile (more actions are rare).
             history: History::from(Vec::with_capacity(2 * tiles)),
             scratch: Vec::new(),
-            held: vec![[0; MAX_FIGURES]; n],
-            script_state: serde_json::Value::Null,
-            script_value: rhai::Dynamic::UNIT,
-            asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,
             fault: None,
@@ -565,13 +535,24 @@ impl Game {
     /// Whether this turn is one a mechanic gave the player who just played (the second half of
     /// a builder's double turn, RULES.md §1.10).
     pub fn is_extra_turn(&self) -> bool {
-        self.now.again
+        self.now.extra
     }
 
-    /// Whether this turn is one half of a double turn: its tile gave the player another turn
-    /// right after it, or it is that other turn (RULES.md §1.10, §7 A13).
+    /// Whether this turn is one half of a double turn: it is a turn a mechanic gave, or a
+    /// mechanic says it earned another turn right after it (RULES.md §1.10, §7 A13).
     pub fn is_half_turn(&self) -> bool {
-        self.now.again || self.now.doubled
+        self.now.extra
+            || (self.mechanics)
+                .on(Hooks::EXTRA_TURN)
+                .any(|m| m.gives_extra_turn(self))
+    }
+
+    /// Whether a mechanic closes the whole deployment of this turn
+    /// ([`Mechanic::deploy_closed`](crate::engine::mechanic::Mechanic::deploy_closed)).
+    pub fn deploy_closed(&self) -> bool {
+        (self.mechanics)
+            .on(Hooks::CLOSES)
+            .any(|m| m.deploy_closed(self))
     }
 
     /// Re-samples what no player can know, for a search bot's copy of a game: the order of
@@ -610,10 +591,6 @@ impl Game {
             now: TurnState::default(),
             history: History::default(),
             scratch: Vec::new(),
-            held: Vec::new(),
-            script_state: serde_json::Value::Null,
-            script_value: rhai::Dynamic::UNIT,
-            asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,
             fault: None,

@@ -106,7 +106,7 @@ hooks! {
     FARM = 11;
     /// [`Mechanic::final_scoring`] and [`Mechanic::game_end`].
     FINAL = 12;
-    /// [`Mechanic::extra_turn`].
+    /// [`Mechanic::extra_turn`] and [`Mechanic::gives_extra_turn`].
     EXTRA_TURN = 13;
     /// [`Mechanic::decision_ready`] and [`Mechanic::interject`].
     OFFER = 14;
@@ -122,6 +122,9 @@ hooks! {
     /// [`Mechanic::opening`] (asked whenever deployments are listed or checked, so a
     /// call list of its own keeps the mechanics that never open the board out of it).
     ANYWHERE = 19;
+    /// [`Mechanic::deploy_closed`] (asked whenever a figure may move at deployment, so a
+    /// call list of its own keeps it short).
+    CLOSES = 20;
 }
 
 impl Hooks {
@@ -323,6 +326,13 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Whether this mechanic closes the whole deployment of this turn: no figure may be
+    /// deployed, moved or recalled (the rules of other mechanics that move figures at
+    /// deployment ask this rather than read the closing mechanic's state).
+    fn deploy_closed(&self, _g: &Game) -> bool {
+        false
+    }
+
     /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
     /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
     fn vetoes_deploy(&self, _g: &Game) -> bool {
@@ -402,6 +412,13 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// Whether the active player plays again after this turn (asked as the next turn begins,
     /// before anything of it is reset).
     fn extra_turn(&self, _g: &mut Game) -> bool {
+        false
+    }
+
+    /// Whether this turn has already earned its player another turn right after it (the
+    /// first half of a double turn), as far as this mechanic can tell without being asked
+    /// [`Mechanic::extra_turn`].
+    fn gives_extra_turn(&self, _g: &Game) -> bool {
         false
     }
 

@@ -1,7 +1,7 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition, RemovalBlocks};
+use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
@@ -96,7 +96,7 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
         return false;
     }
     // FA7: not again in the second half of a builder's double turn (A13).
-    if rules.turn_bonus_once_per_turn && g.now.again {
+    if rules.turn_bonus_once_per_turn && g.is_extra_turn() {
         return false;
     }
     match rules.bonus_claim {
@@ -122,9 +122,8 @@ pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
         && (g.rules.pd.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && !(g.now.princess_removed
-            && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
         && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+        && !g.deploy_closed()
 }
 
 /// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
@@ -303,7 +302,7 @@ pub(crate) fn fairy_scoring_bonus(
     };
     if !fairy_on(g)
         || rules.scoring_bonus == 0
-        || (g.now.recall && !rules.abbot_recall_bonus)
+        || (crate::mechanic::abbot::recalling(g) && !rules.abbot_recall_bonus)
         || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
     {
         return;

@@ -47,6 +47,8 @@ struct Trade {
     orphans: Vec<(u32, ReturnReason)>,
     /// The goods majorities are paid (final scoring may be asked again after a question).
     paid: bool,
+    /// The turn whose tile extended its player's builder (§1.10): that player plays again.
+    doubled: Option<u32>,
 }
 
 crate::own_state!(Trade);
@@ -138,10 +140,13 @@ impl Mechanic for TradersBuilders {
 
     /// The double turn (§1.10): a first tile that extends the player's builder's road or city.
     fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
-        if g.now.again || !self.extends_builder(g) {
+        if g.is_extra_turn() || !self.extends_builder(g) {
             return;
         }
-        g.now.doubled = true;
+        let turn = g.turn;
+        if let Some(trade) = self.state(g) {
+            trade.doubled = Some(turn);
+        }
         let pos = g
             .now
             .placed
@@ -157,7 +162,13 @@ impl Mechanic for TradersBuilders {
     }
 
     fn extra_turn(&self, g: &mut Game) -> bool {
-        g.now.doubled
+        self.gives_extra_turn(g)
+    }
+
+    fn gives_extra_turn(&self, g: &Game) -> bool {
+        g.slots
+            .get::<Trade>()
+            .is_some_and(|t| t.doubled == Some(g.turn))
     }
 
     /// A follower left: its owner's builders and pigs in that feature go home with his last
