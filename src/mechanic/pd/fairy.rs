@@ -42,23 +42,35 @@ impl Fairy {
     }
 }
 
-/// The fairy's own state, kept with the game: where it stands, if it is on the board. Other
-/// rules read it through [`Game::fairy`].
+/// The fairy's own state, kept with the game: where it stands, if it is on the board, and the
+/// last turn its turn point was paid. Other rules read it through [`Game::fairy`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct FairyState(pub Option<Fairy>);
+pub(crate) struct FairyState {
+    /// Where it stands.
+    at: Option<Fairy>,
+    /// The last turn whose start paid its point (FA7).
+    paid: Option<u32>,
+}
 
 crate::own_state!(FairyState);
 
 /// Where the fairy stands in `g`, if it is on the board.
 #[inline]
 pub(crate) fn at(g: &Game) -> Option<Fairy> {
-    g.slots.get::<FairyState>().and_then(|s| s.0)
+    g.slots.get::<FairyState>().and_then(|s| s.at)
+}
+
+/// Whether the fairy's turn point was paid at the start of `turn`.
+fn paid_on(g: &Game, turn: u32) -> bool {
+    g.slots
+        .get::<FairyState>()
+        .is_some_and(|s| s.paid == Some(turn))
 }
 
 /// Puts the fairy where `fairy` says, or off the board.
 #[inline]
 pub(crate) fn set(g: &mut Game, fairy: Option<Fairy>) {
-    g.slots.entry::<FairyState>().0 = fairy;
+    g.slots.entry::<FairyState>().at = fairy;
 }
 
 /// The rule named by the fairy's scoring bonus in [`Event::Scored`] (FA8).
@@ -95,8 +107,11 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
     if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
     }
-    // FA7: not again in the second half of a builder's double turn (A13).
-    if rules.turn_bonus_once_per_turn && g.is_extra_turn() {
+    // FA7: not again in the second half of a builder's double turn (A13; seed 004): only
+    // when the first half's start paid it (seed 002, "FAIRY – Exp. 2": the rule forbids
+    // scoring it twice, so a fairy moved next to the player's follower in the first half pays
+    // at the second half's start).
+    if rules.turn_bonus_once_per_turn && g.is_extra_turn() && paid_on(g, g.turn - 1) {
         return false;
     }
     match rules.bonus_claim {
@@ -112,6 +127,8 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     let points = g.rules.pd.fairy.turn_bonus;
     let player = g.active;
+    let turn = g.turn;
+    g.slots.entry::<FairyState>().paid = Some(turn);
     let event = PdEvent::FairyPoint { player, points }.into();
     g.credit(player, points, event, events);
 }
@@ -349,7 +366,7 @@ fn feature_crosses(g: &Game, seg: SegId, pos: Pos) -> bool {
 
 /// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
 pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
-    if let Some(fairy) = g.slots.get_mut::<FairyState>().and_then(|s| s.0.as_mut())
+    if let Some(fairy) = g.slots.get_mut::<FairyState>().and_then(|s| s.at.as_mut())
         && fairy.follower == Some(id)
     {
         fairy.unassign();

@@ -95,15 +95,28 @@ impl Mechanic for Volcano {
         if !own_tile || builder_or_pig_allowed(g, figure) {
             return None;
         }
+        let follower = g
+            .rules
+            .figures
+            .row(figure)
+            .is_none_or(|r| r.has_tag("follower"));
         if g.placed_symbol(Symbol::Volcano) {
             return Some(Refusal::new(
                 "V3",
-                "no follower may stand on the volcano tile",
+                if follower {
+                    "no follower may stand on the volcano tile"
+                } else {
+                    "no builder or pig may stand on the volcano tile (pd.volcano.allow_builder_pig is off)"
+                },
             ));
         }
         dragon_on_tile_just_laid(g).then_some(Refusal::new(
             "V8",
-            "no follower may share the dragon's tile",
+            if follower {
+                "no follower may share the dragon's tile"
+            } else {
+                "no builder or pig may share the dragon's tile (pd.volcano.allow_builder_pig is off)"
+            },
         ))
     }
 }

@@ -176,9 +176,14 @@ impl Mechanic for TradersBuilders {
     /// feature home by itself (B-M3).
     fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
         let knock_on = match reason {
-            ReturnReason::Scored => false,
+            ReturnReason::Scored | ReturnReason::LastFollower => false,
             ReturnReason::Eaten => g.rules.pd.dragon.return_builder_pig,
             ReturnReason::Princess | ReturnReason::Script => true,
+        };
+        // The princess sends the follower home (PR3); what goes with it goes by PR7.
+        let reason = match reason {
+            ReturnReason::Princess => ReturnReason::LastFollower,
+            other => other,
         };
         if !knock_on
             || !has_tag(g, figure, "follower")
