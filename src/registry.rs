@@ -101,7 +101,7 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     // Traders & Builders after the P&D figures: its stages send builders and pigs home after
     // the princess's and the dragon's at the same point of the turn (PR7, D8).
     if on.traders_builders {
-        list.push(Box::new(TradersBuilders::new(next(&list))));
+        list.push(Box::new(TradersBuilders));
     }
     if let Some(scripts) = rules.compiled_scripts() {
         list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));

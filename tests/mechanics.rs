@@ -126,7 +126,7 @@ fn trait_hooks() -> BTreeSet<String> {
     source[start..end]
         .lines()
         .filter_map(|l| l.trim().strip_prefix("fn "))
-        .filter_map(|l| l.split('(').next())
+        .filter_map(|l| l.split(['(', '<']).next())
         .filter(|name| !matches!(*name, "name" | "hooks" | "phases"))
         .map(str::to_string)
         .collect()

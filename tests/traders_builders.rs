@@ -291,6 +291,8 @@ fn builder_and_pig_are_strength_zero_non_followers() {
 #[test]
 fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
     // RULES.md PR7 [002 §Rules for using… PRINCESS][004]; PR2: only the knight is offered.
+    // The knight goes by the princess (PR3), the builder with it by PR7 (issue 30), and the
+    // words say so.
     let r = replay("pr7-princess", None);
     assert_eq!(
         returns(&r.events, "follower"),
@@ -298,7 +300,16 @@ fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
     );
     assert_eq!(
         returns(&r.events, "builder"),
-        vec![(0, ReturnReason::Princess)]
+        vec![(0, ReturnReason::LastFollower)]
+    );
+    let words: Vec<String> = (r.events.iter())
+        .filter(|e| matches!(e, Event::FigureReturned { .. }))
+        .map(|e| castellan::engine::words::event(e, &[]).to_string())
+        .collect();
+    assert!(words[0].ends_with("home (PR3)"), "{words:?}");
+    assert!(
+        words[1].ends_with("with the last follower there (PR7)"),
+        "{words:?}"
     );
     assert!(r.game.figures().is_empty());
     assert_eq!(r.game.supply(0, kind("builder")), 1);
@@ -370,6 +381,13 @@ fn v3_no_builder_on_a_volcano_under_hig() {
         Err(castellan::record::RecordError::Illegal { index, error, .. }) => {
             assert_eq!(index, 6);
             assert_eq!(error.rule().map(|r| r.0), Some("V3"));
+            // The words name the figure refused, not a follower (issue 30).
+            let words = error.to_string();
+            assert!(
+                words.contains("no builder or pig may stand on the volcano"),
+                "{words}"
+            );
+            assert!(!words.contains("follower"), "{words}");
         }
         other => panic!("the builder must be refused: {:?}", other.is_ok()),
     }
@@ -503,7 +521,11 @@ fn a13_the_fairy_moves_in_each_half_of_a_double_turn() {
             (0, 3, "FA8 fairy bonus")
         ]
     );
-    assert_eq!(r.game.scores(), &[12, 0]);
+    // FA7 [002 "FAIRY – Exp. 2"; 004]: the fairy, moved next to player 0's follower in the
+    // first half, pays her turn point at the second half's start: the first half's start did
+    // not pay it, so this is no second point for one turn (issue 30).
+    assert_eq!(fairy_points(&r), 1);
+    assert_eq!(r.game.scores(), &[13, 0]);
 }
 
 #[test]

@@ -20,6 +20,9 @@ pub enum ReturnReason {
     Princess,
     /// A script sent it home.
     Script,
+    /// It went home with its owner's last follower in its feature, which the princess sent
+    /// home (PR7).
+    LastFollower,
 }
 
 /// One thing that happened. Seats are indices into the game's player list.

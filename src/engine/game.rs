@@ -147,74 +147,21 @@ pub(crate) enum Pending {
     Over,
 }
 
-/// Where the fairy stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fairy {
-    /// Its tile.
-    pub pos: Pos,
-    /// The follower (by [`Figure::id`]) it stands next to, in follower mode.
-    pub follower: Option<u32>,
-    /// That follower's owner and kind, kept with it: whose it is needs no search.
-    pub(crate) held_by: Option<(usize, FigureKind)>,
-}
-
-impl Fairy {
-    /// The fairy on the tile at `pos`, next to the figure `follower` if there is one.
-    pub(crate) fn next_to(pos: Pos, follower: Option<&Figure>) -> Fairy {
-        Fairy {
-            pos,
-            follower: follower.map(|f| f.id),
-            held_by: follower.map(|f| (f.owner, f.kind)),
-        }
-    }
-
-    /// The fairy left on its tile, next to no follower (FA11).
-    pub(crate) fn unassign(&mut self) {
-        self.follower = None;
-        self.held_by = None;
-    }
-}
-
-/// A dragon journey in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Journey {
-    /// Steps taken so far.
-    pub steps: u32,
-    /// Tiles the dragon may not enter again.
-    pub visited: Vec<Pos>,
-    /// The edges the dragon may step across next (bit `i` for `Edge::ALL[i]`) as its stage
-    /// found them, with the length of the history then: good while no action is taken since.
-    pub open: Option<(usize, u8)>,
-}
-
 /// What happened so far in the current turn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TurnState {
     /// The tile laid this turn.
     pub placed: Option<PlacedId>,
-    /// A knight was removed by the princess (PR5).
-    pub princess_removed: bool,
     /// The figure the player deployed from supply this turn, if any (the fairy's FA2 reads
     /// whether it was a follower).
     pub deployed: Option<FigureKind>,
-    /// An abbot's early recall is being scored (the fairy's FA10 reads it).
-    pub recall: bool,
-    /// A dragon journey is due this turn (D2).
-    pub journey_due: bool,
-    /// The journey under way.
-    pub journey: Option<Journey>,
     /// What the tile completed has been scored (by a mechanic that scores it its own way).
     pub scored: bool,
     /// The symbol of the tile laid this turn.
     pub symbol: Option<Symbol>,
-    /// Decisions scripts asked for this turn (bounded, so no script makes a turn endless).
-    pub script_asks: u32,
     /// This turn is one a mechanic gave the player who just played (the second half of a
-    /// builder's double turn).
-    pub again: bool,
-    /// The tile of this turn gave its player another turn right after this one (the first half
-    /// of a builder's double turn).
-    pub doubled: bool,
+    /// double turn).
+    pub extra: bool,
 }
 
 /// How many legal answers the pending decision has, part by part ([`Game::tally_legal`]), for
@@ -279,7 +226,6 @@ pub struct Game {
     pub(crate) next_figure: u32,
     /// Tiles still to draw; the next one is at the end.
     pub(crate) bag: Vec<TileId>,
-    pub(crate) set_aside: Vec<TileId>,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) draws: u32,
     pub(crate) turn: u32,
@@ -288,23 +234,13 @@ pub struct Game {
     /// The drawn tile.
     pub(crate) tile: Option<TileId>,
     pub(crate) now: TurnState,
-    pub(crate) dragon: Option<Pos>,
-    pub(crate) fairy: Option<Fairy>,
     /// The mechanics' own state, one slot per mechanic.
     pub(crate) slots: Slots,
     pub(crate) history: History,
     pub(crate) scratch: Vec<SegId>,
-    /// The dragon has entered play (it may be off the board, hidden by a script).
-    pub(crate) dragon_in_play: bool,
-    /// Figures scripts hold off the board, by seat, in the figure table's order (as `supply`).
-    pub(crate) held: Vec<[u8; MAX_FIGURES]>,
-    /// The scripts' own state.
-    pub(crate) script_state: serde_json::Value,
-    /// The same state as the scripts see it (kept so that reading it converts nothing).
-    pub(crate) script_value: rhai::Dynamic,
-    /// Decisions scripts asked for: the player and the offered script actions.
-    pub(crate) asked: std::collections::VecDeque<(usize, Vec<u32>)>,
-    /// The decision that waits behind the scripts' questions.
+    /// The decision that waits behind the mechanics' questions ([`Mechanic::interject`]).
+    ///
+    /// [`Mechanic::interject`]: crate::engine::mechanic::Mechanic::interject
     pub(crate) resume: Option<Pending>,
     /// With scripts: the legal actions of the pending decision, computed once.
     pub(crate) offer: Option<Vec<Action>>,
@@ -340,23 +276,15 @@ impl Clone for Game {
             figures,
             next_figure,
             bag,
-            set_aside,
             rng,
             draws,
             turn,
             active,
             tile,
             now,
-            dragon,
-            fairy,
             slots,
             history,
             scratch,
-            dragon_in_play,
-            held,
-            script_state,
-            script_value,
-            asked,
             resume,
             offer,
             fault,
@@ -375,26 +303,15 @@ impl Clone for Game {
         self.figures.clone_from(figures);
         self.next_figure = *next_figure;
         self.bag.clone_from(bag);
-        self.set_aside.clone_from(set_aside);
         self.rng.clone_from(rng);
         self.draws = *draws;
         self.turn = *turn;
         self.active = *active;
         self.tile = *tile;
         self.now.clone_from(now);
-        self.dragon = *dragon;
-        self.fairy = *fairy;
         self.slots.clone_from(slots);
         self.history.clone_from(history);
         self.scratch.clone_from(scratch);
-        self.dragon_in_play = *dragon_in_play;
-        self.held.clone_from(held);
-        self.script_state.clone_from(script_state);
-        self.script_value.clone_from(script_value);
-        // Copying a queue costs even when both are empty, as they nearly always are.
-        if !(self.asked.is_empty() && asked.is_empty()) {
-            self.asked.clone_from(asked);
-        }
         self.resume = *resume;
         self.offer.clone_from(offer);
         self.fault.clone_from(fault);
@@ -458,23 +375,15 @@ impl Game {
             figures: Vec::new(),
             next_figure: 0,
             bag,
-            set_aside: Vec::new(),
             rng,
             draws: 0,
             turn: 0,
             active: n - 1,
             tile: None,
             now: TurnState::default(),
-            dragon: None,
-            fairy: None,
             // Room for a placement and a deployment per tile (more actions are rare).
             history: History::from(Vec::with_capacity(2 * tiles)),
             scratch: Vec::new(),
-            dragon_in_play: false,
-            held: vec![[0; MAX_FIGURES]; n],
-            script_state: serde_json::Value::Null,
-            script_value: rhai::Dynamic::UNIT,
-            asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,
             fault: None,
@@ -597,8 +506,8 @@ impl Game {
         self.bag.len()
     }
 
-    /// How many of each tile type are still to be laid (in the bag, set aside, or drawn and
-    /// waiting to be laid), by tile id: what every player can count, without the order of the
+    /// How many of each tile type are still to be laid (in the bag, held out of it by a
+    /// mechanic, or drawn and waiting to be laid), by tile id: what every player can count, without the order of the
     /// draw.
     pub fn count_to_come(&self, counts: &mut Vec<u16>) {
         counts.clear();
@@ -607,31 +516,15 @@ impl Game {
             DecisionKind::PlaceTile { tile } => Some(tile),
             _ => None,
         };
-        for t in self.bag.iter().chain(&self.set_aside).chain(&drawn) {
+        let held = self
+            .mechanics
+            .on(Hooks::DRAW)
+            .flat_map(|m| m.held_tiles(self));
+        for t in self.bag.iter().chain(held).chain(&drawn) {
             if let Some(c) = counts.get_mut(*t as usize) {
                 *c = c.saturating_add(1);
             }
         }
-    }
-
-    /// Dragon tiles set aside while the dragon is not in play (D0).
-    pub fn set_aside(&self) -> usize {
-        self.set_aside.len()
-    }
-
-    /// Where the dragon is, if it is on the board.
-    pub fn dragon(&self) -> Option<Pos> {
-        self.dragon
-    }
-
-    /// Where the fairy is, if it is on the board.
-    pub fn fairy(&self) -> Option<Fairy> {
-        self.fairy
-    }
-
-    /// Whether the dragon has entered play (it may be off the board, hidden by a script).
-    pub fn dragon_in_play(&self) -> bool {
-        self.dragon_in_play
     }
 
     /// The tile laid this turn, if it is laid.
@@ -642,13 +535,24 @@ impl Game {
     /// Whether this turn is one a mechanic gave the player who just played (the second half of
     /// a builder's double turn, RULES.md §1.10).
     pub fn is_extra_turn(&self) -> bool {
-        self.now.again
+        self.now.extra
     }
 
-    /// Whether this turn is one half of a double turn: its tile gave the player another turn
-    /// right after it, or it is that other turn (RULES.md §1.10, §7 A13).
+    /// Whether this turn is one half of a double turn: it is a turn a mechanic gave, or a
+    /// mechanic says it earned another turn right after it (RULES.md §1.10, §7 A13).
     pub fn is_half_turn(&self) -> bool {
-        self.now.again || self.now.doubled
+        self.now.extra
+            || (self.mechanics)
+                .on(Hooks::EXTRA_TURN)
+                .any(|m| m.gives_extra_turn(self))
+    }
+
+    /// Whether a mechanic closes the whole deployment of this turn
+    /// ([`Mechanic::deploy_closed`](crate::engine::mechanic::Mechanic::deploy_closed)).
+    pub fn deploy_closed(&self) -> bool {
+        (self.mechanics)
+            .on(Hooks::CLOSES)
+            .any(|m| m.deploy_closed(self))
     }
 
     /// Re-samples what no player can know, for a search bot's copy of a game: the order of
@@ -679,22 +583,14 @@ impl Game {
             figures: Vec::new(),
             next_figure: 0,
             bag: Vec::new(),
-            set_aside: Vec::new(),
             rng: self.rng.clone(),
             draws: 0,
             turn: 0,
             active: 0,
             tile: None,
             now: TurnState::default(),
-            dragon: None,
-            fairy: None,
             history: History::default(),
             scratch: Vec::new(),
-            dragon_in_play: false,
-            held: Vec::new(),
-            script_state: serde_json::Value::Null,
-            script_value: rhai::Dynamic::UNIT,
-            asked: std::collections::VecDeque::new(),
             resume: None,
             offer: None,
             fault: None,

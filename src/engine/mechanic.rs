@@ -84,7 +84,7 @@ hooks! {
     SETUP = 0;
     /// [`Mechanic::stage`].
     STAGE = 1;
-    /// [`Mechanic::drawn`] and [`Mechanic::draw_over`].
+    /// [`Mechanic::drawn`], [`Mechanic::draw_over`] and [`Mechanic::held_tiles`].
     DRAW = 2;
     /// [`Mechanic::placement_allowed`].
     PLACEMENT = 3;
@@ -106,7 +106,7 @@ hooks! {
     FARM = 11;
     /// [`Mechanic::final_scoring`] and [`Mechanic::game_end`].
     FINAL = 12;
-    /// [`Mechanic::extra_turn`].
+    /// [`Mechanic::extra_turn`] and [`Mechanic::gives_extra_turn`].
     EXTRA_TURN = 13;
     /// [`Mechanic::decision_ready`] and [`Mechanic::interject`].
     OFFER = 14;
@@ -122,6 +122,9 @@ hooks! {
     /// [`Mechanic::opening`] (asked whenever deployments are listed or checked, so a
     /// call list of its own keeps the mechanics that never open the board out of it).
     ANYWHERE = 19;
+    /// [`Mechanic::deploy_closed`] (asked whenever a figure may move at deployment, so a
+    /// call list of its own keeps it short).
+    CLOSES = 20;
 }
 
 impl Hooks {
@@ -210,6 +213,12 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// Whether drawing must stop and the game end now (before a tile is taken from the bag).
     fn draw_over(&self, _g: &Game) -> bool {
         false
+    }
+
+    /// The tiles this mechanic holds out of the bag for now, still to be laid (counted with
+    /// the bag's by [`Game::count_to_come`]).
+    fn held_tiles<'g>(&self, _g: &'g Game) -> &'g [TileId] {
+        &[]
     }
 
     /// A tile was taken from the bag: keep it, or take it out of play and draw again.
@@ -317,6 +326,13 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Whether this mechanic closes the whole deployment of this turn: no figure may be
+    /// deployed, moved or recalled (the rules of other mechanics that move figures at
+    /// deployment ask this rather than read the closing mechanic's state).
+    fn deploy_closed(&self, _g: &Game) -> bool {
+        false
+    }
+
     /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
     /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
     fn vetoes_deploy(&self, _g: &Game) -> bool {
@@ -396,6 +412,13 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// Whether the active player plays again after this turn (asked as the next turn begins,
     /// before anything of it is reset).
     fn extra_turn(&self, _g: &mut Game) -> bool {
+        false
+    }
+
+    /// Whether this turn has already earned its player another turn right after it (the
+    /// first half of a double turn), as far as this mechanic can tell without being asked
+    /// [`Mechanic::extra_turn`].
+    fn gives_extra_turn(&self, _g: &Game) -> bool {
         false
     }
 
@@ -569,12 +592,15 @@ impl Mechanics {
     }
 }
 
-/// A mechanic's own state, kept with the game (copied with it).
+/// A mechanic's own state, kept with the game (copied with it): a typed value the mechanic
+/// owns ([`Slots`]). A type becomes one with [`own_state!`](crate::own_state), which gives it
+/// its slot.
 pub trait State: std::any::Any + Send + Sync + fmt::Debug {
     /// A boxed copy.
     fn boxed(&self) -> Box<dyn State>;
-    /// For reading it as its own type.
-    fn as_any(&self) -> &dyn std::any::Any;
+    /// Copies `self` onto `to` in place, reusing its memory, if `to` holds the same type
+    /// (`false`: it does not, and nothing changed).
+    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool;
     /// For changing it as its own type.
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
@@ -583,51 +609,151 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
     fn boxed(&self) -> Box<dyn State> {
         Box::new(self.clone())
     }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool {
+        match to.as_any_mut().downcast_mut::<T>() {
+            Some(to) => {
+                to.clone_from(self);
+                true
+            }
+            None => false,
+        }
     }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 }
 
-/// The mechanics' own states, one slot per mechanic (by its index in the game's list). Most
-/// mechanics keep all they need in the shared state and leave their slot empty.
+/// A type of mechanic state with a slot of its own in every game's [`Slots`]: made by
+/// [`own_state!`](crate::own_state), never by hand.
+pub trait Owned: State + Sized {
+    /// Its slot: the same for every game of the process, no other type's.
+    fn slot() -> usize;
+}
+
+/// The next slot to give a type of state ([`Owned::slot`]).
+static NEXT_SLOT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A type's slot, `slot` (`usize::MAX` until the type first asks): given out once, from
+/// [`NEXT_SLOT`], whichever thread asks first.
+#[doc(hidden)]
+#[inline]
+pub fn slot_of(slot: &std::sync::atomic::AtomicUsize) -> usize {
+    use std::sync::atomic::Ordering::Relaxed;
+    match slot.load(Relaxed) {
+        usize::MAX => claim_slot(slot),
+        known => known,
+    }
+}
+
+/// [`slot_of`] the first time: the type gets the next slot, unless another thread gave it one.
+#[cold]
+fn claim_slot(slot: &std::sync::atomic::AtomicUsize) -> usize {
+    use std::sync::atomic::Ordering::Relaxed;
+    let next = NEXT_SLOT.fetch_add(1, Relaxed);
+    match slot.compare_exchange(usize::MAX, next, Relaxed, Relaxed) {
+        Ok(_) => next,
+        Err(given) => given,
+    }
+}
+
+/// Makes a type (`Clone + Debug + Send + Sync`) a mechanic's state: it gets a slot of its own
+/// in every game's [`Slots`], the first time one is asked for.
+#[macro_export]
+macro_rules! own_state {
+    ($t:ty) => {
+        impl $crate::engine::mechanic::Owned for $t {
+            #[inline]
+            fn slot() -> usize {
+                static SLOT: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(usize::MAX);
+                $crate::engine::mechanic::slot_of(&SLOT)
+            }
+        }
+    };
+}
+
+/// The mechanics' own states, each in its type's slot ([`Owned::slot`]): a mechanic finds its
+/// state by its type (no index to keep), makes it when it first needs it, and other rules
+/// read it only through the owner's public readers. Finding one is an index; copying a game
+/// copies each state in place ([`Clone::clone_from`]).
 #[derive(Debug, Default)]
 pub struct Slots(Vec<Option<Box<dyn State>>>);
 
 impl Clone for Slots {
     fn clone(&self) -> Self {
         Slots(
-            self.0
-                .iter()
-                .map(|s| s.as_ref().map(|b| b.as_ref().boxed()))
+            (self.0.iter())
+                .map(|s| s.as_ref().map(|s| s.as_ref().boxed()))
                 .collect(),
         )
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.truncate(source.0.len());
+        for (i, from) in source.0.iter().enumerate() {
+            let copied = match (self.0.get_mut(i), from) {
+                (Some(Some(to)), Some(from)) => from.as_ref().copy_onto(to.as_mut()),
+                (Some(None), None) => true,
+                _ => false,
+            };
+            if copied {
+                continue;
+            }
+            let fresh = from.as_ref().map(|s| s.as_ref().boxed());
+            match self.0.get_mut(i) {
+                Some(slot) => *slot = fresh,
+                None => self.0.push(fresh),
+            }
+        }
     }
 }
 
 impl Slots {
-    /// The state in slot `i`, if it holds a `T`.
-    pub fn get<T: 'static>(&self, i: u8) -> Option<&T> {
-        self.0.get(i as usize)?.as_deref()?.as_any().downcast_ref()
+    /// The state of type `T`, if there is one.
+    #[inline]
+    pub fn get<T: Owned>(&self) -> Option<&T> {
+        let s: &dyn State = self.0.get(T::slot())?.as_deref()?;
+        // SAFETY: slot `T::slot()` is `T`'s alone, and only `entry` and `set` (with a `T`)
+        // and `clone_from` (from the same slot) fill it, so it holds a `T`; the pointer's data
+        // part is its address. (A checked downcast would ask the type through the vtable on
+        // every read of a mechanic's state.)
+        Some(unsafe { &*(s as *const dyn State).cast::<T>() })
     }
 
-    /// The state in slot `i` to change, if it holds a `T`.
-    pub fn get_mut<T: 'static>(&mut self, i: u8) -> Option<&mut T> {
-        self.0
-            .get_mut(i as usize)?
-            .as_deref_mut()?
-            .as_any_mut()
-            .downcast_mut()
+    /// The state of type `T` to change, if there is one.
+    #[inline]
+    pub fn get_mut<T: Owned>(&mut self) -> Option<&mut T> {
+        let s: &mut dyn State = self.0.get_mut(T::slot())?.as_deref_mut()?;
+        // SAFETY: as in `get`: the slot holds a `T`, borrowed mutably through `self`.
+        Some(unsafe { &mut *(s as *mut dyn State).cast::<T>() })
     }
 
-    /// Puts `state` into slot `i`.
-    pub fn set<T: State>(&mut self, i: u8, state: T) {
-        let i = i as usize;
+    /// The state of type `T` to change, made (its default) if there is none yet.
+    #[inline]
+    pub fn entry<T: Owned + Default>(&mut self) -> &mut T {
+        let slot = self.slot(T::slot());
+        let s: &mut dyn State = slot.get_or_insert_with(|| Box::new(T::default())).as_mut();
+        // SAFETY: as in `get`: the slot holds a `T` (made just now if it was empty).
+        unsafe { &mut *(s as *mut dyn State).cast::<T>() }
+    }
+
+    /// Puts `state` in place of any state of its type.
+    pub fn set<T: Owned>(&mut self, state: T) {
+        *self.slot(T::slot()) = Some(Box::new(state));
+    }
+
+    /// Slot `i`, made (empty) if there is none yet.
+    #[inline]
+    fn slot(&mut self, i: usize) -> &mut Option<Box<dyn State>> {
         if self.0.len() <= i {
-            self.0.resize_with(i + 1, || None);
+            self.grow(i + 1);
         }
-        self.0[i] = Some(Box::new(state));
+        &mut self.0[i]
+    }
+
+    /// Room for `len` slots. Out of line: a game's slots are all made early.
+    #[cold]
+    fn grow(&mut self, len: usize) {
+        self.0.resize_with(len, || None);
     }
 }

@@ -140,6 +140,10 @@ impl fmt::Display for Described<'_> {
                         f,
                         "the princess sends {who}'s {what} at ({x},{y}) home (PR3)"
                     ),
+                    ReturnReason::LastFollower => write!(
+                        f,
+                        "{who}'s {what} at ({x},{y}) goes home with the last follower there (PR7)"
+                    ),
                     ReturnReason::Scored | ReturnReason::Script => {
                         write!(f, "{who}'s {what} at ({x},{y}) returns to supply")
                     }

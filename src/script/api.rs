@@ -354,7 +354,7 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("princess_removed", move || -> bool {
-        read(&s, |g| g.now.princess_removed).unwrap_or(false)
+        read(&s, crate::mechanic::pd::princess::removed_this_turn).unwrap_or(false)
     });
     let s = Arc::clone(slot);
     engine.register_fn("decision", move || -> Dynamic {
@@ -401,7 +401,7 @@ fn register_kind_queries(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("held", move |p: i64, kind: ImmutableString| {
-        count_of(&s, p, &kind, |g, p, i| g.held[p][i])
+        count_of(&s, p, &kind, |g, p, i| g.held_at(p, i))
     });
     let s = Arc::clone(slot);
     engine.register_fn(
@@ -433,7 +433,10 @@ fn register_kind_queries(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn("held_kinds", move |p: i64| -> Array {
         read(&s, |g| {
-            let Some(held) = usize::try_from(p).ok().and_then(|p| g.held.get(p)) else {
+            let held = g
+                .scripts()
+                .and_then(|s| s.held.get(usize::try_from(p).ok()?));
+            let Some(held) = held else {
                 return Array::new();
             };
             g.rules()

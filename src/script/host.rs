@@ -7,14 +7,37 @@
 use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Fairy, Game, Journey, Setup};
+use crate::engine::game::{Game, Setup};
+use crate::mechanic::pd::dragon::{self, Journey};
+use crate::mechanic::pd::fairy::{self, Fairy};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
 use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
 use rhai::{Array, Dynamic, Map};
+use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// The scripts' own state, kept with the game (copied with it) and read through the host's
+/// readers ([`Game::script_state`], [`Game::held`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ScriptState {
+    /// Figures scripts hold off the board, by seat, in the figure table's order (as the
+    /// supply).
+    pub(crate) held: Vec<[u8; MAX_FIGURES]>,
+    /// The state scripts saved (`set_state`), as JSON.
+    state: serde_json::Value,
+    /// The same state as the scripts see it (kept so that reading it converts nothing).
+    value: Dynamic,
+    /// Decisions scripts asked for: the player and the offered script actions.
+    pub(crate) asked: VecDeque<(usize, Vec<u32>)>,
+    /// The turn of the last `ask` and how many decisions scripts asked in it (bounded, so no
+    /// script makes a turn endless).
+    asks: (u32, u32),
+}
+
+crate::own_state!(ScriptState);
 
 /// Interned rule names given by scripts, so scoring events keep a `&'static str` rule.
 fn rule_name(text: &str) -> &'static str {
@@ -216,10 +239,10 @@ impl Game {
         match PdDecision::of(&kind) {
             Some(PdDecision::Princess) => self.run_hook("princess", Vec::new(), events),
             Some(PdDecision::DragonStep { .. }) => {
-                let step = self.now.journey.as_ref().map_or(0, |j| j.steps) as i64;
+                let step = dragon::journey(self).map_or(0, |j| j.steps) as i64;
                 self.run_hook("dragon_step", vec![step.into()], events);
                 // The narrow forms, for a tile with that symbol or tag.
-                if let Some(at) = self.dragon.and_then(|p| self.board.at(p)) {
+                if let Some(at) = dragon::at(self).and_then(|p| self.board.at(p)) {
                     self.marked_hooks("dragon_step", at, vec![step.into()], events);
                 }
             }
@@ -433,7 +456,9 @@ impl Game {
         }
         let kind = self.decision().kind;
         if kind == DecisionKind::Script {
-            let ids = self.asked.front().map(|a| a.1.clone()).unwrap_or_default();
+            let ids = (self.scripts().and_then(|s| s.asked.front()))
+                .map(|a| a.1.clone())
+                .unwrap_or_default();
             self.offer = Some(ids.into_iter().map(Action::Script).collect());
             return;
         }
@@ -603,21 +628,45 @@ impl Game {
         let a = script::action(id);
         let args: Array = a.args.iter().map(dynamic_of).collect();
         if self.decision().kind == DecisionKind::Script {
-            self.asked.pop_front();
+            self.scripts_mut().asked.pop_front();
         }
         self.run_hook("action", vec![Dynamic::from(a.name), args.into()], events);
     }
 
     /// The script state as a rhai value.
     pub(crate) fn script_state_dynamic(&self) -> Dynamic {
-        self.script_value.clone()
+        self.scripts().map_or(Dynamic::UNIT, |s| s.value.clone())
+    }
+
+    /// The scripts' own state, if they have any yet.
+    pub(crate) fn scripts(&self) -> Option<&ScriptState> {
+        self.slots.get::<ScriptState>()
+    }
+
+    /// The scripts' own state to change (made on first use).
+    fn scripts_mut(&mut self) -> &mut ScriptState {
+        self.slots.entry::<ScriptState>()
+    }
+
+    /// Figures of the kind at `i` of the figure table that scripts hold for `player`.
+    pub(crate) fn held_at(&self, player: usize, i: usize) -> u8 {
+        let row = self.scripts().and_then(|s| s.held.get(player));
+        row.and_then(|h| h.get(i)).copied().unwrap_or(0)
+    }
+
+    /// The figures scripts hold for `player`, by the figure table's index, to change.
+    fn held_mut(&mut self, player: usize) -> &mut [u8; MAX_FIGURES] {
+        let held = &mut self.scripts_mut().held;
+        if held.len() <= player {
+            held.resize(player + 1, [0; MAX_FIGURES]);
+        }
+        &mut held[player]
     }
 
     /// Figures of every kind a script holds off the board for `player` (a variant's hiding
     /// place).
     pub fn held(&self, player: usize) -> u32 {
-        self.held
-            .get(player)
+        (self.scripts().and_then(|s| s.held.get(player)))
             .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum())
     }
 
@@ -626,12 +675,13 @@ impl Game {
         let Some((i, _)) = self.rules.figures.find(kind) else {
             return 0;
         };
-        self.held.get(player).map_or(0, |h| h[i])
+        self.held_at(player, i)
     }
 
     /// The script state (JSON), saved with the game.
     pub fn script_state(&self) -> &serde_json::Value {
-        &self.script_state
+        static NONE: serde_json::Value = serde_json::Value::Null;
+        self.scripts().map_or(&NONE, |s| &s.state)
     }
 
     fn seat(&self, p: i64) -> Result<usize, String> {
@@ -769,7 +819,7 @@ impl Game {
                     ));
                 }
                 self.supply[p][i] -= 1;
-                self.held[p][i] += 1;
+                self.held_mut(p)[i] += 1;
                 events.push(Event::FollowerHeld {
                     script: Arc::clone(script),
                     player: p,
@@ -778,10 +828,10 @@ impl Game {
             }
             Command::ReleaseFigure { player, kind } => {
                 let (p, kind, i) = self.seat_kind(player, &kind)?;
-                if self.held[p][i] == 0 {
+                if self.held_at(p, i) == 0 {
                     return Err(format!("the script holds no {} of player {p}", kind.noun()));
                 }
-                self.held[p][i] -= 1;
+                self.held_mut(p)[i] -= 1;
                 self.supply[p][i] += 1;
                 events.push(Event::FollowerReleased {
                     script: Arc::clone(script),
@@ -802,14 +852,14 @@ impl Game {
                 let seg = script::spot_of(&spot)
                     .and_then(|s| self.seg_at(pos, s))
                     .ok_or_else(|| format!("the tile at ({x},{y}) has no feature at `{spot}`"))?;
-                if self.held[p][i] == 0 {
+                if self.held_at(p, i) == 0 {
                     return Err(format!(
                         "the script holds no {} of player {p} to put",
                         kind.noun()
                     ));
                 }
                 self.check_put(p, kind, seg, ignore_occupancy)?;
-                self.held[p][i] -= 1;
+                self.held_mut(p)[i] -= 1;
                 self.put_figure(p, kind, seg);
                 events.push(Event::FigureDeployed {
                     player: p,
@@ -822,8 +872,7 @@ impl Game {
             }
             Command::MoveDragon { x, y } => {
                 let pos = self.tile_pos(x, y)?;
-                self.dragon = Some(pos);
-                self.dragon_in_play = true;
+                dragon::put(self, pos);
                 events.push(
                     PdEvent::DragonPlaced {
                         script: Arc::clone(script),
@@ -834,7 +883,7 @@ impl Game {
                 );
             }
             Command::HideDragon => {
-                self.dragon = None;
+                dragon::hide(self);
                 events.push(
                     PdEvent::DragonHidden {
                         script: Arc::clone(script),
@@ -847,7 +896,7 @@ impl Game {
                 crate::mechanic::pd::dragon::eat(self, pos, events);
             }
             Command::EndJourney => {
-                if let Some(j) = self.now.journey.take() {
+                if let Some(j) = dragon::state_mut(self).journey.take() {
                     events.push(
                         PdEvent::JourneyEnded {
                             steps: j.steps,
@@ -856,13 +905,13 @@ impl Game {
                         .into(),
                     );
                 }
-                self.now.journey_due = false;
+                dragon::set_due(self, false);
             }
             Command::StartJourney { steps_done } => {
-                let at = self.dragon.ok_or("the dragon is not on the board")?;
+                let at = dragon::at(self).ok_or("the dragon is not on the board")?;
                 let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
-                self.now.journey_due = true;
-                self.now.journey = Some(Journey {
+                dragon::set_due(self, true);
+                dragon::state_mut(self).journey = Some(Journey {
                     open: None,
                     steps,
                     visited: vec![at],
@@ -889,7 +938,7 @@ impl Game {
                 };
                 let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
                 let spot = figure.map(|f| self.figure_spot(f).1);
-                self.fairy = Some(Fairy::next_to(pos, figure));
+                fairy::set(self, Some(Fairy::next_to(pos, figure)));
                 events.push(
                     PdEvent::FairyMoved {
                         player: self.active,
@@ -901,7 +950,7 @@ impl Game {
                 );
             }
             Command::HideFairy => {
-                self.fairy = None;
+                fairy::set(self, None);
                 events.push(
                     PdEvent::FairyHidden {
                         script: Arc::clone(script),
@@ -911,14 +960,22 @@ impl Game {
             }
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
-                self.script_state = rhai::serde::from_dynamic(&state)
+                let saved = rhai::serde::from_dynamic(&state)
                     .map_err(|e| format!("the state cannot be saved: {e}"))?;
-                self.script_value = state.flatten();
+                let scripts = self.scripts_mut();
+                scripts.state = saved;
+                scripts.value = state.flatten();
             }
             Command::Ask { player, offers } => {
                 let p = self.seat(player)?;
-                self.now.script_asks += 1;
-                if self.now.script_asks > MAX_ASKS_PER_TURN {
+                let turn = self.turn;
+                let scripts = self.scripts_mut();
+                let asks = match scripts.asks {
+                    (on, n) if on == turn => n + 1,
+                    _ => 1,
+                };
+                scripts.asks = (turn, asks);
+                if asks > MAX_ASKS_PER_TURN {
                     return Err(format!(
                         "more than {MAX_ASKS_PER_TURN} decisions asked in one turn: a turn must end"
                     ));
@@ -930,7 +987,7 @@ impl Game {
                 if ids.is_empty() {
                     return Err("ask needs at least one option".into());
                 }
-                self.asked.push_back((p, ids));
+                self.scripts_mut().asked.push_back((p, ids));
             }
             Command::Log(text) => events.push(Event::ScriptLog {
                 script: Arc::clone(script),
@@ -942,7 +999,8 @@ impl Game {
 
     /// The decision a script asked for: its player.
     pub(crate) fn script_decision(&self) -> (usize, DecisionKind) {
-        let player = self.asked.front().map_or(self.active, |a| a.0);
+        let asking = self.scripts().and_then(|s| s.asked.front());
+        let player = asking.map_or(self.active, |a| a.0);
         (player, DecisionKind::Script)
     }
 }

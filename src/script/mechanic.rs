@@ -84,7 +84,7 @@ impl Mechanic for ScriptMechanic {
     }
 
     fn interject(&self, g: &Game) -> Option<Asked> {
-        (!g.asked.is_empty()).then_some(Asked {
+        (g.scripts().is_some_and(|s| !s.asked.is_empty())).then_some(Asked {
             by: self.id,
             kind: QUESTION,
         })

@@ -5,7 +5,7 @@
 //! so it is the turn's one deploy action (RULES.md §2.1): a fairy move rules it out, and so does
 //! the princess's removal under `pd.princess.removal_blocks = "all_figures_and_fairy"` (PR5).
 //! The fairy's +3 for an early recall follows `pd.fairy.abbot_recall_bonus` (FA10), read by the
-//! fairy while [`Game`]'s turn state says a recall is being scored.
+//! fairy while [`recalling`] says a recall is being scored.
 
 pub mod vocabulary;
 
@@ -15,9 +15,21 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::base::score_feature;
-use crate::mechanic::pd::rules::RemovalBlocks;
 use crate::model::figure::{Figure, FollowerKind};
 use vocabulary::{AbbotAction, AbbotEvent};
+
+/// The abbot's own state: whether an early recall is being scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Recall {
+    scoring: bool,
+}
+
+crate::own_state!(Recall);
+
+/// Whether an abbot recalled early is being scored right now (the fairy's FA10 asks).
+pub fn recalling(g: &Game) -> bool {
+    g.slots.get::<Recall>().is_some_and(|r| r.scoring)
+}
 
 /// The Abbot's recall (`[mechanics] abbot`).
 #[derive(Debug)]
@@ -36,9 +48,7 @@ impl Abbot {
 /// Whether the active player may recall an abbot this turn: a tile was laid and no princess
 /// removal forbids every deploy action (PR5, `pd.princess.removal_blocks`).
 fn may_recall(g: &Game) -> bool {
-    g.now.placed.is_some()
-        && !(g.now.princess_removed
-            && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
+    g.now.placed.is_some() && !g.deploy_closed()
 }
 
 /// The active player's abbots on the board.
@@ -108,9 +118,9 @@ fn recall(g: &mut Game, action: &Action, events: &mut Vec<Event>) {
         }
         .into(),
     );
-    g.now.recall = true;
+    g.slots.entry::<Recall>().scoring = true;
     score_feature(g, seg, false, events);
-    g.now.recall = false;
+    g.slots.entry::<Recall>().scoring = false;
     g.return_figures(|_, f| f.id == id, ReturnReason::Scored, events);
 }
 

@@ -56,7 +56,7 @@ impl Base {
         }
         g.turn += 1;
         g.now = Default::default();
-        g.now.again = again;
+        g.now.extra = again;
         events.push(Event::TurnStarted {
             turn: g.turn,
             player: g.active,

@@ -132,6 +132,8 @@ pub struct Count {
     finale: Option<Vec<(SegId, Quarter)>>,
 }
 
+crate::own_state!(Count);
+
 impl Count {
     /// The City at the start: the Count in the castle, every quarter empty (CO-S1).
     pub(crate) fn new(players: usize, table: &FigureTable) -> Count {
@@ -249,9 +251,7 @@ impl Ask {
 /// The City of Carcassonne, when the Count is in play: its state in `game` (quarters, the
 /// Count's place, followers moving out).
 pub fn state(game: &Game) -> Option<&Count> {
-    game.mechanics
-        .index_of("count")
-        .and_then(|i| game.slots.get::<Count>(i))
+    game.slots.get::<Count>()
 }
 
 /// The Count of Carcassonne (RULES.md §5) as a mechanic.
@@ -288,7 +288,7 @@ impl CountOfCarcassonne {
 
     /// The dragon may not enter the tile at `pos` (D5c, `count.dragon_access`).
     pub(crate) fn count_bars_dragon(&self, g: &Game, pos: Pos) -> bool {
-        if g.slots.get::<Count>(self.id).is_none() {
+        if g.slots.get::<Count>().is_none() {
             return false;
         }
         let tag = match g.rules.count.dragon_access {
@@ -300,7 +300,7 @@ impl CountOfCarcassonne {
 
     /// Why no figure may be deployed on the tile at `pos`, if it is the walled city (CO-6, MP7).
     pub(crate) fn count_deploy_problem(&self, g: &Game, pos: Pos) -> Option<Refusal> {
-        (g.slots.get::<Count>(self.id).is_some() && self.tile_tagged(g, pos, TAG_CITY)).then_some(
+        (g.slots.get::<Count>().is_some() && self.tile_tagged(g, pos, TAG_CITY)).then_some(
             Refusal::new(
                 "CO-6",
                 "no figure is deployed in the City of Carcassonne: followers enter its quarters only by the Count's rule (CO-1, MP7)",
@@ -310,7 +310,7 @@ impl CountOfCarcassonne {
 
     /// Whether a farm with a field on the tile `placed` borders the City (#53).
     pub(crate) fn count_city_borders(&self, g: &Game, placed: PlacedId) -> bool {
-        g.slots.get::<Count>(self.id).is_some()
+        g.slots.get::<Count>().is_some()
             && g.rules.count.city_tiles_border_farms
             && g.rules.tile(g.board.placed(placed).tile).has_tag(TAG_BLOCK)
     }
@@ -336,7 +336,7 @@ impl CountOfCarcassonne {
     /// Sends the moved followers home after their feature was scored (CO-5), or after the
     /// final scoring.
     pub(crate) fn count_return_moving(&self, g: &mut Game, events: &mut Vec<Event>) {
-        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
+        let Some(count) = g.slots.get_mut::<Count>() else {
             return;
         };
         let moving = std::mem::take(&mut count.moving);
@@ -367,7 +367,7 @@ impl CountOfCarcassonne {
             g.features.segment(key).kind
         };
         let table = &g.rules.figures;
-        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
+        let Some(count) = g.slots.get_mut::<Count>() else {
             return;
         };
         if count.at == quarter {
@@ -400,7 +400,7 @@ impl CountOfCarcassonne {
     /// The quarter whose followers may join the completed feature of `seg` now, if any
     /// (CO-3, CO-4, #50).
     fn quarter_for_completed(&self, g: &Game, seg: SegId) -> Option<Quarter> {
-        let count = g.slots.get::<Count>(self.id)?;
+        let count = g.slots.get::<Count>()?;
         let quarter = Quarter::serving(g.features.segment(seg).kind);
         let open = quarter != Quarter::Market
             && quarter != count.at
@@ -412,7 +412,7 @@ impl CountOfCarcassonne {
     /// Whether a round is waiting for a seat's answer.
     fn round_waiting(&self, g: &Game) -> bool {
         g.slots
-            .get::<Count>(self.id)
+            .get::<Count>()
             .and_then(|c| c.round.as_ref())
             .is_some_and(|r| r.next < r.seats.len())
     }
@@ -442,14 +442,11 @@ impl CountOfCarcassonne {
         placed: PlacedId,
         events: &mut Vec<Event>,
     ) -> Option<Asked> {
-        if g.slots
-            .get::<Count>(self.id)
-            .is_some_and(|c| c.todo.is_none())
-        {
+        if g.slots.get::<Count>().is_some_and(|c| c.todo.is_none()) {
             let todo = g.completed_by(placed).to_vec();
             let n = g.scores.len();
             let active = g.active;
-            if let Some(count) = g.slots.get_mut::<Count>(self.id) {
+            if let Some(count) = g.slots.get_mut::<Count>() {
                 count.todo = Some(todo);
                 count.earned = vec![0; n];
                 count.placer = active;
@@ -459,26 +456,19 @@ impl CountOfCarcassonne {
             if self.round_waiting(g) {
                 return Some(self.ask(Ask::Leave));
             }
-            if let Some(round) = g
-                .slots
-                .get_mut::<Count>(self.id)
-                .and_then(|c| c.round.take())
-            {
+            if let Some(round) = g.slots.get_mut::<Count>().and_then(|c| c.round.take()) {
                 self.count_score_one(g, round.feature, events);
                 continue;
             }
             let todo = g
                 .slots
-                .get::<Count>(self.id)
+                .get::<Count>()
                 .and_then(|c| c.todo.clone())
                 .unwrap_or_default();
             if todo.is_empty() {
                 break;
             }
-            let chosen = g
-                .slots
-                .get_mut::<Count>(self.id)
-                .and_then(|c| c.next.take());
+            let chosen = g.slots.get_mut::<Count>().and_then(|c| c.next.take());
             let seg = match chosen {
                 Some(seg) => seg,
                 None if g.rules.count.feature_order == FeatureOrder::ActivePlayerChooses
@@ -488,11 +478,7 @@ impl CountOfCarcassonne {
                 }
                 None => todo[0],
             };
-            if let Some(list) = g
-                .slots
-                .get_mut::<Count>(self.id)
-                .and_then(|c| c.todo.as_mut())
-            {
+            if let Some(list) = g.slots.get_mut::<Count>().and_then(|c| c.todo.as_mut()) {
                 list.retain(|s| *s != seg);
             }
             match self.quarter_for_completed(g, seg) {
@@ -518,7 +504,7 @@ impl CountOfCarcassonne {
         let mark = events.len();
         base::score_feature(g, seg, true, events);
         let fairy_counts = g.rules.count.trigger_counts_fairy_points;
-        if let Some(count) = g.slots.get_mut::<Count>(self.id) {
+        if let Some(count) = g.slots.get_mut::<Count>() {
             for e in &events[mark..] {
                 if let Event::Scored {
                     player,
@@ -538,7 +524,7 @@ impl CountOfCarcassonne {
     /// CO-1: the tile made no points for its placer and at least one for an opponent.
     fn count_trigger(&self, g: &mut Game) {
         let active = g.active;
-        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
+        let Some(count) = g.slots.get_mut::<Count>() else {
             return;
         };
         let mine = count.earned.get(active).copied().unwrap_or(0);
@@ -560,7 +546,7 @@ impl CountOfCarcassonne {
         let has_supply = Quarter::ALL
             .iter()
             .any(|q| !self.entering(g, g.active, *q).is_empty());
-        let count = g.slots.get_mut::<Count>(self.id)?;
+        let count = g.slots.get_mut::<Count>()?;
         match count.end {
             EndStep::Offer if has_supply => Some(self.ask(Ask::Quarter)),
             EndStep::MoveCount => Some(self.ask(Ask::Move)),
@@ -581,13 +567,10 @@ impl CountOfCarcassonne {
     /// market followers for the farms (or, under city-centric farm scoring, the cities) that
     /// will be scored. Re-entered after each decision; `None` once every round is held.
     pub(crate) fn count_final_rounds(&self, g: &mut Game) -> Option<Asked> {
-        g.slots.get::<Count>(self.id)?;
-        if g.slots
-            .get::<Count>(self.id)
-            .is_some_and(|c| c.finale.is_none())
-        {
+        g.slots.get::<Count>()?;
+        if g.slots.get::<Count>().is_some_and(|c| c.finale.is_none()) {
             let plan = self.final_plan(g);
-            if let Some(count) = g.slots.get_mut::<Count>(self.id) {
+            if let Some(count) = g.slots.get_mut::<Count>() {
                 count.finale = Some(plan);
             }
         }
@@ -595,7 +578,7 @@ impl CountOfCarcassonne {
             if self.round_waiting(g) {
                 return Some(self.ask(Ask::Leave));
             }
-            let count = g.slots.get_mut::<Count>(self.id)?;
+            let count = g.slots.get_mut::<Count>()?;
             count.round = None;
             let list = count.finale.as_mut()?;
             if list.is_empty() {
@@ -676,13 +659,13 @@ impl CountOfCarcassonne {
 
     /// Who decides and what, for a pending Count decision.
     pub(crate) fn count_decision(&self, g: &Game) -> (usize, DecisionKind) {
-        let round = g.slots.get::<Count>(self.id).and_then(|c| c.round.as_ref());
+        let round = g.slots.get::<Count>().and_then(|c| c.round.as_ref());
         match (self.kind(g), round) {
             (Some(Ask::Leave), Some(r)) => {
                 let player = r.seats.get(r.next).copied().unwrap_or(g.active);
                 let available = g
                     .slots
-                    .get::<Count>(self.id)
+                    .get::<Count>()
                     .map_or(0, |c| c.in_quarter(player, r.quarter));
                 (
                     player,
@@ -703,7 +686,7 @@ impl CountOfCarcassonne {
 
     /// The legal answers to a pending Count decision.
     pub(crate) fn count_actions(&self, g: &Game, out: &mut Vec<Action>) {
-        let Some(count) = g.slots.get::<Count>(self.id) else {
+        let Some(count) = g.slots.get::<Count>() else {
             return;
         };
         match self.kind(g) {
@@ -756,7 +739,7 @@ impl CountOfCarcassonne {
         let Some(CountAction::Score { pos, spot }) = CountAction::of(action) else {
             return *action;
         };
-        let todo = g.slots.get::<Count>(self.id).and_then(|c| c.todo.as_ref());
+        let todo = g.slots.get::<Count>().and_then(|c| c.todo.as_ref());
         g.seg_at(pos, spot)
             .and_then(|seg| todo?.iter().find(|t| g.features.same(**t, seg)).copied())
             .map_or(*action, |t| {
@@ -815,7 +798,7 @@ impl CountOfCarcassonne {
         let own = CountAction::of(&action);
         let chosen = match own {
             Some(CountAction::Score { pos, spot }) => g.seg_at(pos, spot).and_then(|seg| {
-                let todo = g.slots.get::<Count>(self.id)?.todo.as_ref()?;
+                let todo = g.slots.get::<Count>()?.todo.as_ref()?;
                 todo.iter().find(|t| g.features.same(**t, seg)).copied()
             }),
             _ => None,
@@ -823,7 +806,7 @@ impl CountOfCarcassonne {
         // The feature the round under way feeds: its key, where it is, what it is.
         let round = g
             .slots
-            .get::<Count>(self.id)
+            .get::<Count>()
             .and_then(|c| c.round.as_ref())
             .map(|r| (r.key, r.at, r.kind));
         let slot_of = |figure| g.rules.figures.find(figure).map_or(0, |(slot, _)| slot);
@@ -833,7 +816,7 @@ impl CountOfCarcassonne {
             }
             _ => 0,
         };
-        let Some(count) = g.slots.get_mut::<Count>(self.id) else {
+        let Some(count) = g.slots.get_mut::<Count>() else {
             return;
         };
         match (pending, own) {
@@ -931,7 +914,7 @@ impl Mechanic for CountOfCarcassonne {
 
     fn setup(&self, g: &mut Game, _events: &mut Vec<Event>) {
         let players = g.scores.len();
-        g.slots.set(self.id, Count::new(players, &g.rules.figures));
+        g.slots.set(Count::new(players, &g.rules.figures));
     }
 
     /// The score stage with the quarters' rounds (CO-4, CO-5; it scores what the tile
@@ -1010,7 +993,7 @@ impl Mechanic for CountOfCarcassonne {
 
     /// Followers moved out of a quarter count in the feature they were moved into (CO-5).
     fn strength(&self, g: &mut Game, key: SegId, kind: FeatureKind, strength: &mut [u32]) {
-        let Some(count) = g.slots.get::<Count>(self.id) else {
+        let Some(count) = g.slots.get::<Count>() else {
             return;
         };
         for m in &count.moving {

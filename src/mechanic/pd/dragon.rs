@@ -6,7 +6,7 @@ use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Game, Journey, RuleError};
+use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::RuleId;
 use crate::model::feature::SegId;
@@ -14,6 +14,95 @@ use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::{Symbol, TileId};
 use std::ops::Range;
+
+/// The dragon's own state (D0–D12), kept with the game: whether it is in play, where it
+/// stands, the dragon tiles set aside and the journey of this turn. Other rules read it
+/// through [`Game::dragon`] and its siblings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct DragonState {
+    /// Where the dragon stands, if it is on the board.
+    pub at: Option<Pos>,
+    /// The dragon has entered play (it may be off the board, hidden by a script).
+    pub in_play: bool,
+    /// Dragon tiles set aside while the dragon is not in play (D0).
+    pub set_aside: Vec<TileId>,
+    /// The turn on which a journey is due (D2): on no other turn is one due.
+    pub due: Option<u32>,
+    /// The journey under way.
+    pub journey: Option<Journey>,
+}
+
+crate::own_state!(DragonState);
+
+/// A dragon journey in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Journey {
+    /// Steps taken so far.
+    pub steps: u32,
+    /// Tiles the dragon may not enter again.
+    pub visited: Vec<Pos>,
+    /// The edges the dragon may step across next (bit `i` for `Edge::ALL[i]`) as its stage
+    /// found them, with the length of the history then: good while no action is taken since.
+    pub open: Option<(usize, u8)>,
+}
+
+/// The dragon's state in `g`, if the dragon has any yet.
+#[inline]
+pub(crate) fn state(g: &Game) -> Option<&DragonState> {
+    g.slots.get::<DragonState>()
+}
+
+/// The dragon's state in `g` to change (made on first use).
+#[inline]
+pub(crate) fn state_mut(g: &mut Game) -> &mut DragonState {
+    g.slots.entry::<DragonState>()
+}
+
+/// Where the dragon stands in `g`, if it is on the board.
+#[inline]
+pub(crate) fn at(g: &Game) -> Option<Pos> {
+    state(g).and_then(|s| s.at)
+}
+
+/// Whether the dragon has entered play in `g`.
+#[inline]
+pub(crate) fn in_play(g: &Game) -> bool {
+    state(g).is_some_and(|s| s.in_play)
+}
+
+/// The journey under way in `g`.
+pub(crate) fn journey(g: &Game) -> Option<&Journey> {
+    state(g)?.journey.as_ref()
+}
+
+/// Whether a journey is due this turn (D2).
+#[inline]
+fn journey_due(g: &Game) -> bool {
+    state(g).is_some_and(|s| s.due == Some(g.turn))
+}
+
+/// Makes a journey due this turn (D2), or none.
+pub(crate) fn set_due(g: &mut Game, due: bool) {
+    let turn = g.turn;
+    let s = state_mut(g);
+    s.due = due.then_some(turn);
+    if due {
+        // A journey left over from an earlier turn is no journey of this one.
+        s.journey = None;
+    }
+}
+
+/// The dragon enters play (if it was not yet) on the tile at `pos`.
+pub(crate) fn put(g: &mut Game, pos: Pos) {
+    let s = state_mut(g);
+    s.at = Some(pos);
+    s.in_play = true;
+}
+
+/// The dragon leaves the board (it stays in play).
+pub(crate) fn hide(g: &mut Game) {
+    state_mut(g).at = None;
+}
 
 /// The dragon.
 #[derive(Debug)]
@@ -46,7 +135,7 @@ fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
     let name = g.tile_name(tile);
     match g.rules.pd.dragon.pre_volcano {
         PreVolcano::SetAsideReshuffle => {
-            g.set_aside.push(tile);
+            state_mut(g).set_aside.push(tile);
             events.push(
                 PdEvent::TileSetAside {
                     player: g.active,
@@ -82,12 +171,12 @@ pub fn mover(g: &Game, step: u32) -> usize {
 pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
     // What the dragon's stage found, unless an action was taken since (a script's decision
     // that came first).
-    let open = g.now.journey.as_ref().and_then(|j| j.open);
+    let open = journey(g).and_then(|j| j.open);
     let open = match open {
         Some((at, open)) if at == g.history.len() => open,
         _ => open_edges(g),
     };
-    let at = g.dragon;
+    let at = at(g);
     (Edge::ALL.into_iter())
         .filter(move |e| open >> *e as u8 & 1 != 0)
         .filter_map(move |e| Some(at?.step(e)))
@@ -95,7 +184,7 @@ pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
 
 /// The edges across which the dragon may step now ([`steps`]), bit `i` for `Edge::ALL[i]`.
 fn open_edges(g: &Game) -> u8 {
-    let Some((at, journey)) = g.dragon.zip(g.now.journey.as_ref()) else {
+    let Some((at, journey)) = at(g).zip(journey(g)) else {
         return 0;
     };
     let mut open = 0;
@@ -167,45 +256,48 @@ impl Dragon {
     /// no journey due, and that check stays short.
     #[inline(never)]
     fn journey(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        let Some(at) = g.dragon else {
-            g.now.journey_due = false;
+        let Some(at) = at(g) else {
+            set_due(g, false);
             return None;
         };
         let rules = g.rules.pd.dragon;
-        if g.now.journey.is_none() {
+        let s = state_mut(g);
+        let fresh = s.journey.is_none();
+        if fresh {
             // Room for every tile of the journey: one allocation, none per step.
             let mut visited = Vec::with_capacity(rules.steps as usize + 1);
             if rules.start_tile_visited {
                 visited.push(at);
             }
-            g.now.journey = Some(Journey {
+            s.journey = Some(Journey {
                 steps: 0,
                 visited,
                 open: None,
             });
-            if rules.eat_on_start {
-                eat(g, at, events);
-            }
         }
-        let steps_taken = g.now.journey.as_ref().map_or(0, |j| j.steps);
-        let reason = if steps_taken >= rules.steps {
-            "steps_done"
-        } else {
-            // Found once for the step's legal list and its check too.
-            let open = open_edges(g);
-            let history = g.history.len();
-            if let Some(journey) = g.now.journey.as_mut() {
-                journey.open = Some((history, open));
-            }
-            if open == 0 {
-                "dead_end"
-            } else {
+        if fresh && rules.eat_on_start {
+            eat(g, at, events);
+        }
+        let steps_taken = journey(g).map_or(0, |j| j.steps);
+        // Found once for the step's legal list and its check too.
+        let open = (steps_taken < rules.steps).then(|| open_edges(g));
+        let history = g.history.len();
+        let s = state_mut(g);
+        let reason = match open {
+            None => "steps_done",
+            Some(0) => "dead_end",
+            Some(open) => {
+                if let Some(journey) = s.journey.as_mut() {
+                    journey.open = Some((history, open));
+                }
                 return Some(Asked {
                     by: self.id,
                     kind: 0,
                 });
             }
         };
+        s.due = None;
+        s.journey = None;
         events.push(
             PdEvent::JourneyEnded {
                 steps: steps_taken,
@@ -213,20 +305,19 @@ impl Dragon {
             }
             .into(),
         );
-        g.now.journey_due = false;
-        g.now.journey = None;
         None
     }
 
     /// One step of the journey onto `pos` (already checked), eating what is there (D7).
     fn step(&self, g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
-        let Some(journey) = g.now.journey.as_mut() else {
+        let s = state_mut(g);
+        let Some(journey) = s.journey.as_mut() else {
             return;
         };
         journey.steps += 1;
         journey.visited.push(pos);
         let step = journey.steps;
-        g.dragon = Some(pos);
+        s.at = Some(pos);
         events.push(
             PdEvent::DragonMoved {
                 player: mover(g, step),
@@ -254,7 +345,7 @@ impl Mechanic for Dragon {
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
-        if !g.now.journey_due {
+        if !journey_due(g) {
             return None;
         }
         self.journey(g, events)
@@ -263,16 +354,20 @@ impl Mechanic for Dragon {
     /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
     /// game ends instead of redrawing for ever.
     fn draw_over(&self, g: &Game) -> bool {
-        !g.dragon_in_play
-            && g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+        g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+            && !in_play(g)
             && !g.bag.is_empty()
             && g.bag.iter().all(|t| is_dragon_tile(g, *t))
     }
 
     /// D0: a dragon tile drawn while the dragon is not in play is set aside (or, under the
     /// house rule, put back into the bag).
+    fn held_tiles<'g>(&self, g: &'g Game) -> &'g [TileId] {
+        state(g).map_or(&[], |s| &s.set_aside)
+    }
+
     fn drawn(&self, g: &mut Game, tile: TileId, events: &mut Vec<Event>) -> Drawn {
-        if g.dragon_in_play || !is_dragon_tile(g, tile) {
+        if !is_dragon_tile(g, tile) || in_play(g) {
             return Drawn::Keep;
         }
         put_off(g, tile, events);
@@ -281,13 +376,13 @@ impl Mechanic for Dragon {
 
     /// D2: a dragon tile sends the dragon (if on the board) on a journey.
     fn placed(&self, g: &mut Game, _events: &mut Vec<Event>) {
-        if g.placed_symbol(Symbol::Dragon) && g.dragon.is_some() {
-            g.now.journey_due = true;
+        if g.placed_symbol(Symbol::Dragon) && at(g).is_some() {
+            set_due(g, true);
         }
     }
 
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
-        let step = g.now.journey.as_ref().map_or(0, |j| j.steps) + 1;
+        let step = journey(g).map_or(0, |j| j.steps) + 1;
         Some(Decision {
             player: mover(g, step),
             kind: PdDecision::DragonStep { step }.into(),

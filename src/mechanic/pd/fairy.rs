@@ -1,18 +1,77 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition, RemovalBlocks};
+use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::game::{Fairy, Game, RuleError};
+use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureTable, Kinds};
+use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::Symbol;
+
+/// Where the fairy stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fairy {
+    /// Its tile.
+    pub pos: Pos,
+    /// The follower (by [`Figure::id`]) it stands next to, in follower mode.
+    pub follower: Option<u32>,
+    /// That follower's owner and kind, kept with it: whose it is needs no search.
+    pub(crate) held_by: Option<(usize, FigureKind)>,
+}
+
+impl Fairy {
+    /// The fairy on the tile at `pos`, next to the figure `follower` if there is one.
+    pub(crate) fn next_to(pos: Pos, follower: Option<&Figure>) -> Fairy {
+        Fairy {
+            pos,
+            follower: follower.map(|f| f.id),
+            held_by: follower.map(|f| (f.owner, f.kind)),
+        }
+    }
+
+    /// The fairy left on its tile, next to no follower (FA11).
+    pub(crate) fn unassign(&mut self) {
+        self.follower = None;
+        self.held_by = None;
+    }
+}
+
+/// The fairy's own state, kept with the game: where it stands, if it is on the board, and the
+/// last turn its turn point was paid. Other rules read it through [`Game::fairy`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FairyState {
+    /// Where it stands.
+    at: Option<Fairy>,
+    /// The last turn whose start paid its point (FA7).
+    paid: Option<u32>,
+}
+
+crate::own_state!(FairyState);
+
+/// Where the fairy stands in `g`, if it is on the board.
+#[inline]
+pub(crate) fn at(g: &Game) -> Option<Fairy> {
+    g.slots.get::<FairyState>().and_then(|s| s.at)
+}
+
+/// Whether the fairy's turn point was paid at the start of `turn`.
+fn paid_on(g: &Game, turn: u32) -> bool {
+    g.slots
+        .get::<FairyState>()
+        .is_some_and(|s| s.paid == Some(turn))
+}
+
+/// Puts the fairy where `fairy` says, or off the board.
+#[inline]
+pub(crate) fn set(g: &mut Game, fairy: Option<Fairy>) {
+    g.slots.entry::<FairyState>().at = fairy;
+}
 
 /// The rule named by the fairy's scoring bonus in [`Event::Scored`] (FA8).
 pub(crate) const BONUS_RULE: &str = "FA8 fairy bonus";
@@ -25,7 +84,7 @@ fn fairy_on(g: &Game) -> bool {
 /// one of his followers; tile mode, he has a follower (a kind in `followers`) on the fairy's
 /// tile.
 fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
-    let Some(fairy) = g.fairy else {
+    let Some(fairy) = at(g) else {
         return false;
     };
     match g.rules.pd.fairy.attach {
@@ -48,8 +107,11 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
     if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
     }
-    // FA7: not again in the second half of a builder's double turn (A13).
-    if rules.turn_bonus_once_per_turn && g.now.again {
+    // FA7: not again in the second half of a builder's double turn (A13; seed 004): only
+    // when the first half's start paid it (seed 002, "FAIRY – Exp. 2": the rule forbids
+    // scoring it twice, so a fairy moved next to the player's follower in the first half pays
+    // at the second half's start).
+    if rules.turn_bonus_once_per_turn && g.is_extra_turn() && paid_on(g, g.turn - 1) {
         return false;
     }
     match rules.bonus_claim {
@@ -65,6 +127,8 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
     let points = g.rules.pd.fairy.turn_bonus;
     let player = g.active;
+    let turn = g.turn;
+    g.slots.entry::<FairyState>().paid = Some(turn);
     let event = PdEvent::FairyPoint { player, points }.into();
     g.credit(player, points, event, events);
 }
@@ -75,9 +139,8 @@ pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
         && (g.rules.pd.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && !(g.now.princess_removed
-            && g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy)
         && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+        && !g.deploy_closed()
 }
 
 /// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
@@ -89,7 +152,7 @@ pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) 
     match rules.attach {
         Attach::Follower => out.extend(fairy_followers(g, followers).map(|f| move_next_to(g, f))),
         Attach::Tile => {
-            let at = g.fairy.map(|f| f.pos);
+            let at = at(g).map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
                 g.figures
                     .iter()
@@ -115,10 +178,10 @@ pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) 
 /// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
 /// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
 fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item = &'a Figure> {
-    let current = g.fairy.and_then(|f| f.follower);
+    let fairy = at(g);
+    let current = fairy.and_then(|f| f.follower);
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
-    let barred = g
-        .fairy
+    let barred = fairy
         .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
     let active = g.active;
@@ -149,13 +212,13 @@ fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usi
     if g.rules.pd.fairy.attach != Attach::Follower {
         return None;
     }
-    if g.fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
+    let fairy = at(g);
+    if fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
         return Some(fairy_followers(g, followers).count());
     }
     // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
     // the one the fairy stands next to, counted without a walk past every figure.
-    let current = g
-        .fairy
+    let current = fairy
         .and_then(|f| f.held_by)
         .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
     let count = g.on_board(g.active, slots) - usize::from(current);
@@ -228,7 +291,7 @@ pub(crate) fn move_fairy(
             .iter()
             .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
     });
-    g.fairy = Some(Fairy::next_to(pos, follower));
+    set(g, Some(Fairy::next_to(pos, follower)));
     events.push(
         PdEvent::FairyMoved {
             player: g.active,
@@ -251,12 +314,12 @@ pub(crate) fn fairy_scoring_bonus(
     events: &mut Vec<Event>,
 ) {
     let rules = g.rules.pd.fairy;
-    let Some(fairy) = g.fairy else {
+    let Some(fairy) = at(g) else {
         return;
     };
     if !fairy_on(g)
         || rules.scoring_bonus == 0
-        || (g.now.recall && !rules.abbot_recall_bonus)
+        || (crate::mechanic::abbot::recalling(g) && !rules.abbot_recall_bonus)
         || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
     {
         return;
@@ -303,7 +366,7 @@ fn feature_crosses(g: &Game, seg: SegId, pos: Pos) -> bool {
 
 /// FA11: when the fairy's follower leaves, the fairy stays on its tile, unassigned.
 pub(crate) fn fairy_follower_left(g: &mut Game, id: u32) {
-    if let Some(fairy) = g.fairy.as_mut()
+    if let Some(fairy) = g.slots.get_mut::<FairyState>().and_then(|s| s.at.as_mut())
         && fairy.follower == Some(id)
     {
         fairy.unassign();
@@ -547,12 +610,12 @@ impl Mechanic for FairyMechanic {
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
     fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
-        g.rules.pd.fairy.blocks_dragon && g.fairy.is_some_and(|f| f.pos == pos)
+        g.rules.pd.fairy.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
     }
 
     /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
     /// fairy's tile.
     fn protects(&self, g: &Game, pos: Pos) -> bool {
-        g.rules.pd.fairy.protects_tile && g.fairy.is_some_and(|f| f.pos == pos)
+        g.rules.pd.fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
     }
 }

@@ -26,7 +26,7 @@ impl Mechanic for Portal {
         let rules = &g.rules.pd.portal;
         g.placed_symbol(Symbol::Portal).then(|| Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
-            barred: g.dragon.filter(|_| rules.dragon_tile_forbidden),
+            barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
             completed_unscored_open: rules.allow_completed_unscored,
         })

@@ -90,8 +90,24 @@ impl Princess {
             return;
         };
         g.return_figures(|_, f| f.id == id, ReturnReason::Princess, events);
-        g.now.princess_removed = true;
+        let turn = g.turn;
+        g.slots.entry::<Removed>().on = Some(turn);
     }
+}
+
+/// The princess's own state: the turn on which she removed a knight (PR5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Removed {
+    on: Option<u32>,
+}
+
+crate::own_state!(Removed);
+
+/// Whether the princess removed a knight this turn (PR5).
+pub fn removed_this_turn(g: &Game) -> bool {
+    g.slots
+        .get::<Removed>()
+        .is_some_and(|r| r.on == Some(g.turn))
 }
 
 /// The princess cities of the tile laid this turn: its first segment, and one bit per feature
@@ -109,7 +125,7 @@ impl Mechanic for Princess {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::STAGE | Hooks::ACTIONS | Hooks::DEPLOY
+        Hooks::STAGE | Hooks::ACTIONS | Hooks::DEPLOY | Hooks::CLOSES
     }
 
     fn phases(&self) -> &[Phase] {
@@ -183,7 +199,14 @@ impl Mechanic for Princess {
     }
 
     fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.now.princess_removed
+        removed_this_turn(g)
+    }
+
+    /// PR5 under `removal_blocks = "all_figures_and_fairy"`: after a removal nothing is done
+    /// at deployment (no figure, no fairy move, no abbot recalled).
+    fn deploy_closed(&self, g: &Game) -> bool {
+        g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
+            && removed_this_turn(g)
     }
 
     /// PR5: after a removal, nothing (or nothing on the princess's tile) may be deployed.
@@ -194,7 +217,7 @@ impl Mechanic for Princess {
         figure: FigureKind,
         own_tile: bool,
     ) -> Option<Refusal> {
-        if !g.now.princess_removed {
+        if !removed_this_turn(g) {
             return None;
         }
         let follower = || {

@@ -1,6 +1,7 @@
 //! The volcano (RULES.md §2.2, V1–V8): the dragon flies to every new volcano; nothing may be
 //! deployed on the volcano tile, nor on the tile where the dragon stands.
 
+use super::dragon;
 use super::vocabulary::PdEvent;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
@@ -31,8 +32,7 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
     let Some(pos) = g.now.placed.map(|p| g.board.placed(p).pos) else {
         return;
     };
-    g.dragon = Some(pos);
-    g.dragon_in_play = true;
+    dragon::put(g, pos);
     events.push(
         PdEvent::DragonMoved {
             player: g.active,
@@ -42,8 +42,9 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
         }
         .into(),
     );
-    if !g.set_aside.is_empty() {
-        let tiles = std::mem::take(&mut g.set_aside);
+    let set_aside = dragon::state(g).is_some_and(|s| !s.set_aside.is_empty());
+    if set_aside {
+        let tiles = std::mem::take(&mut dragon::state_mut(g).set_aside);
         let count = tiles.len() as u32;
         for t in tiles {
             g.insert_at_random(t);
@@ -51,7 +52,7 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
         events.push(PdEvent::TilesReshuffled { count }.into());
     }
     if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
-        g.now.journey_due = true;
+        dragon::set_due(g, true);
     }
 }
 
@@ -59,7 +60,7 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
 fn dragon_on_tile_just_laid(g: &Game) -> bool {
     g.now
         .placed
-        .is_some_and(|p| g.dragon == Some(g.board.placed(p).pos))
+        .is_some_and(|p| dragon::at(g) == Some(g.board.placed(p).pos))
 }
 
 impl Mechanic for Volcano {
@@ -94,15 +95,28 @@ impl Mechanic for Volcano {
         if !own_tile || builder_or_pig_allowed(g, figure) {
             return None;
         }
+        let follower = g
+            .rules
+            .figures
+            .row(figure)
+            .is_none_or(|r| r.has_tag("follower"));
         if g.placed_symbol(Symbol::Volcano) {
             return Some(Refusal::new(
                 "V3",
-                "no follower may stand on the volcano tile",
+                if follower {
+                    "no follower may stand on the volcano tile"
+                } else {
+                    "no builder or pig may stand on the volcano tile (pd.volcano.allow_builder_pig is off)"
+                },
             ));
         }
         dragon_on_tile_just_laid(g).then_some(Refusal::new(
             "V8",
-            "no follower may share the dragon's tile",
+            if follower {
+                "no follower may share the dragon's tile"
+            } else {
+                "no builder or pig may share the dragon's tile (pd.volcano.allow_builder_pig is off)"
+            },
         ))
     }
 }

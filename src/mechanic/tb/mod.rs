@@ -35,9 +35,7 @@ pub const GOODS_MAJORITY: u32 = 10;
 
 /// Traders & Builders as a mechanic.
 #[derive(Debug)]
-pub struct TradersBuilders {
-    id: u8,
-}
+pub struct TradersBuilders;
 
 /// Its state in the game's slot.
 #[derive(Clone, Debug, Default)]
@@ -49,16 +47,15 @@ struct Trade {
     orphans: Vec<(u32, ReturnReason)>,
     /// The goods majorities are paid (final scoring may be asked again after a question).
     paid: bool,
+    /// The turn whose tile extended its player's builder (§1.10): that player plays again.
+    doubled: Option<u32>,
 }
 
-impl TradersBuilders {
-    /// Traders & Builders as mechanic number `id` of a game.
-    pub fn new(id: u8) -> TradersBuilders {
-        TradersBuilders { id }
-    }
+crate::own_state!(Trade);
 
+impl TradersBuilders {
     fn state<'g>(&self, g: &'g mut Game) -> Option<&'g mut Trade> {
-        g.slots.get_mut::<Trade>(self.id)
+        g.slots.get_mut::<Trade>()
     }
 
     /// Whether the active player's builder stands in a road or city of the tile just laid.
@@ -95,9 +92,8 @@ fn has_tag(g: &Game, figure: &Figure, tag: &str) -> bool {
 
 /// The goods tokens each player holds, by seat and [`Good`] (none without Traders & Builders).
 pub fn goods(g: &Game) -> Vec<[u32; 3]> {
-    g.mechanics
-        .index_of("traders_builders")
-        .and_then(|i| g.slots.get::<Trade>(i))
+    g.slots
+        .get::<Trade>()
         .map(|s| s.goods.clone())
         .unwrap_or_default()
 }
@@ -134,7 +130,7 @@ impl Mechanic for TradersBuilders {
             goods: vec![[0; 3]; g.scores.len()],
             ..Trade::default()
         };
-        g.slots.set(self.id, trade);
+        g.slots.set(trade);
     }
 
     fn stage(&self, g: &mut Game, _phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
@@ -144,10 +140,13 @@ impl Mechanic for TradersBuilders {
 
     /// The double turn (§1.10): a first tile that extends the player's builder's road or city.
     fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
-        if g.now.again || !self.extends_builder(g) {
+        if g.is_extra_turn() || !self.extends_builder(g) {
             return;
         }
-        g.now.doubled = true;
+        let turn = g.turn;
+        if let Some(trade) = self.state(g) {
+            trade.doubled = Some(turn);
+        }
         let pos = g
             .now
             .placed
@@ -163,7 +162,13 @@ impl Mechanic for TradersBuilders {
     }
 
     fn extra_turn(&self, g: &mut Game) -> bool {
-        g.now.doubled
+        self.gives_extra_turn(g)
+    }
+
+    fn gives_extra_turn(&self, g: &Game) -> bool {
+        g.slots
+            .get::<Trade>()
+            .is_some_and(|t| t.doubled == Some(g.turn))
     }
 
     /// A follower left: its owner's builders and pigs in that feature go home with his last
@@ -171,9 +176,14 @@ impl Mechanic for TradersBuilders {
     /// feature home by itself (B-M3).
     fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
         let knock_on = match reason {
-            ReturnReason::Scored => false,
+            ReturnReason::Scored | ReturnReason::LastFollower => false,
             ReturnReason::Eaten => g.rules.pd.dragon.return_builder_pig,
             ReturnReason::Princess | ReturnReason::Script => true,
+        };
+        // The princess sends the follower home (PR3); what goes with it goes by PR7.
+        let reason = match reason {
+            ReturnReason::Princess => ReturnReason::LastFollower,
+            other => other,
         };
         if !knock_on
             || !has_tag(g, figure, "follower")
