@@ -79,18 +79,21 @@ impl Browser {
         }
         let profile = temp(name, "profile");
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
-                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                         "--no-first-run", "--disable-background-networking",
-                         "--disable-component-update", "--disable-sync",
-                         "--disable-dev-shm-usage",
-                         format!("--window-size={},{}", size.0, size.1),
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
+        let mut options = json!({
+            "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage",
+                     format!("--window-size={},{}", size.0, size.1),
+                     format!("--user-data-dir={}", profile.display())],
+        });
+        // A phone or a tablet is emulated (its exact viewport, touch); a desktop is a window.
+        if size.0 < DESKTOP.0 {
+            options["mobileEmulation"] = json!({"deviceMetrics":
+                {"width": size.0, "height": size.1, "pixelRatio": 1, "touch": true}});
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
@@ -538,6 +541,7 @@ async fn play_on(name: &'static str, size: (u32, u32), touch: bool) {
     let zoomed = b.value("look.scale").await.as_f64().expect("scale");
     assert!(zoomed > scale, "{name}: zoom in {scale} -> {zoomed}");
     b.click("#zoom-out").await;
+    drag_board(&b, -60.0, -40.0).await;
     let mut moves = 0;
     for _ in 0..40 {
         my_turn(&b).await;

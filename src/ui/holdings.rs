@@ -114,9 +114,11 @@ pub fn on_board(game: &Game) -> Vec<Holding> {
             (root, holding)
         })
         .collect();
+    // One copy answers every size; a held feature is scored on a copy of its own.
+    let mut sizes = game.clone();
     for (root, h) in &mut out {
         if h.kind != FeatureKind::Field && !h.completed {
-            h.worth = Some(worth_now(game, *root, !h.holders.is_empty()));
+            h.worth = Some(worth_now(game, &mut sizes, *root, !h.holders.is_empty()));
         }
     }
     farm_worth(game, &mut out);
@@ -125,10 +127,10 @@ pub fn on_board(game: &Game) -> Vec<Holding> {
 
 /// What a road, city or cloister pays its majority if scored now, incomplete. A feature held
 /// by figures is scored on a copy of the game, so every mechanic's bonus counts; one nobody
-/// holds has its base value (RULES.md §1.8).
-fn worth_now(game: &Game, root: SegId, held: bool) -> u32 {
-    let mut copy = game.clone();
+/// holds has its base value (RULES.md §1.8), its size read on `sizes` (a copy of `game`).
+fn worth_now(game: &Game, sizes: &mut Game, root: SegId, held: bool) -> u32 {
     if held {
+        let mut copy = game.clone();
         let mut events = Vec::new();
         score_feature(&mut copy, root, false, &mut events);
         let paid = events.iter().filter_map(|e| match e {
@@ -140,7 +142,7 @@ fn worth_now(game: &Game, root: SegId, held: bool) -> u32 {
         }
     }
     let kind = game.features().segment(root).kind;
-    let size = copy.size(root);
+    let size = sizes.size(root);
     scoring::value(kind, size, false, game.rules().base.small_city_two_tiles)
 }
 

@@ -136,19 +136,23 @@ fn split_note(text: &str) -> Line {
 }
 
 /// A mechanic's or script's words with tile ids named by what is on the tile, spot codes
-/// after a position left out, and a trailing rule id made a note.
+/// after a position left out, underscores as spaces, and a trailing rule id made a note.
 fn plain(game: &Game, text: &str) -> Line {
     let mut out = text.to_string();
     for tile in &game.rules().tiles {
         let id = format!(" {}", tile.id);
-        for end in [":", ",", " ", ""] {
+        for end in [":", ",", " "] {
             let with = format!("{id}{end}");
-            if (end.is_empty() && out.ends_with(&with)) || (!end.is_empty() && out.contains(&with))
-            {
+            if out.contains(&with) {
                 out = out.replace(&with, &format!(" {}{end}", tile_words(tile)));
             }
         }
+        if let Some(rest) = out.strip_suffix(&id) {
+            out = format!("{rest} {}", tile_words(tile));
+        }
     }
+    // Engine names such as "dead_end" read as words.
+    let out = out.replace('_', " ");
     let words: Vec<&str> = out.split(' ').collect();
     let kept: Vec<&str> = words
         .iter()

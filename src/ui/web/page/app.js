@@ -406,11 +406,11 @@ window.addEventListener("resize", () => game && applyLook());
 // ---- the board: what explains it ----
 
 // The last move: the tile outlined in its player's colour, and a ring round the figure put on it.
-function drawLast(svg) {
-  const last = game.last;
+function drawLast(svg, shown) {
+  const last = shown.last;
   if (!last) return;
-  const frame = game.frame;
-  const colour = game.standing.colours[last.player];
+  const frame = shown.frame;
+  const colour = shown.standing.colours[last.player];
   const layer = svgEl("g", { class: "last-move" });
   const [ox, oy] = origin(frame, last.x, last.y);
   layer.append(svgEl("rect", { x: ox + 2, y: oy + 2, width: frame.tile - 4, height: frame.tile - 4,
@@ -437,7 +437,8 @@ function drawFeatures(svg) {
       spot.append(svgEl("title", {}));
       spot.firstChild.textContent = f.text;
       spot.addEventListener("pointerenter", () => showFeature(f, outline));
-      spot.addEventListener("pointerleave", () => showFeature(null, outline));
+      // A finger's tap keeps the note until the next tap; the mouse's goes when it leaves.
+      spot.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && showFeature(null, outline));
       layer.append(spot);
     }
   });
@@ -534,7 +535,7 @@ function spotLabel(words, cx, cy, index) {
 // The tiles still to come, by type.
 function drawToCome() {
   const total = game.to_come.reduce((n, t) => n + t.count, 0);
-  $("to-come-count").textContent = `${total} tiles to come`;
+  $("to-come-count").textContent = `Tiles to come, by type: ${total} (the drawn one and any set aside too)`;
   $("to-come").replaceChildren(...game.to_come.map((t) => text("li", `${t.count} × ${t.words}`)));
 }
 
@@ -546,7 +547,7 @@ function drawEnd() {
   const s = game.standing;
   const names = end.winners.map((w) => s.names[w]);
   $("winner").textContent = names.length === 1
-    ? `${names[0]} wins with ${s.scores[end.winners[0]]} points`
+    ? `${names[0]} ${names[0] === "You" ? "win" : "wins"} with ${s.scores[end.winners[0]]} points`
     : `${names.join(" and ")} share the win with ${s.scores[end.winners[0]]} points`;
   const table = $("breakdown");
   const head = document.createElement("tr");
@@ -600,7 +601,7 @@ function draw(next) {
   if (fits.size > 0 && !fits.has(rotation)) rotation = [...fits][0];
   $("board").innerHTML = game.board;
   const svg = $("board").querySelector("svg");
-  drawLast(svg);
+  drawLast(svg, game);
   drawFeatures(svg);
   if (mine) drawTargets(svg);
   // Centre on the action when it changes; otherwise the board stays as the player left it.
@@ -668,6 +669,7 @@ async function step(upto) {
   $("step").textContent = `${r.upto} / ${r.total} actions`;
   $("replay-title").textContent = `Game ${replay.id}`;
   $("replay-board").innerHTML = r.board;
+  drawLast($("replay-board").querySelector("svg"), r);
   drawStanding($("replay-standing").tBodies[0], r.standing, -1);
   drawLog($("replay-log"), r.log, r.log.length, r.notes);
 }
