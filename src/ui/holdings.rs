@@ -19,7 +19,7 @@ pub struct Holding {
     pub kind: FeatureKind,
     /// Its parts: the tile and the spot of each.
     pub parts: Vec<(Pos, Spot)>,
-    /// The figures on it by seat (seats without figures left out), with their role's words.
+    /// How many figures each seat has on it (seat, count), seats without figures left out.
     pub holders: Vec<(usize, u32)>,
     /// Whether it is completed (a closed road or city, a surrounded cloister).
     pub completed: bool,

@@ -138,32 +138,21 @@ fn split_note(text: &str) -> Line {
 /// A mechanic's or script's words with tile ids named by what is on the tile, spot codes
 /// after a position left out, underscores as spaces, and a trailing rule id made a note.
 fn plain(game: &Game, text: &str) -> Line {
-    let mut out = text.to_string();
-    for tile in &game.rules().tiles {
-        let id = format!(" {}", tile.id);
-        for end in [":", ",", " "] {
-            let with = format!("{id}{end}");
-            if out.contains(&with) {
-                out = out.replace(&with, &format!(" {}{end}", tile_words(tile)));
-            }
+    // Engine names such as "dead_end" read as words (tile ids are looked up first).
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        let bare = word.trim_end_matches([',', ':']);
+        let after_pos = i > 0 && words[i - 1].ends_with(')');
+        if after_pos && Spot::parse(bare).is_some() {
+            continue;
         }
-        if let Some(rest) = out.strip_suffix(&id) {
-            out = format!("{rest} {}", tile_words(tile));
+        match game.rules().tiles.iter().find(|t| &*t.id == bare) {
+            Some(tile) => out.push(format!("{}{}", tile_words(tile), &word[bare.len()..])),
+            None => out.push(word.replace('_', " ")),
         }
     }
-    // Engine names such as "dead_end" read as words.
-    let out = out.replace('_', " ");
-    let words: Vec<&str> = out.split(' ').collect();
-    let kept: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| {
-            let after_pos = *i > 0 && words[i - 1].ends_with(')');
-            !(after_pos && Spot::parse(w.trim_end_matches([',', ':'])).is_some())
-        })
-        .map(|(_, w)| *w)
-        .collect();
-    split_note(&kept.join(" "))
+    split_note(&out.join(" "))
 }
 
 /// Where a figure stands, remembered from its deployment to name it when it goes home.
