@@ -253,7 +253,9 @@ function drawStanding(tbody, s, active) {
   s.names.forEach((name, seat) => {
     const row = document.createElement("tr");
     if (seat === active) row.className = "active";
-    const dot = text("span", "", { class: "dot", style: `background:${s.colours[seat]}` });
+    // Through the style object, not a style attribute: the server's CSP allows no inline style.
+    const dot = text("span", "", { class: "dot" });
+    dot.style.background = s.colours[seat];
     const cell = document.createElement("td");
     cell.append(dot);
     const figures = Object.values(s.figures[seat]).join(" + ");
