@@ -1,6 +1,9 @@
 //! The page of `castellan serve` in a real headless Chromium (issue 12), driven over WebDriver
 //! by chromedriver: a game against a bot played with the mouse, a short game to its end, the
-//! replay viewer, an uploaded broken ruleset, the tile-set viewer and removing a game. Each test saves a
+//! replay viewer, an uploaded broken ruleset, the tile-set viewer and removing a game; and
+//! (issue 33) a game played to its end by touch and mouse on a phone, a tablet and a desktop,
+//! with the board's size, panning and zooming, the last move, the features' notes, the log's
+//! words, a double click and the end's winner, breakdown and chart checked. Each test saves a
 //! screenshot in `target/browser-shots/`.
 //!
 //! These tests need Debian's `chromium` and `chromium-driver` packages, so they are ignored by
@@ -12,6 +15,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use castellan::ui::web;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -48,6 +52,11 @@ fn temp(name: &str, what: &str) -> PathBuf {
 
 impl Browser {
     async fn start(name: &'static str) -> Browser {
+        Browser::start_at(name, DESKTOP).await
+    }
+
+    /// A browser whose page is `size` (width, height) CSS pixels.
+    async fn start_at(name: &'static str, size: (u32, u32)) -> Browser {
         let app = web::open(&temp(name, "data"), web::store::DEFAULT_MAX_GAMES)
             .expect("the server's data folder");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -70,17 +79,21 @@ impl Browser {
         }
         let profile = temp(name, "profile");
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
-                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                         "--no-first-run", "--disable-background-networking",
-                         "--disable-component-update", "--disable-sync",
-                         "--disable-dev-shm-usage", "--window-size=1500,1000",
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
+        let mut options = json!({
+            "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage",
+                     format!("--window-size={},{}", size.0, size.1),
+                     format!("--user-data-dir={}", profile.display())],
+        });
+        // A phone or a tablet is emulated (its exact viewport, touch); a desktop is a window.
+        if size.0 < DESKTOP.0 {
+            options["mobileEmulation"] = json!({"deviceMetrics":
+                {"width": size.0, "height": size.1, "pixelRatio": 1, "touch": true}});
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
@@ -437,5 +450,285 @@ async fn a_game_is_removed_from_the_list_after_a_question() {
     b.until(&format!("{rows} === 1")).await;
     let left = b.api("GET", "/api/games", json!(null)).await;
     assert_eq!(left.as_array().expect("games").len(), 1, "{left}");
+    b.end().await;
+}
+
+/// The three screens the page is tested on: a phone, a tablet and a desktop.
+const PHONE: (u32, u32) = (390, 844);
+const TABLET: (u32, u32) = (820, 1180);
+const DESKTOP: (u32, u32) = (1280, 800);
+
+/// Taps `css` with a finger (a touch pointer), as on a phone.
+async fn tap(b: &Browser, css: &str) {
+    let element = b
+        .client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    let finger = TouchActions::new("finger".into())
+        .then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    b.client
+        .perform_actions(finger)
+        .await
+        .unwrap_or_else(|e| panic!("tap {css}: {e}"));
+}
+
+/// Drags the board by (`dx`, `dy`) pixels with a finger.
+async fn drag_board(b: &Browser, dx: f64, dy: f64) {
+    let element = b.client.find(Locator::Css("#board")).await.expect("board");
+    let finger = TouchActions::new("finger".into())
+        .then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(200)),
+            x: dx,
+            y: dy,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    b.client.perform_actions(finger).await.expect("a drag");
+}
+
+/// Tile ids (`BA/RCr`), spot codes (`NL`) and rule ids (`§1.8`, `FA7`) the log must not show.
+const ENGINE_WORDS: &str =
+    r"/[A-Z]{2}\/|\b(NL|NR|EL|ER|SL|SR|WL|WR|N|E|S|W|C)\b|§|\bFA\d|\bfollower\b/";
+
+/// Plays a short game of `hig` against the greedy bot on a screen of `size`, by touch on
+/// the phone and with the mouse elsewhere, and checks what the page explains on the way.
+async fn play_on(name: &'static str, size: (u32, u32), touch: bool) {
+    let b = Browser::start_at(name, size).await;
+    new_game(&b, "You,greedy", 5).await;
+    my_turn(&b).await;
+    // The board takes most of the screen's width on a narrow screen (not 2 px), and is at
+    // least a tile high.
+    let board_w = b
+        .value("document.getElementById('board').clientWidth")
+        .await;
+    let board_h = b
+        .value("document.getElementById('board').clientHeight")
+        .await;
+    let (bw, bh) = (
+        board_w.as_f64().expect("width"),
+        board_h.as_f64().expect("height"),
+    );
+    let share = if size.0 < 900 { 0.9 } else { 0.5 };
+    assert!(
+        bw >= share * f64::from(size.0) && bh >= 0.4 * f64::from(size.1),
+        "{name}: the board is {bw}x{bh} on a {size:?} screen"
+    );
+    // The drawn tile and the rotate button are on screen without scrolling.
+    let reach = "(() => { const r = document.getElementById('rotate').getBoundingClientRect(); \
+                 return r.bottom <= innerHeight && r.right <= innerWidth && r.width > 0; })()";
+    assert_eq!(
+        b.value(reach).await,
+        json!(true),
+        "{name}: rotate is in reach"
+    );
+    // Dragging pans the board; the zoom buttons zoom it.
+    let before = b.value("[look.cx, look.cy]").await;
+    drag_board(&b, 60.0, 40.0).await;
+    assert_ne!(
+        b.value("[look.cx, look.cy]").await,
+        before,
+        "{name}: a drag pans"
+    );
+    let scale = b.value("look.scale").await.as_f64().expect("scale");
+    b.click("#zoom-in").await;
+    let zoomed = b.value("look.scale").await.as_f64().expect("scale");
+    assert!(zoomed > scale, "{name}: zoom in {scale} -> {zoomed}");
+    b.click("#zoom-out").await;
+    drag_board(&b, -60.0, -40.0).await;
+    let mut moves = 0;
+    for _ in 0..40 {
+        my_turn(&b).await;
+        if b.value("/over/.test(document.getElementById('turn').textContent)")
+            .await
+            == json!(true)
+        {
+            break;
+        }
+        let seen = b.value("game.standing.history").await;
+        let target = if b
+            .value("!!document.querySelector('rect.target.place.ok')")
+            .await
+            == json!(true)
+        {
+            "rect.target.place.ok"
+        } else if b
+            .value("!!document.querySelector('circle.target.spot')")
+            .await
+            == json!(true)
+        {
+            // Deploy spots are labelled by figure and feature.
+            let labels = b
+                .value("[...document.querySelectorAll('.spot-label text')].map(t => t.textContent)")
+                .await;
+            assert!(
+                labels.as_array().is_some_and(|l| !l.is_empty()
+                    && l.iter().all(|t| t.as_str().is_some_and(|t| [
+                        "knight", "thief", "farmer", "monk", "abbot"
+                    ]
+                    .iter()
+                    .any(|r| t.starts_with(r))))),
+                "{name}: {labels}"
+            );
+            "circle.target.spot"
+        } else {
+            "#choices button"
+        };
+        if touch {
+            tap(&b, target).await;
+        } else if moves == 0 {
+            // A double click: the second click is quietly ignored.
+            let el = b.client.find(Locator::Css(target)).await.expect("target");
+            b.client
+                .perform_actions(
+                    fantoccini::actions::MouseActions::new("mouse".into())
+                        .then(PointerAction::MoveToElement {
+                            element: el,
+                            duration: None,
+                            x: 0.0,
+                            y: 0.0,
+                        })
+                        .then(PointerAction::Down {
+                            button: MOUSE_BUTTON_LEFT,
+                        })
+                        .then(PointerAction::Up {
+                            button: MOUSE_BUTTON_LEFT,
+                        })
+                        .then(PointerAction::Down {
+                            button: MOUSE_BUTTON_LEFT,
+                        })
+                        .then(PointerAction::Up {
+                            button: MOUSE_BUTTON_LEFT,
+                        }),
+                )
+                .await
+                .expect("a double click");
+        } else {
+            b.click(target).await;
+        }
+        b.until(&format!("game.standing.history > {seen}")).await;
+        moves += 1;
+        // No message: neither a double click nor a bot's move is an error.
+        assert_eq!(
+            b.value("document.getElementById('message').textContent")
+                .await,
+            json!(""),
+            "{name}: no message after a move"
+        );
+        // The last tile laid is outlined.
+        b.until("document.getElementById('last-tile')").await;
+    }
+    assert!(moves > 0, "{name}: the person played");
+    // A feature's note says who holds it and what it is worth.
+    b.value("(document.querySelector('.feature-spot.road, .feature-spot.city').dispatchEvent(new PointerEvent('pointerenter')), 0)")
+        .await;
+    let note = b
+        .value("document.getElementById('feature-note').textContent")
+        .await;
+    assert!(
+        note.as_str()
+            .is_some_and(|n| n.contains(" of ") && (n.contains("worth") || n.contains("completed"))),
+        "{name}: {note}"
+    );
+    // The end: the winner, a breakdown row per player adding up to the score, a chart line
+    // per player.
+    b.until("!document.getElementById('end').hidden").await;
+    let winner = b
+        .value("document.getElementById('winner').textContent")
+        .await;
+    assert!(
+        winner.as_str().is_some_and(|w| w.contains("win")),
+        "{name}: {winner}"
+    );
+    let sums = b
+        .value(
+            "[...document.querySelectorAll('#breakdown tbody tr')].map(r => { \
+               const c = [...r.cells].slice(1).map(x => Number(x.textContent)); \
+               return c.slice(0, -1).reduce((a, b) => a + b, 0) === c[c.length - 1]; })",
+        )
+        .await;
+    assert_eq!(sums, json!([true, true]), "{name}: the breakdown adds up");
+    assert_eq!(
+        b.value("document.querySelectorAll('#chart polyline').length")
+            .await,
+        json!(2)
+    );
+    // The log speaks players' words: no tile ids, spot codes or rule ids (those are notes).
+    let bad = b
+        .value(&format!(
+            "[...document.querySelectorAll('#log li')].map(l => l.textContent).filter(t => {ENGINE_WORDS}.test(t))"
+        ))
+        .await;
+    assert_eq!(bad, json!([]), "{name}: the log shows engine words");
+    let noted = b
+        .value("[...document.querySelectorAll('#log li[title]')].length")
+        .await;
+    assert!(
+        noted.as_u64() > Some(0),
+        "{name}: scores carry their rule as a note"
+    );
+    b.end().await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_game_is_played_by_touch_on_a_phone() {
+    play_on("phone", PHONE, true).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_game_is_played_by_touch_on_a_tablet() {
+    play_on("tablet", TABLET, true).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_game_is_played_with_the_mouse_on_a_desktop() {
+    play_on("desktop", DESKTOP, false).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_banner_says_when_the_server_is_gone_and_retry_comes_back() {
+    let b = Browser::start("offline").await;
+    new_game(&b, "You,greedy", 5).await;
+    my_turn(&b).await;
+    // The page's requests fail as they do when the server is gone.
+    b.value("(window.realFetch = window.fetch, window.fetch = () => Promise.reject(new TypeError('gone')), 0)")
+        .await;
+    b.click("rect.target.place.ok").await;
+    b.until("!document.getElementById('offline').hidden").await;
+    assert_eq!(
+        b.value("document.getElementById('message').textContent")
+            .await,
+        json!("")
+    );
+    b.value("(window.fetch = window.realFetch, 0)").await;
+    b.click("#retry").await;
+    b.until("document.getElementById('offline').hidden").await;
+    b.until("document.querySelector('rect.target.place.ok')")
+        .await;
     b.end().await;
 }

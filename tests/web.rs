@@ -690,3 +690,137 @@ fn a_request_waiting_for_a_removed_game_finds_it_gone() {
     ));
     assert_eq!(folders(&dir), 0);
 }
+
+/// Plays `hig` between two bots to the end (after `tiles` tiles), through the API.
+async fn bots_to_the_end(app: &Router, seed: u64, tiles: u32) -> Value {
+    let mut game = create(
+        app,
+        json!({"ruleset": "hig", "players": ["greedy", "random"], "seed": seed, "end_after": tiles}),
+    )
+    .await;
+    while game["decision"].is_object() {
+        let (status, next) = call(
+            app,
+            "POST",
+            &format!("/api/games/{}/bot", id(&game)),
+            Some(json!({"expect": history(&game)})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        game = next;
+    }
+    game
+}
+
+fn numbers(v: &Value) -> Vec<u64> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_finished_game_explains_itself_in_players_words() {
+    // Issue 33: the end names the winner and breaks each score down by source; the log
+    // speaks of tiles, figures and places, with the rule (RULES.md ids) only as a note.
+    let dir = data("explains");
+    let app = app(&dir);
+    for seed in [3, 4, 9] {
+        let game = bots_to_the_end(&app, seed, 10).await;
+        let scores = numbers(&game["standing"]["scores"]);
+        let end = &game["end"];
+        let best = scores.iter().copied().max().expect("scores");
+        let winners: Vec<u64> = (0..scores.len() as u64)
+            .filter(|s| scores[*s as usize] == best)
+            .collect();
+        assert_eq!(numbers(&end["winners"]), winners, "seed {seed}");
+        let rows = end["breakdown"].as_array().expect("breakdown");
+        let sources = end["sources"].as_array().expect("sources").len();
+        for (seat, row) in rows.iter().enumerate() {
+            let row = numbers(row);
+            assert_eq!(row.len(), sources);
+            assert_eq!(row.iter().sum::<u64>(), scores[seat], "seed {seed}: {end}");
+        }
+        // Scores turn by turn never fall and end at the final scores.
+        let timeline = end["timeline"].as_array().expect("timeline");
+        assert_eq!(numbers(timeline.last().expect("a row")), scores);
+        for pair in timeline.windows(2) {
+            let (a, b) = (numbers(&pair[0]), numbers(&pair[1]));
+            assert!(a.iter().zip(&b).all(|(x, y)| x <= y), "{a:?} {b:?}");
+        }
+        // No tile ids (`BA/RCr`), spot codes (`NL`) or rule ids in the words; the rules
+        // that paid are notes beside their lines.
+        let log = game["log"].as_array().expect("log");
+        let notes = game["notes"].as_array().expect("notes");
+        assert_eq!(log.len(), notes.len());
+        let spots = [
+            " NL", " NR", " EL", " ER", " SL", " SR", " WL", " WR", " C ",
+        ];
+        for line in log.iter().filter_map(Value::as_str) {
+            assert!(
+                !line.contains('/')
+                    && !line.contains('§')
+                    && !spots.iter().any(|s| line.contains(s)),
+                "seed {seed}: {line}"
+            );
+        }
+        for (line, note) in log.iter().zip(notes) {
+            if line
+                .as_str()
+                .is_some_and(|l| l.contains(" scores ") && l.contains("incomplete"))
+            {
+                assert_eq!(note, "§1.8", "{line}");
+            }
+        }
+        // The last move is the last tile placed, at the position its log line names.
+        let last = &game["last"];
+        let placed = log
+            .iter()
+            .filter_map(Value::as_str)
+            .rfind(|l| l.contains(" places "))
+            .expect("a placement");
+        assert!(
+            placed.ends_with(&format!("at ({},{})", last["x"], last["y"])),
+            "{placed} / {last}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn features_say_who_holds_them_and_what_they_are_worth_now() {
+    // RULES.md §1.8: an incomplete road or city is worth its tiles (and pennants) if scored
+    // now; the figures on a feature are its holders.
+    let dir = data("features");
+    let app = app(&dir);
+    let game = bots_to_the_end(&app, 4, 6).await;
+    let features = game["features"].as_array().expect("features");
+    assert!(!features.is_empty());
+    for f in features {
+        let text = f["text"].as_str().expect("text");
+        let parts = f["parts"].as_array().expect("parts");
+        assert!(!parts.is_empty(), "{f}");
+        let kind = f["kind"].as_str().expect("kind");
+        assert!(text.starts_with(kind), "{text}");
+        if (kind == "road" || kind == "cloister") && !text.contains("completed") {
+            // A road or cloister nobody holds is worth one point a tile.
+            let tiles: std::collections::HashSet<(i64, i64)> = parts
+                .iter()
+                .map(|p| (p[0].as_i64().expect("x"), p[1].as_i64().expect("y")))
+                .collect();
+            if kind == "road" && text.contains("nobody holds it") {
+                assert!(
+                    text.ends_with(&format!("worth {} now", tiles.len())),
+                    "{text}"
+                );
+            }
+        }
+    }
+    // The game is over: every figure left on the board is a holder of some feature.
+    let held: usize = features
+        .iter()
+        .filter_map(|f| f["text"].as_str())
+        .filter(|t| !t.contains("nobody"))
+        .count();
+    assert!(held > 0, "figures stay on incomplete features at the end");
+}

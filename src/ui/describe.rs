@@ -199,7 +199,7 @@ fn feature_kind(game: &Game, pos: Pos, spot: Spot) -> Option<FeatureKind> {
 /// What a figure is called where it stands ("knight", "farmer", …); a figure other than the
 /// normal follower is named by its figure table row ("big knight"), and one whose name is
 /// already a role stands for itself (the abbot in a cloister or garden is "abbot").
-fn figure_role(kind: FigureKind, feature: Option<FeatureKind>) -> String {
+pub fn figure_role(kind: FigureKind, feature: Option<FeatureKind>) -> String {
     let role = feature.map_or("follower", role);
     if kind == FigureKind::Follower {
         role.to_string()

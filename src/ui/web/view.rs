@@ -1,15 +1,18 @@
 //! What the page is sent: a game as JSON, with the board as SVG, every legal action in words
-//! and in record notation, and where on the board each one is clicked.
+//! and in record notation, and where on the board each one is clicked; and what explains the
+//! game: the last move, the features with who holds them and their worth now, the tiles still
+//! to come by type, the log in players' words and, at the end, the winner, each player's points
+//! by source and the scores turn by turn.
 
 use super::store::Entry;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::engine::words;
 use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::model::tile::FeatureKind;
 use crate::record;
-use crate::ui::describe;
 use crate::ui::render::svg;
+use crate::ui::{describe, holdings, narrate, tally};
 use serde_json::{Value, json};
 
 /// Where on the board an action is clicked: a position, and on it a rotation (for placing)
@@ -58,10 +61,26 @@ pub fn target(game: &Game, action: &Action) -> Target {
     }
 }
 
+/// The short label of a deployment drawn on its spot: the figure by its role and the feature
+/// ("knight – city", "thief – road", "farmer", "monk"); none for other actions.
+fn spot_label(game: &Game, action: &Action) -> Option<String> {
+    let Action::Deploy { pos, spot, figure } = *action else {
+        return None;
+    };
+    let seg = game.seg_at(pos, spot)?;
+    let kind = game.features().segment(seg).kind;
+    let role = describe::figure_role(figure, Some(kind));
+    Some(match kind {
+        FeatureKind::City | FeatureKind::Road => format!("{role} \u{2013} {}", kind.name()),
+        _ => role,
+    })
+}
+
 /// One legal action for the page.
 fn action_json(game: &Game, index: usize, action: &Action, words: &str) -> Value {
     let t = target(game, action);
     json!({
+        "label": spot_label(game, action),
         "index": index,
         "text": words,
         "record": record::action_table(action),
@@ -74,13 +93,100 @@ fn action_json(game: &Game, index: usize, action: &Action, words: &str) -> Value
     })
 }
 
-/// The events in words, as `castellan replay` prints them, spoken to a player named "You" in
-/// the second person as the terminal game does.
-pub fn log(events: &[Event], names: &[String]) -> Vec<String> {
-    events
+/// The events in players' words ([`narrate`]), spoken to a player named "You" in the second
+/// person as the terminal game does: the lines, and beside them the rule each names (or null),
+/// for a hover note.
+pub fn log(game: &Game, events: &[Event], names: &[String]) -> (Vec<String>, Vec<Option<String>>) {
+    narrate::lines(game, events, names)
+        .into_iter()
+        .map(|l| (l.text, l.note))
+        .unzip()
+}
+
+/// The last move: where the last tile was laid (by whom) and the figure deployed on it, if any
+/// (its spot drawn at `px`, `py`, a fraction of the tile).
+fn last_move(game: &Game, events: &[Event]) -> Value {
+    let Some(placed) = events
         .iter()
-        .map(|event| describe::second_person(&words::event(event, names).to_string()))
-        .collect()
+        .rposition(|e| matches!(e, Event::TilePlaced { .. }))
+    else {
+        return Value::Null;
+    };
+    let Event::TilePlaced { player, x, y, .. } = &events[placed] else {
+        return Value::Null;
+    };
+    let figure = events[placed..].iter().find_map(|e| match e {
+        Event::FigureDeployed { x, y, spot, .. } => {
+            let pos = Pos::new(*x, *y);
+            svg::spot_point(game, pos, *spot)
+                .map(|(px, py)| json!({"x": x, "y": y, "px": px, "py": py}))
+        }
+        _ => None,
+    });
+    json!({"player": player, "x": x, "y": y, "figure": figure})
+}
+
+/// Every feature on the board for the hover outline: its words, and each part's tile and the
+/// point of its spot on the tile.
+fn features(game: &Game) -> Value {
+    let names = &game.setup().players;
+    holdings::on_board(game)
+        .iter()
+        .map(|h| {
+            let parts: Vec<Value> = h
+                .parts
+                .iter()
+                .filter_map(|(pos, spot)| {
+                    let (px, py) = svg::spot_point(game, *pos, *spot)?;
+                    Some(json!([pos.x, pos.y, px, py]))
+                })
+                .collect();
+            json!({"kind": h.kind.name(), "text": h.words(names), "parts": parts})
+        })
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// The tiles still to come, by type (in words, types that read the same counted together),
+/// most first.
+fn tiles_by_type(game: &Game) -> Value {
+    let mut counts = Vec::new();
+    game.count_to_come(&mut counts);
+    let mut by_words: Vec<(String, u32)> = Vec::new();
+    for (tile, n) in game.rules().tiles.iter().zip(&counts) {
+        if *n == 0 {
+            continue;
+        }
+        let words = narrate::tile_words(tile);
+        match by_words.iter_mut().find(|(w, _)| *w == words) {
+            Some((_, c)) => *c += u32::from(*n),
+            None => by_words.push((words, u32::from(*n))),
+        }
+    }
+    by_words.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    by_words
+        .iter()
+        .map(|(w, n)| json!({"words": w, "count": n}))
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// The end of a game: the winners (every seat with the top score), each seat's points by
+/// source and the scores turn by turn; null while it goes on.
+fn end(game: &Game, events: &[Event]) -> Value {
+    if !game.is_over() {
+        return Value::Null;
+    }
+    let scores = game.scores();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let winners: Vec<usize> = (0..scores.len()).filter(|s| scores[*s] == best).collect();
+    let (sources, breakdown) = tally::breakdown(events, scores);
+    json!({
+        "winners": winners,
+        "sources": sources,
+        "breakdown": breakdown,
+        "timeline": tally::timeline(events, scores),
+    })
 }
 
 /// The board widened to the positions the actions name, and its frame.
@@ -137,9 +243,17 @@ fn drawn(game: &Game) -> Value {
 
 /// A game being played, as the page shows it, with its whole log.
 pub fn game(entry: &Entry) -> Value {
-    let mut view = state(entry);
-    view["log_from"] = json!(0);
-    view["log"] = json!(log(&entry.events, &entry.game.setup().players));
+    with_log(state(entry), entry, 0)
+}
+
+/// `view` with the game's log after its first `from` lines (`log_from`), each line with its
+/// rule note. The whole log is narrated (a line's words depend on what came before it) and cut.
+fn with_log(mut view: Value, entry: &Entry, from: usize) -> Value {
+    let (mut lines, mut notes) = log(&entry.game, &entry.events, &entry.game.setup().players);
+    let from = from.min(lines.len());
+    view["log_from"] = json!(from);
+    view["log"] = json!(lines.split_off(from));
+    view["notes"] = json!(notes.split_off(from));
     view
 }
 
@@ -150,11 +264,7 @@ pub fn changes(entry: &Entry, since: u64, shown: usize) -> Value {
     if since == entry.version() {
         return json!({"id": entry.id, "version": since, "same": true});
     }
-    let from = entry.events_kept(since, shown);
-    let mut view = state(entry);
-    view["log_from"] = json!(from);
-    view["log"] = json!(log(&entry.events[from..], &entry.game.setup().players));
-    view
+    with_log(state(entry), entry, entry.events_kept(since, shown))
 }
 
 /// A game being played, without its log.
@@ -186,6 +296,10 @@ fn state(entry: &Entry) -> Value {
         "actions": actions,
         "version": entry.version(),
         "can_undo": entry.can_undo(),
+        "last": last_move(game, &entry.events),
+        "features": features(game),
+        "to_come": tiles_by_type(game),
+        "end": end(game, &entry.events),
     })
 }
 
@@ -222,6 +336,7 @@ pub fn replay(entry: &Entry, upto: usize) -> Value {
         Ok((game, events)) => {
             let caption = format!("after {upto} of {} actions", history.len());
             let (svg, frame) = board(&game, &caption, &[]);
+            let (lines, notes) = log(&game, &events, names);
             json!({
                 "id": entry.id,
                 "upto": upto,
@@ -229,7 +344,9 @@ pub fn replay(entry: &Entry, upto: usize) -> Value {
                 "board": svg,
                 "frame": frame,
                 "standing": standing(&game),
-                "log": log(&events, names),
+                "log": lines,
+                "notes": notes,
+                "last": last_move(&game, &events),
             })
         }
         Err(e) => json!({"error": e.to_string()}),

@@ -17,7 +17,14 @@ async function api(method, url, body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch {
+    offline(true);
+    throw { error: "", offline: true };
+  }
+  offline(false);
   let answer;
   try {
     answer = await response.json();
@@ -38,6 +45,13 @@ async function api(method, url, body) {
 function say(text) {
   $("message").textContent = text || "";
 }
+
+// The banner shown while the server cannot be reached; Retry loads the view again.
+function offline(gone) {
+  $("offline").hidden = !gone;
+}
+
+$("retry").onclick = () => route();
 
 function svgEl(name, attrs) {
   const e = document.createElementNS(SVG, name);
@@ -88,7 +102,7 @@ async function route() {
       show("new");
     }
   } catch (e) {
-    say(e.error || String(e));
+    if (!e.offline) say(e.error || String(e));
   }
 }
 
@@ -199,37 +213,47 @@ function rotate() {
   draw(game);
 }
 
-async function act(index) {
-  clearTimeout(botTimer);
+// One request for the game at a time: a second click while one is on its way (a double
+// click) is ignored, and an answer older than the game shown is dropped without a word.
+let inFlight = false;
+
+async function send(url, body) {
+  if (inFlight) return;
+  inFlight = true;
+  document.body.classList.add("busy");
+  const asked = game.standing.history;
+  const id = game.id;
   try {
-    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/act`,
-      { index, expect: game.standing.history, ...Net.since(game) })));
+    const next = Net.merge(game, await api("POST", url, { ...body, ...Net.since(game) }));
+    if (game.id === id && next.standing.history >= asked) draw(next);
   } catch (e) {
-    say(e.error);
-    if (e.status === 409) draw(await api("GET", `/api/games/${game.id}`));
+    if (e.offline) {
+      clearTimeout(botTimer);
+    } else if (e.status === 409) {
+      // Someone (another tab, a bot) moved first: show the game as it is now, quietly.
+      draw(await api("GET", `/api/games/${id}`).catch(() => game));
+    } else {
+      say(e.error);
+    }
+  } finally {
+    inFlight = false;
+    document.body.classList.remove("busy");
   }
 }
 
+async function act(index) {
+  clearTimeout(botTimer);
+  await send(`/api/games/${game.id}/act`, { index, expect: game.standing.history });
+}
+
 async function botPlays() {
-  try {
-    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/bot`,
-      { expect: game.standing.history, ...Net.since(game) })));
-  } catch (e) {
-    // Another player's page moved the bot first (net.js pushes the move): nothing to say.
-    if (e.status !== 409) say(e.error);
-  }
+  await send(`/api/games/${game.id}/bot`, { expect: game.standing.history });
 }
 
 // net.js: takes back this page's last step of the turn.
 async function undo() {
   clearTimeout(botTimer);
-  try {
-    draw(Net.merge(game, await api("POST", `/api/games/${game.id}/undo`,
-      { expect: game.standing.history, ...Net.since(game) })));
-  } catch (e) {
-    say(e.error);
-    if (e.status === 409) draw(await api("GET", `/api/games/${game.id}`));
-  }
+  await send(`/api/games/${game.id}/undo`, { expect: game.standing.history });
 }
 
 function origin(frame, x, y) {
@@ -241,7 +265,9 @@ function drawStanding(tbody, s, active) {
   s.names.forEach((name, seat) => {
     const row = document.createElement("tr");
     if (seat === active) row.className = "active";
-    const dot = text("span", "", { class: "dot", style: `background:${s.colours[seat]}` });
+    // Through the style object, not a style attribute: the server's CSP allows no inline style.
+    const dot = text("span", "", { class: "dot" });
+    dot.style.background = s.colours[seat];
     const cell = document.createElement("td");
     cell.append(dot);
     const figures = Object.values(s.figures[seat]).join(" + ");
@@ -251,9 +277,202 @@ function drawStanding(tbody, s, active) {
   });
 }
 
-function drawLog(list, lines, before) {
-  list.replaceChildren(...lines.map((l, i) => text("li", l, i >= before ? { class: "new" } : {})));
+function drawLog(list, lines, before, notes = []) {
+  list.replaceChildren(...lines.map((l, i) => {
+    const attrs = i >= before ? { class: "new" } : {};
+    if (notes[i]) attrs.title = `rule ${notes[i]}`;
+    return text("li", l, attrs);
+  }));
   list.scrollTop = list.scrollHeight;
+}
+
+// ---- the board: pan and zoom ----
+
+// How the board is looked at: `scale` screen pixels per SVG unit, the SVG point (cx, cy) at
+// the middle of the board's box; `focus` names what it was last centred on.
+const look = { scale: 0, cx: 0, cy: 0, focus: "", id: "" };
+const ZOOM = { min: 0.2, max: 3, step: 1.25 };
+
+function applyLook() {
+  const box = $("board");
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  const w = box.clientWidth, h = box.clientHeight;
+  svg.setAttribute("width", w);
+  svg.setAttribute("height", h);
+  svg.setAttribute("viewBox", `${look.cx - w / 2 / look.scale} ${look.cy - h / 2 / look.scale} ${w / look.scale} ${h / look.scale}`);
+}
+
+function zoom(factor, px, py) {
+  const box = $("board");
+  const w = box.clientWidth, h = box.clientHeight;
+  // Keeps the SVG point under the screen point (px, py) in place.
+  const [sx, sy] = [px ?? w / 2, py ?? h / 2];
+  const before = look.scale;
+  look.scale = Math.min(ZOOM.max, Math.max(ZOOM.min, look.scale * factor));
+  look.cx += (sx - w / 2) * (1 / before - 1 / look.scale);
+  look.cy += (sy - h / 2) * (1 / before - 1 / look.scale);
+  applyLook();
+}
+
+// Centres the board on the tiles at `positions` (board coordinates), zooming out if they do
+// not fit and, the first time, in to fit them with a tile to spare around.
+function centreOn(positions, first, close = false) {
+  const frame = game.frame;
+  const box = $("board");
+  const w = box.clientWidth, h = box.clientHeight;
+  if (positions.length === 0 || w === 0) return;
+  const xs = positions.map(([x]) => origin(frame, x, 0)[0]);
+  const ys = positions.map(([, y]) => origin(frame, 0, y)[1]);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs) + frame.tile];
+  const [y0, y1] = [Math.min(...ys), Math.max(...ys) + frame.tile];
+  const margin = close ? 0.6 : 2;
+  const fit = Math.min(w / (x1 - x0 + margin * frame.tile), h / (y1 - y0 + margin * frame.tile));
+  if (first || close || look.scale > fit) look.scale = Math.min(close ? 2.2 : 1.2, Math.max(ZOOM.min, fit));
+  look.cx = (x0 + x1) / 2;
+  look.cy = (y0 + y1) / 2;
+}
+
+// What the board centres on: the whole board once the game is over; where the drawn tile may
+// go; else the positions the choices name and the last move; else the whole board.
+function action() {
+  if (game.standing.over) return allTiles();
+  const places = placeActions().map((a) => [a.x, a.y]);
+  if (places.length > 0) return places;
+  if (deploying()) return [[game.last.x, game.last.y]];
+  const at = game.actions.filter((a) => a.x !== null).map((a) => [a.x, a.y]);
+  if (game.last) at.push([game.last.x, game.last.y]);
+  return at.length > 0 ? at : allTiles();
+}
+
+// Whether the person deploys on the tile just laid: the board comes close to its spots.
+function deploying() {
+  const last = game.last;
+  return !!last && game.actions.some((a) => a.px !== null && a.x === last.x && a.y === last.y);
+}
+
+function allTiles() {
+  return [...document.querySelectorAll("#board g.tile")].map((t) => [Number(t.dataset.x), Number(t.dataset.y)]);
+}
+
+// Pans with one finger or the mouse, pinches with two, zooms with the wheel; a drag is not
+// a click.
+function panAndZoom(box) {
+  const pointers = new Map();
+  let moved = 0, spread = 0;
+  box.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    moved = 0;
+    if (pointers.size === 2) spread = distance();
+  });
+  box.addEventListener("pointermove", (e) => {
+    const was = pointers.get(e.pointerId);
+    if (!was) return;
+    const now = [e.clientX, e.clientY];
+    pointers.set(e.pointerId, now);
+    if (pointers.size === 1) {
+      moved += Math.abs(now[0] - was[0]) + Math.abs(now[1] - was[1]);
+      if (moved > 6) {
+        look.cx -= (now[0] - was[0]) / look.scale;
+        look.cy -= (now[1] - was[1]) / look.scale;
+        applyLook();
+      }
+    } else if (pointers.size === 2) {
+      moved = 100;
+      const d = distance();
+      const r = box.getBoundingClientRect();
+      const [[ax, ay], [bx, by]] = [...pointers.values()];
+      if (spread > 0) zoom(d / spread, (ax + bx) / 2 - r.left, (ay + by) / 2 - r.top);
+      spread = d;
+    }
+  });
+  const up = (e) => {
+    pointers.delete(e.pointerId);
+    spread = 0;
+  };
+  box.addEventListener("pointerup", up);
+  box.addEventListener("pointercancel", up);
+  box.addEventListener("pointerleave", up);
+  // A drag ends in a click on what is under the pointer: it is not one.
+  box.addEventListener("click", (e) => {
+    if (moved > 6) e.stopPropagation();
+  }, true);
+  box.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const r = box.getBoundingClientRect();
+    zoom(e.deltaY < 0 ? ZOOM.step : 1 / ZOOM.step, e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+  function distance() {
+    const [[ax, ay], [bx, by]] = [...pointers.values()];
+    return Math.hypot(ax - bx, ay - by);
+  }
+}
+
+panAndZoom($("board"));
+$("zoom-in").onclick = () => zoom(ZOOM.step);
+$("zoom-out").onclick = () => zoom(1 / ZOOM.step);
+$("zoom-fit").onclick = () => {
+  centreOn(allTiles(), true);
+  applyLook();
+};
+window.addEventListener("resize", () => game && applyLook());
+
+// ---- the board: what explains it ----
+
+// The last move: the tile outlined in its player's colour, and a ring round the figure put on it.
+function drawLast(svg, shown) {
+  const last = shown.last;
+  if (!last) return;
+  const frame = shown.frame;
+  const colour = shown.standing.colours[last.player];
+  const layer = svgEl("g", { class: "last-move" });
+  const [ox, oy] = origin(frame, last.x, last.y);
+  layer.append(svgEl("rect", { x: ox + 2, y: oy + 2, width: frame.tile - 4, height: frame.tile - 4,
+    class: "last-tile", stroke: colour, id: "last-tile" }));
+  if (last.figure) {
+    const [fx, fy] = origin(frame, last.figure.x, last.figure.y);
+    layer.append(svgEl("circle", { cx: fx + last.figure.px * frame.tile, cy: fy + last.figure.py * frame.tile,
+      r: 16, class: "last-figure", stroke: colour, id: "last-figure" }));
+  }
+  svg.append(layer);
+}
+
+// Every feature answers the pointer at its spots: it is outlined, and a note says who holds
+// it and what it is worth now.
+function drawFeatures(svg) {
+  const frame = game.frame;
+  const layer = svgEl("g", { class: "features" });
+  const outline = svgEl("g", { class: "feature-outline" });
+  game.features.forEach((f) => {
+    for (const [x, y, px, py] of f.parts) {
+      const [ox, oy] = origin(frame, x, y);
+      const spot = svgEl("circle", { cx: ox + px * frame.tile, cy: oy + py * frame.tile, r: 13,
+        class: `feature-spot ${f.kind}` });
+      spot.append(svgEl("title", {}));
+      spot.firstChild.textContent = f.text;
+      spot.addEventListener("pointerenter", () => showFeature(f, outline));
+      // A finger's tap keeps the note until the next tap; the mouse's goes when it leaves.
+      spot.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && showFeature(null, outline));
+      layer.append(spot);
+    }
+  });
+  svg.append(outline, layer);
+}
+
+function showFeature(f, outline) {
+  outline.replaceChildren();
+  $("feature-note").textContent = f ? f.text : "";
+  if (!f) return;
+  const frame = game.frame;
+  const seen = new Set();
+  for (const [x, y, px, py] of f.parts) {
+    const [ox, oy] = origin(frame, x, y);
+    if (!seen.has(`${x},${y}`)) {
+      seen.add(`${x},${y}`);
+      outline.append(svgEl("rect", { x: ox + 1, y: oy + 1, width: frame.tile - 2, height: frame.tile - 2 }));
+    }
+    outline.append(svgEl("circle", { cx: ox + px * frame.tile, cy: oy + py * frame.tile, r: 6 }));
+  }
 }
 
 // Places the overlay of clickable targets on the board for the person who decides.
@@ -294,30 +513,100 @@ function drawTargets(svg) {
     };
     layer.append(rect);
   }
+  const labels = svgEl("g", { class: "labels" });
   for (const a of game.actions) {
     if (a.x === null || a.rotation !== null) continue;
     const [ox, oy] = origin(frame, a.x, a.y);
-    const target = a.px !== null
-      ? svgEl("circle", { cx: ox + a.px * frame.tile, cy: oy + a.py * frame.tile, r: 11,
-          class: "target spot", id: `spot-${a.x}-${a.y}-${a.spot}-${a.index}` })
-      : svgEl("rect", { x: ox + 8, y: oy + 8, width: frame.tile - 16, height: frame.tile - 16,
-          class: "target tile", id: `tile-${a.x}-${a.y}-${a.index}` });
+    let target;
+    if (a.px !== null) {
+      const [cx, cy] = [ox + a.px * frame.tile, oy + a.py * frame.tile];
+      target = svgEl("circle", { cx, cy, r: 8, class: "target spot", id: `spot-${a.x}-${a.y}-${a.spot}-${a.index}` });
+      if (a.label) labels.append(spotLabel(a.label, cx, cy, a.index));
+    } else {
+      target = svgEl("rect", { x: ox + 8, y: oy + 8, width: frame.tile - 16, height: frame.tile - 16,
+        class: "target tile", id: `tile-${a.x}-${a.y}-${a.index}` });
+    }
     target.dataset.index = a.index;
     target.append(svgEl("title", {}));
     target.firstChild.textContent = a.text;
     target.onclick = () => act(a.index);
     layer.append(target);
   }
-  svg.append(layer);
+  svg.append(labels, layer);
 }
 
-// Draws the board half as large again as its natural size (the picture scales).
-function enlarge(svg) {
-  for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * 1.5);
+// A deploy spot's label ("knight – city") just below it (the spot above it takes the click).
+function spotLabel(words, cx, cy, index) {
+  const g = svgEl("g", { class: "spot-label", transform: `translate(${cx},${cy + 9})`, "data-index": index });
+  const width = 3.7 * words.length + 4;
+  g.append(svgEl("rect", { x: -width / 2, y: 0, width, height: 8.5, rx: 2 }));
+  const t = svgEl("text", { x: 0, y: 6.6, "text-anchor": "middle" });
+  t.textContent = words;
+  g.append(t);
+  return g;
+}
+
+// The tiles still to come, by type.
+function drawToCome() {
+  const total = game.to_come.reduce((n, t) => n + t.count, 0);
+  $("to-come-count").textContent = `Tiles to come, by type: ${total} (the drawn one and any set aside too)`;
+  $("to-come").replaceChildren(...game.to_come.map((t) => text("li", `${t.count} × ${t.words}`)));
+}
+
+// The end: the winner, each player's points by source, and the scores turn by turn.
+function drawEnd() {
+  const end = game.end;
+  $("end").hidden = !end;
+  if (!end) return;
+  const s = game.standing;
+  const names = end.winners.map((w) => s.names[w]);
+  $("winner").textContent = names.length === 1
+    ? `${names[0]} ${names[0] === "You" ? "win" : "wins"} with ${s.scores[end.winners[0]]} points`
+    : `${names.join(" and ")} share the win with ${s.scores[end.winners[0]]} points`;
+  const table = $("breakdown");
+  const head = document.createElement("tr");
+  head.append(text("th", "Player"), ...end.sources.map((k) => text("th", k)), text("th", "total"));
+  table.tHead.replaceChildren(head);
+  table.tBodies[0].replaceChildren(...s.names.map((name, seat) => {
+    const row = document.createElement("tr");
+    if (end.winners.includes(seat)) row.className = "winner";
+    row.append(text("td", name), ...end.breakdown[seat].map((p) => text("td", String(p))),
+      text("td", String(s.scores[seat]), { class: "total" }));
+    return row;
+  }));
+  drawChart($("chart"), end.timeline, s);
+}
+
+// The scores turn by turn as lines, one per player in their colour.
+function drawChart(svg, rows, s) {
+  const [w, h, pad] = [320, 160, 28];
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const top = Math.max(1, ...rows.flat());
+  const x = (i) => pad + (i * (w - pad - 8)) / Math.max(1, rows.length - 1);
+  const y = (v) => h - pad + 8 - (v * (h - pad - 8)) / top;
+  const parts = [svgEl("line", { x1: pad, y1: y(0), x2: w - 8, y2: y(0), class: "axis" }),
+    svgEl("line", { x1: pad, y1: y(0), x2: pad, y2: y(top), class: "axis" })];
+  const label = (content, attrs) => {
+    const t = svgEl("text", attrs);
+    t.textContent = content;
+    return t;
+  };
+  parts.push(label(String(top), { x: pad - 4, y: y(top) + 4, "text-anchor": "end" }),
+    label("0", { x: pad - 4, y: y(0) + 4, "text-anchor": "end" }),
+    label("turns →", { x: w - 8, y: h - 4, "text-anchor": "end" }));
+  s.names.forEach((name, seat) => {
+    const points = rows.map((r, i) => `${x(i)},${y(r[seat])}`).join(" ");
+    const line = svgEl("polyline", { points, fill: "none", stroke: s.colours[seat], "stroke-width": 2.5 });
+    line.append(svgEl("title", {}));
+    line.firstChild.textContent = `${name}: ${s.scores[seat]}`;
+    parts.push(line);
+  });
+  svg.replaceChildren(...parts);
 }
 
 function draw(next) {
   const before = game && game.id === next.id ? game.log.length : next.log.length;
+  const first = !game || game.id !== next.id || look.id !== next.id;
   game = next;
   const d = game.decision;
   const mine = d && !d.bot && Net.mayAct(game, d.player); // net.js: this page's seat
@@ -326,18 +615,27 @@ function draw(next) {
   if (fits.size > 0 && !fits.has(rotation)) rotation = [...fits][0];
   $("board").innerHTML = game.board;
   const svg = $("board").querySelector("svg");
-  enlarge(svg);
+  drawLast(svg, game);
+  drawFeatures(svg);
   if (mine) drawTargets(svg);
+  // Centre on the action when it changes; otherwise the board stays as the player left it.
+  const focus = JSON.stringify(action());
+  if (first || focus !== look.focus) {
+    centreOn(action(), first, deploying());
+    look.focus = focus;
+    look.id = game.id;
+  }
+  applyLook();
   const s = game.standing;
   $("turn").textContent = s.over
     ? `The game is over after ${s.turn} turns.`
     : `Turn ${s.turn}: ${s.names[d.player]} ${d.bot ? "(bot) is thinking…" : `to choose (${d.kind.replace("_", " ")})`}`;
   drawStanding($("standing").tBodies[0], s, d ? d.player : -1);
   $("tiles-left").textContent = `${s.tiles_left} tiles left to draw · ${game.ruleset.name}`;
-  $("drawn-box").style.visibility = game.drawn ? "visible" : "hidden";
+  $("drawn-box").hidden = !game.drawn;
   if (game.drawn) {
     $("drawn").innerHTML = game.drawn.rotations[rotation / 90];
-    $("drawn-id").textContent = `${game.drawn.id}, turned ${rotation}°`;
+    $("drawn-id").textContent = `turned ${rotation}°`;
   }
   $("rotate").disabled = !(mine && game.drawn);
   // Choices that are not on the board, and every choice in words.
@@ -355,7 +653,10 @@ function draw(next) {
       }
     }
   }
-  drawLog($("log"), game.log, before);
+  $("all-choices").hidden = !mine;
+  drawToCome();
+  drawEnd();
+  drawLog($("log"), game.log, before, game.notes);
   $("download").href = `/api/games/${game.id}/record`;
   $("to-replay").href = `#/replay/${game.id}`;
   clearTimeout(botTimer);
@@ -384,8 +685,9 @@ async function step(upto) {
   $("step").textContent = `${r.upto} / ${r.total} actions`;
   $("replay-title").textContent = `Game ${replay.id}`;
   $("replay-board").innerHTML = r.board;
+  drawLast($("replay-board").querySelector("svg"), r);
   drawStanding($("replay-standing").tBodies[0], r.standing, -1);
-  drawLog($("replay-log"), r.log, r.log.length);
+  drawLog($("replay-log"), r.log, r.log.length, r.notes);
 }
 
 $("slider").oninput = () => step(Number($("slider").value));

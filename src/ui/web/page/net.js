@@ -70,7 +70,12 @@ const Net = (() => {
   function merge(game, change) {
     if (change.same) return game;
     if (!game || game.id !== change.id) return change;
-    return { ...change, log: game.log.slice(0, change.log_from).concat(change.log) };
+    const kept = (lines) => (lines || []).slice(0, change.log_from);
+    return {
+      ...change,
+      log: kept(game.log).concat(change.log),
+      notes: kept(game.notes).concat(change.notes || []),
+    };
   }
 
   // Follows the game: server-sent events, or polling when they fail; `current` gives the game
