@@ -34,7 +34,7 @@ struct Beacons {
     id: u8,
 }
 
-/// The family's fixed id (the built-in families use 1 and 2).
+/// The family's fixed id (the built-in families use 1 to 4: the Count, P&D, T&B, the Abbot).
 const BEACONS: MechanicId = MechanicId(30);
 /// Its one kind of action, decision and event.
 const LIGHT: u8 = 0;
