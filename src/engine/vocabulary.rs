@@ -4,7 +4,8 @@
 //! `Deploy`, `Pass`, …); everything one mechanic owns (the dragon's steps, the fairy's moves,
 //! the Count's quarters) travels in one generic arm of each: [`MechanicAction`],
 //! [`MechanicDecision`] and [`MechanicEvent`]. Each names its mechanic family by a fixed
-//! [`MechanicId`], its own code for the kind, and a [`Payload`] that only the family reads.
+//! [`MechanicId`], its own code for the kind, and a payload (two positions and six small
+//! values: [`INTS`], [`BYTES`]) that only the family reads.
 //!
 //! A family never touches the payload by hand: it declares typed enums with
 //! [`mechanic_actions!`](crate::mechanic_actions), [`mechanic_decisions!`](crate::mechanic_decisions)
@@ -527,7 +528,7 @@ impl<'a> RecordReader<'a> {
     }
 
     /// The next value, if there is one (and moves past it).
-    pub fn next(&mut self) -> Option<&'a toml::Value> {
+    pub fn next_value(&mut self) -> Option<&'a toml::Value> {
         let value = self.values.get(self.at);
         self.at += 1;
         value
@@ -589,7 +590,7 @@ impl RecordValue for Pos {
     fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
         let mut int = |name: &str| {
             let n = r
-                .next()
+                .next_value()
                 .and_then(toml::Value::as_integer)
                 .ok_or_else(|| "expected whole numbers x and y first".to_string())?;
             i32::try_from(n).map_err(|_| {
@@ -612,7 +613,7 @@ impl RecordValue for Spot {
     }
     fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
         let name = r
-            .next()
+            .next_value()
             .and_then(toml::Value::as_str)
             .ok_or_else(|| "expected a spot's name".to_string())?;
         Spot::parse(name).ok_or_else(|| {
@@ -645,7 +646,7 @@ impl RecordValue for u8 {
         out.push(toml::Value::Integer((*self).into()));
     }
     fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
-        r.next()
+        r.next_value()
             .and_then(toml::Value::as_integer)
             .and_then(|n| u8::try_from(n).ok())
             .ok_or_else(|| "expected a whole number from 0 to 255".to_string())
@@ -789,8 +790,11 @@ impl EventWords for Nothing {
 /// ([`Nothing`] for a kind it has none of): `static WORDS: Family<A, D, E> = Family::new(ID);`.
 pub struct Family<A, D, E> {
     id: MechanicId,
-    sets: PhantomData<fn() -> (A, D, E)>,
+    sets: PhantomData<Sets<A, D, E>>,
 }
+
+/// What a [`Family`] is made of, as a type that holds none of them (and so is `Sync`).
+type Sets<A, D, E> = fn() -> (A, D, E);
 
 impl<A, D, E> Family<A, D, E> {
     /// The family with the fixed id `id`.

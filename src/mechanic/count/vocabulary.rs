@@ -156,7 +156,7 @@ impl RecordValue for Quarter {
     }
     fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
         let name = r
-            .next()
+            .next_value()
             .and_then(toml::Value::as_str)
             .ok_or("expected a quarter's name: castle, cathedral, market or blacksmiths")?;
         Quarter::parse(name).ok_or_else(|| {
