@@ -9,8 +9,8 @@
 //! - 1 …: script offers, by their rank among the script actions of the decision (at most
 //!   [`SCRIPT_SLOTS`]);
 //! - the global mechanic block: mechanic actions that records write without a position (the
-//!   Count's quarters, the princess's claim, …), by (record key, verb, first argument,
-//!   figure row);
+//!   Count's quarters, the princess's claim, …), by (record key, first and second small value
+//!   of the payload, figure row);
 //! - the cell block, `per_cell` indices per window cell: the 4 rotations of a placement, a
 //!   deployment's 14 spots × figure rows, and the positional mechanic actions (dragon, fairy,
 //!   removals, recalls, scorings) by (record key, spot code).
@@ -36,11 +36,12 @@ use std::sync::Arc;
 const ROTATIONS: usize = 4;
 /// Spots of a tile: 4 edges, 8 half-edges, the cloister, the inner spot.
 const SPOTS: usize = 14;
-/// Values of a mechanic action's first argument (a quarter, a count).
+/// Values of a mechanic action's second small value (a count, a figure kind).
 const CODES: usize = 16;
-/// Codes of a spot (0: none) in a positional mechanic action's first argument.
+/// Codes of a spot (0: none) in a positional mechanic action's first small value.
 const SPOT_CODES: usize = 15;
-/// Verbs of one mechanic family.
+/// Values of a mechanic action's first small value (a quarter); each record key is one kind of
+/// action, so the key stands for the verb.
 const VERBS: usize = 16;
 /// Script offers of one decision.
 pub const SCRIPT_SLOTS: usize = 64;
@@ -175,19 +176,21 @@ impl Layout {
                     .iter()
                     .position(|k| *k == key)
                     .ok_or_else(|| format!("unknown record key `{key}`"))?;
-                let code = usize::from(m.args[0]);
-                if code >= CODES || usize::from(m.verb) >= VERBS {
-                    return Err(format!("the `{key}` action {m:?} is out of range"));
-                }
-                if written_at(&value, m.pos) {
+                let (first, second) = (usize::from(m.bytes[0]), usize::from(m.bytes[1]));
+                let pos = Pos::new(m.ints[0], m.ints[1]);
+                if written_at(&value, pos) {
+                    let code = first;
                     if code >= SPOT_CODES {
                         return Err(format!("the `{key}` action {m:?} is out of range"));
                     }
                     let slot = ROTATIONS + SPOTS * self.figures.len() + lane * SPOT_CODES + code;
-                    return at_cell(m.pos, slot);
+                    return at_cell(pos, slot);
+                }
+                if first >= VERBS || second >= CODES {
+                    return Err(format!("the `{key}` action {m:?} is out of range"));
                 }
                 let row = self.figure_row(v.record_figure(&m).unwrap_or(FigureKind::Follower))?;
-                let at = ((lane * VERBS + usize::from(m.verb)) * CODES + code) * self.figures.len();
+                let at = ((lane * VERBS + first) * CODES + second) * self.figures.len();
                 Ok(self.global_start() + at + row)
             }
         }
