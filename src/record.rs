@@ -413,11 +413,9 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     }
     if let Some((key, value)) = a.mechanic.iter().next() {
         let vocabulary = vocabulary_of(key).ok_or_else(|| format!("unknown key `{key}`"))?;
-        let parsed = match &a.figure {
-            None => vocabulary.parse(key, value),
-            Some(name) => vocabulary.parse_figure(key, value, figure_named(name)?),
-        };
-        return parsed
+        let figure = a.figure.as_deref().map(figure_named).transpose()?;
+        return vocabulary
+            .parse(key, value, figure)
             .map(Action::Mechanic)
             .map_err(|e| format!("`{key}`: {e}"));
     }

@@ -16,14 +16,11 @@ use castellan::ui::report;
 use std::sync::Arc;
 
 // vocabulary guide: begin
-use castellan::engine::action::{Action, Decision, DecisionKind};
+use castellan::engine::action::{Action, Decision};
 use castellan::engine::game::RuleError;
 use castellan::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use castellan::engine::refusal::RuleId;
-use castellan::engine::vocabulary::{
-    Field, MechanicAction, MechanicDecision, MechanicEvent, MechanicId, RecordKey, Vocabulary,
-    record_array, record_at, record_pos, seat,
-};
+use castellan::engine::vocabulary::{ActionWords, EventWords, Family, MechanicId, seat};
 use castellan::model::geometry::Pos;
 use std::fmt;
 
@@ -34,22 +31,81 @@ struct Beacons {
     id: u8,
 }
 
-/// The family's fixed id (the built-in families use 1 and 2).
+/// The family's fixed id (the built-in families use 1 to 4: the Count, P&D, T&B, the Abbot).
 const BEACONS: MechanicId = MechanicId(30);
-/// Its one kind of action, decision and event.
-const LIGHT: u8 = 0;
+
+/// The beacons' vocabulary: their typed actions, decisions and events.
+static WORDS: Family<BeaconAction, BeaconDecision, BeaconEvent> = Family::new(BEACONS);
+
+castellan::mechanic_actions! {
+    /// An action of the beacons.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum BeaconAction for WORDS {
+        /// Light a beacon on the tile at `pos` (`beacon = [x, y]` in records).
+        Light {
+            /// The tile.
+            pos: Pos,
+        } = "beacon",
+    }
+}
+
+castellan::mechanic_decisions! {
+    /// A decision of the beacons.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum BeaconDecision for WORDS {
+        /// Light a beacon on the tile just laid, or pass.
+        Beacon = "beacon",
+    }
+}
+
+castellan::mechanic_events! {
+    /// An event of the beacons.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum BeaconEvent for WORDS {
+        /// A beacon was lit (`{"event": "beacon_lit", "player": …, "x": …, "y": …}`).
+        Lit {
+            /// Seat.
+            player: usize,
+            /// Column.
+            x: i32,
+            /// Row.
+            y: i32,
+        } = "beacon_lit",
+    }
+}
+
+impl ActionWords for BeaconAction {
+    fn words(&self) -> String {
+        let BeaconAction::Light { pos } = self;
+        format!("light a beacon at {pos}")
+    }
+}
+
+impl EventWords for BeaconEvent {
+    fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let BeaconEvent::Lit { player, x, y } = *self;
+        write!(
+            f,
+            "{} lights a beacon at {}",
+            seat(names, player),
+            Pos::new(x, y)
+        )
+    }
+}
 
 /// Light a beacon on the tile at `pos`.
 fn light(pos: Pos) -> Action {
-    Action::Mechanic(MechanicAction::new(&WORDS, LIGHT, pos, [0; 2]))
+    BeaconAction::Light { pos }.into()
 }
 
 /// A beacon was lit.
 fn lit(player: usize, pos: Pos) -> Event {
-    let mut e = MechanicEvent::new(&WORDS, LIGHT);
-    e.player = player;
-    e.pos = pos;
-    Event::Mechanic(e)
+    BeaconEvent::Lit {
+        player,
+        x: pos.x,
+        y: pos.y,
+    }
+    .into()
 }
 
 impl Mechanic for Beacons {
@@ -69,15 +125,14 @@ impl Mechanic for Beacons {
         g.placed_this_turn()?;
         Some(Asked {
             by: self.id,
-            kind: LIGHT,
+            kind: 0,
         })
     }
 
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
-        let kind = MechanicDecision::new(&WORDS, LIGHT, 0, Pos::new(0, 0), [0; 2]);
         Some(Decision {
             player: g.active(),
-            kind: DecisionKind::Mechanic(kind),
+            kind: BeaconDecision::Beacon.into(),
         })
     }
 
@@ -92,8 +147,7 @@ impl Mechanic for Beacons {
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        let ours = matches!(action, Action::Mechanic(m) if m.mechanic == BEACONS);
-        if !ours || asked.by != self.id {
+        if BeaconAction::of(action).is_none() || asked.by != self.id {
             return None;
         }
         let mut legal = Vec::new();
@@ -115,67 +169,13 @@ impl Mechanic for Beacons {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        match action {
-            Action::Mechanic(m) if asked.by == self.id && m.mechanic == BEACONS => {
-                events.push(lit(g.active(), m.pos));
+        match BeaconAction::of(action) {
+            Some(BeaconAction::Light { pos }) if asked.by == self.id => {
+                events.push(lit(g.active(), pos));
                 Some(Then::Next)
             }
             _ => None,
         }
-    }
-}
-
-/// The beacons' vocabulary.
-struct Words;
-
-static WORDS: Words = Words;
-
-impl Vocabulary for Words {
-    fn id(&self) -> MechanicId {
-        BEACONS
-    }
-
-    fn decision_name(&self, _decision: &MechanicDecision) -> &'static str {
-        "beacon"
-    }
-
-    fn action_words(&self, action: &MechanicAction) -> String {
-        format!("light a beacon at {}", action.pos)
-    }
-
-    fn record_keys(&self) -> &'static [RecordKey] {
-        &[RecordKey {
-            key: "beacon",
-            arity: &[2],
-        }]
-    }
-
-    fn record(&self, action: &MechanicAction) -> (&'static str, toml::Value) {
-        ("beacon", record_at(action.pos, None))
-    }
-
-    fn parse(&self, _key: &str, value: &toml::Value) -> Result<MechanicAction, String> {
-        let pos = record_pos(record_array(value)?)?;
-        Ok(MechanicAction::new(&WORDS, LIGHT, pos, [0; 2]))
-    }
-
-    fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>) {
-        let fields = vec![
-            ("player", Field::Int(event.player as i64)),
-            ("x", Field::Int(event.pos.x.into())),
-            ("y", Field::Int(event.pos.y.into())),
-        ];
-        ("beacon_lit", fields)
-    }
-
-    fn event_words(
-        &self,
-        event: &MechanicEvent,
-        names: &[String],
-        f: &mut fmt::Formatter<'_>,
-    ) -> fmt::Result {
-        let who = seat(names, event.player);
-        write!(f, "{who} lights a beacon at {}", event.pos)
     }
 }
 // vocabulary guide: end

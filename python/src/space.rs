@@ -133,8 +133,8 @@ impl Layout {
             }
             Action::Mechanic(m) => {
                 at(3, 1.0);
-                at(5, m.pos.x as f32);
-                at(6, m.pos.y as f32);
+                at(5, m.ints[0] as f32);
+                at(6, m.ints[1] as f32);
                 if let Some(v) = vocabulary::of(m.mechanic) {
                     let (key, value) = v.record(&m);
                     let lane = self
@@ -143,17 +143,17 @@ impl Layout {
                         .position(|k| *k == key)
                         .map_or(0, |l| l + 1);
                     at(10, lane as f32);
-                    at(14, f32::from(m.args[1]));
+                    at(14, f32::from(m.bytes[1]));
                     at(
                         13,
-                        f32::from(u8::from(written_at(&value, m.pos.x, m.pos.y))),
+                        f32::from(u8::from(written_at(&value, m.ints[0], m.ints[1]))),
                     );
                     if let Some(kind) = v.record_figure(&m) {
                         at(9, self.figure_row(kind) as f32);
                     }
                 }
                 at(11, f32::from(m.verb));
-                at(12, f32::from(m.args[0]));
+                at(12, f32::from(m.bytes[0]));
             }
             Action::Script(_) => {
                 at(4, 1.0);

@@ -80,8 +80,13 @@ mod tests {
 
     #[test]
     fn actions_stay_small() {
-        // Bots clone games and compare actions constantly.
-        assert!(std::mem::size_of::<Action>() <= 16);
-        assert!(std::mem::size_of::<DecisionKind>() <= 24);
+        // Bots clone games and compare actions constantly. A mechanic's payload holds two
+        // positions and six small values (24 bytes with its family and kind).
+        assert_eq!(
+            std::mem::size_of::<crate::engine::vocabulary::MechanicAction>(),
+            24
+        );
+        assert_eq!(std::mem::size_of::<Action>(), 28);
+        assert!(std::mem::size_of::<DecisionKind>() <= 28);
     }
 }

@@ -1,7 +1,7 @@
 //! The one way in for every rule: the [`Mechanic`] trait.
 //!
 //! A game is shared state plus the mechanics its ruleset switches on, in a fixed order (the
-//! registry in `mechanic/mod.rs` builds the list). The stage loop in [`super::game`] names no
+//! registry in `src/registry.rs` builds the list). The stage loop in [`super::game`] names no
 //! mechanic: at each point of the turn it calls the hook of every mechanic that has one. Every
 //! hook has a no-op default, so a mechanic implements only the points it needs, and declares
 //! them in [`Mechanic::hooks`] so that a turn calls nothing else (a ruleset with only the base

@@ -4,70 +4,364 @@
 //! `Deploy`, `Pass`, …); everything one mechanic owns (the dragon's steps, the fairy's moves,
 //! the Count's quarters) travels in one generic arm of each: [`MechanicAction`],
 //! [`MechanicDecision`] and [`MechanicEvent`]. Each names its mechanic family by a fixed
-//! [`MechanicId`] and carries a small payload that only the owning mechanic reads (through the
-//! constructor and accessor functions it exports).
+//! [`MechanicId`], its own code for the kind, and a payload (two positions and six small
+//! values: [`INTS`], [`BYTES`]) that only the family reads.
 //!
-//! The family's [`Vocabulary`] says what the payload means to the rest of the program: the
-//! names scripts and reports see, the words people read, the keys of records and the JSON form
-//! of events. It is reachable from the id alone (records, words and event logs have no game at
-//! hand): every constructor enlists its vocabulary in a process-wide table, and the registry
-//! lists every built-in one (`vocabularies` in `registry.rs`).
+//! A family never touches the payload by hand: it declares typed enums with
+//! [`mechanic_actions!`](crate::mechanic_actions), [`mechanic_decisions!`](crate::mechanic_decisions)
+//! and [`mechanic_events!`](crate::mechanic_events), which generate the conversions to and from
+//! the arms (fields packed in order into the payload's slots, [`Slot`]), the record keys and
+//! notation of actions ([`RecordValue`]), the names of decisions and events and the JSON of
+//! events ([`JsonValue`]). The family writes only its enums and their words
+//! ([`ActionWords`], [`EventWords`]). Its [`Family`] joins them into the [`Vocabulary`] the
+//! rest of the program asks: the names scripts and reports see, the words people read, the keys
+//! of records and the JSON form of events. It is reachable from the id alone (records, words and
+//! event logs have no game at hand): every constructor enlists its vocabulary in a process-wide
+//! table, and the registry lists every built-in one (`vocabularies` in `registry.rs`).
 
-use crate::engine::action::Action;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::FeatureKind;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 
+/// The TOML value a record holds for an action (for the generated code of families outside
+/// the crate).
+pub use toml::Value;
+
 /// A mechanic family's fixed id, chosen by its vocabulary (the registry checks that no two
-/// share one). Not the mechanic's index in a game's list.
+/// built-in families share one). Not the mechanic's index in a game's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MechanicId(pub u8);
 
 /// How many mechanic families one process can know.
 pub const MAX_FAMILIES: usize = 32;
 
-/// An action a mechanic owns: which of its verbs, and a payload the mechanic reads (a board
-/// position and two small numbers: a spot's code, a quarter, a count).
+/// How many whole numbers a payload holds: two board positions, or a position and two
+/// numbers (a step, points, a count), or four numbers.
+pub const INTS: usize = 4;
+
+/// How many small values a payload holds: a spot, a figure kind, a seat, a small count, a
+/// quarter, a kind of feature, … (each one byte).
+pub const BYTES: usize = 6;
+
+/// An action a mechanic owns: which of its verbs, and a payload its typed value was packed
+/// into ([`Slot`]). 24 bytes and `Copy` (a test checks the size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MechanicAction {
     /// The owning family.
     pub mechanic: MechanicId,
     /// The family's own code for the kind of action.
     pub verb: u8,
-    /// Two small arguments, as the verb reads them.
-    pub args: [u8; 2],
-    /// A board position (the origin when the verb has none).
-    pub pos: Pos,
+    /// The small values, in the order the typed value's fields have them.
+    pub bytes: [u8; BYTES],
+    /// The whole numbers (positions first as `x, y`), in the order of the fields.
+    pub ints: [i32; INTS],
 }
 
 impl MechanicAction {
-    /// An action of `vocabulary`'s family (and the family's vocabulary enlisted).
-    pub fn new(vocabulary: &'static dyn Vocabulary, verb: u8, pos: Pos, args: [u8; 2]) -> Self {
+    /// An empty action `verb` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    pub fn new(vocabulary: &'static dyn Vocabulary, verb: u8) -> Self {
         MechanicAction {
             mechanic: enlist(vocabulary),
             verb,
-            args,
-            pos,
+            bytes: [0; BYTES],
+            ints: [0; INTS],
+        }
+    }
+}
+
+/// A decision a mechanic asks for: which of its kinds, and a payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MechanicDecision {
+    /// The owning family.
+    pub mechanic: MechanicId,
+    /// The family's own code for the kind of decision.
+    pub kind: u8,
+    /// The small values.
+    pub bytes: [u8; BYTES],
+    /// The whole numbers.
+    pub ints: [i32; INTS],
+}
+
+impl MechanicDecision {
+    /// An empty decision `kind` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    pub fn new(vocabulary: &'static dyn Vocabulary, kind: u8) -> Self {
+        MechanicDecision {
+            mechanic: enlist(vocabulary),
+            kind,
+            bytes: [0; BYTES],
+            ints: [0; INTS],
         }
     }
 
-    /// An action on the feature at `spot` of the tile at `pos` (`args[0]` holds the spot).
-    pub fn at_spot(
-        vocabulary: &'static dyn Vocabulary,
-        verb: u8,
-        pos: Pos,
-        spot: Option<Spot>,
+    /// The decision's name, as scripts and reports see it (`"dragon_step"`).
+    pub fn name(&self) -> &'static str {
+        of(self.mechanic).map_or("?", |v| v.decision_name(self))
+    }
+}
+
+/// Something a mechanic made happen: which of its kinds of event, and a payload (with a text:
+/// a tile id, a script's name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MechanicEvent {
+    /// The owning family.
+    pub mechanic: MechanicId,
+    /// The family's own code for the kind of event.
+    pub kind: u8,
+    /// The small values.
+    pub bytes: [u8; BYTES],
+    /// The whole numbers.
+    pub ints: [i32; INTS],
+    /// A text.
+    pub text: Option<Arc<str>>,
+}
+
+impl MechanicEvent {
+    /// An empty event `kind` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    pub fn new(vocabulary: &'static dyn Vocabulary, kind: u8) -> Self {
+        MechanicEvent {
+            mechanic: enlist(vocabulary),
+            kind,
+            bytes: [0; BYTES],
+            ints: [0; INTS],
+            text: None,
+        }
+    }
+}
+
+/// Where a typed value's fields go: the payload's slots, filled in field order (whole numbers
+/// and small values each from the first free slot on). Made by the generated conversions.
+pub struct Packer<'a> {
+    ints: &'a mut [i32; INTS],
+    bytes: &'a mut [u8; BYTES],
+    text: Option<&'a mut Option<Arc<str>>>,
+    next_int: usize,
+    next_byte: usize,
+}
+
+impl<'a> Packer<'a> {
+    /// A packer into these slots (`text`: the event's text, none for actions and decisions).
+    pub fn new(
+        ints: &'a mut [i32; INTS],
+        bytes: &'a mut [u8; BYTES],
+        text: Option<&'a mut Option<Arc<str>>>,
     ) -> Self {
-        MechanicAction::new(vocabulary, verb, pos, [spot_code(spot), 0])
+        Packer {
+            ints,
+            bytes,
+            text,
+            next_int: 0,
+            next_byte: 0,
+        }
     }
 
-    /// The spot of an action made by [`MechanicAction::at_spot`].
-    pub fn spot(&self) -> Option<Spot> {
-        spot_of_code(self.args[0])
+    /// Puts a whole number in the next free slot.
+    pub fn int(&mut self, n: i32) {
+        if let Some(slot) = self.ints.get_mut(self.next_int) {
+            *slot = n;
+        }
+        self.next_int += 1;
     }
+
+    /// Puts a small value in the next free slot.
+    pub fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.next_byte) {
+            *slot = b;
+        }
+        self.next_byte += 1;
+    }
+
+    /// Puts the text.
+    pub fn text(&mut self, t: Arc<str>) {
+        if let Some(slot) = self.text.as_deref_mut() {
+            *slot = Some(t);
+        }
+    }
+}
+
+/// Reads a payload back in the order a [`Packer`] filled it.
+pub struct Unpacker<'a> {
+    ints: &'a [i32; INTS],
+    bytes: &'a [u8; BYTES],
+    text: Option<&'a Option<Arc<str>>>,
+    next_int: usize,
+    next_byte: usize,
+}
+
+impl<'a> Unpacker<'a> {
+    /// An unpacker of these slots.
+    pub fn new(
+        ints: &'a [i32; INTS],
+        bytes: &'a [u8; BYTES],
+        text: Option<&'a Option<Arc<str>>>,
+    ) -> Self {
+        Unpacker {
+            ints,
+            bytes,
+            text,
+            next_int: 0,
+            next_byte: 0,
+        }
+    }
+
+    /// The next whole number.
+    pub fn int(&mut self) -> Option<i32> {
+        let n = self.ints.get(self.next_int).copied();
+        self.next_int += 1;
+        n
+    }
+
+    /// The next small value.
+    pub fn byte(&mut self) -> Option<u8> {
+        let b = self.bytes.get(self.next_byte).copied();
+        self.next_byte += 1;
+        b
+    }
+
+    /// The text (empty when none was put).
+    pub fn text(&mut self) -> Option<Arc<str>> {
+        let text = self.text?;
+        Some(text.clone().unwrap_or_else(|| Arc::from("")))
+    }
+}
+
+/// A type a family's typed values may hold in a field: how it goes into a payload and comes
+/// back. `INTS` and `BYTES` say how many slots it takes (the generated code checks at compile
+/// time that a variant's fields fit).
+pub trait Slot: Sized {
+    /// Whole-number slots taken.
+    const INTS: usize;
+    /// Small-value slots taken.
+    const BYTES: usize;
+    /// Packs the value.
+    fn put(self, p: &mut Packer<'_>);
+    /// Unpacks it (none when the slots hold no such value).
+    fn take(u: &mut Unpacker<'_>) -> Option<Self>;
+}
+
+impl Slot for i32 {
+    const INTS: usize = 1;
+    const BYTES: usize = 0;
+    fn put(self, p: &mut Packer<'_>) {
+        p.int(self);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        u.int()
+    }
+}
+
+impl Slot for u32 {
+    const INTS: usize = 1;
+    const BYTES: usize = 0;
+    fn put(self, p: &mut Packer<'_>) {
+        p.int(self as i32);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        u.int().map(|n| n as u32)
+    }
+}
+
+impl Slot for u8 {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(self);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        u.byte()
+    }
+}
+
+/// A seat (a game has at most a few: one byte, saturated).
+impl Slot for usize {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(u8::try_from(self).unwrap_or(u8::MAX));
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        u.byte().map(usize::from)
+    }
+}
+
+impl Slot for Pos {
+    const INTS: usize = 2;
+    const BYTES: usize = 0;
+    fn put(self, p: &mut Packer<'_>) {
+        p.int(self.x);
+        p.int(self.y);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        Some(Pos::new(u.int()?, u.int()?))
+    }
+}
+
+impl Slot for Option<Spot> {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(spot_code(self));
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        Some(spot_of_code(u.byte()?))
+    }
+}
+
+impl Slot for Spot {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(spot_code(Some(self)));
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        spot_of_code(u.byte()?)
+    }
+}
+
+impl Slot for FigureKind {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(self.code());
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        FigureKind::of_code(u.byte()?)
+    }
+}
+
+impl Slot for FeatureKind {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(code_in(&FeatureKind::ALL, self));
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        FeatureKind::ALL.get(usize::from(u.byte()?)).copied()
+    }
+}
+
+impl Slot for Arc<str> {
+    const INTS: usize = 0;
+    const BYTES: usize = 0;
+    fn put(self, p: &mut Packer<'_>) {
+        p.text(self);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        u.text()
+    }
+}
+
+/// Whether fields taking `ints` whole-number and `bytes` small-value slots fit a payload.
+pub const fn fits(ints: usize, bytes: usize) -> bool {
+    ints <= INTS && bytes <= BYTES
+}
+
+/// The index of `value` in a family's table of values (0 when it is not there), as one byte.
+pub fn code_in<T: PartialEq>(table: &[T], value: T) -> u8 {
+    table.iter().position(|t| *t == value).unwrap_or(0) as u8
 }
 
 /// A spot as one byte: 0 for none.
@@ -88,90 +382,6 @@ fn spot_of_code(code: u8) -> Option<Spot> {
         13 => Some(Spot::Cloister),
         14 => Some(Spot::Inner),
         _ => None,
-    }
-}
-
-/// A decision a mechanic asks for: which of its kinds, and a payload the mechanic reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MechanicDecision {
-    /// The owning family.
-    pub mechanic: MechanicId,
-    /// The family's own code for the kind of decision.
-    pub kind: u8,
-    /// Two small arguments, as the kind reads them.
-    pub args: [u8; 2],
-    /// A number (a step of a journey).
-    pub n: u32,
-    /// A board position (the origin when the kind has none).
-    pub pos: Pos,
-}
-
-impl MechanicDecision {
-    /// A decision of `vocabulary`'s family (and the family's vocabulary enlisted).
-    pub fn new(
-        vocabulary: &'static dyn Vocabulary,
-        kind: u8,
-        n: u32,
-        pos: Pos,
-        args: [u8; 2],
-    ) -> Self {
-        MechanicDecision {
-            mechanic: enlist(vocabulary),
-            kind,
-            args,
-            n,
-            pos,
-        }
-    }
-
-    /// The decision's name, as scripts and reports see it (`"dragon_step"`).
-    pub fn name(&self) -> &'static str {
-        of(self.mechanic).map_or("?", |v| v.decision_name(self))
-    }
-}
-
-/// Something a mechanic made happen: which of its kinds of event, and a payload.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MechanicEvent {
-    /// The owning family.
-    pub mechanic: MechanicId,
-    /// The family's own code for the kind of event.
-    pub kind: u8,
-    /// Two small arguments (a quarter, a reason).
-    pub args: [u8; 2],
-    /// A number (points, a step, a count).
-    pub n: u32,
-    /// A seat.
-    pub player: usize,
-    /// A board position.
-    pub pos: Pos,
-    /// A spot.
-    pub spot: Option<Spot>,
-    /// A kind of feature.
-    pub feature: Option<FeatureKind>,
-    /// A text (a tile id, a script's name).
-    pub text: Option<Arc<str>>,
-}
-
-impl MechanicEvent {
-    /// An event of `vocabulary`'s family with an empty payload (fill in what the kind uses).
-    pub fn new(vocabulary: &'static dyn Vocabulary, kind: u8) -> Self {
-        MechanicEvent {
-            mechanic: enlist(vocabulary),
-            kind,
-            args: [0; 2],
-            n: 0,
-            player: 0,
-            pos: Pos::new(0, 0),
-            spot: None,
-            feature: None,
-            text: None,
-        }
-    }
-
-    /// Whether this is the event `kind` of `vocabulary`'s family.
-    pub fn is(&self, vocabulary: &'static dyn Vocabulary, kind: u8) -> bool {
-        self.mechanic == vocabulary.id() && self.kind == kind
     }
 }
 
@@ -199,6 +409,59 @@ impl Serialize for Field {
     }
 }
 
+/// A type an event's field may have: its value in the event's JSON form.
+pub trait JsonValue {
+    /// The value as JSON has it.
+    fn json(&self) -> Field;
+}
+
+macro_rules! json_int {
+    ($($t:ty),*) => {$(
+        impl JsonValue for $t {
+            fn json(&self) -> Field {
+                Field::Int(*self as i64)
+            }
+        }
+    )*};
+}
+json_int!(i32, u32, u8, usize);
+
+impl JsonValue for &'static str {
+    fn json(&self) -> Field {
+        Field::Name(self)
+    }
+}
+
+impl JsonValue for Arc<str> {
+    fn json(&self) -> Field {
+        Field::Text(Arc::clone(self))
+    }
+}
+
+impl JsonValue for Option<Spot> {
+    fn json(&self) -> Field {
+        self.map_or(Field::Null, |s| Field::Name(s.name()))
+    }
+}
+
+impl JsonValue for Spot {
+    fn json(&self) -> Field {
+        Field::Name(self.name())
+    }
+}
+
+impl JsonValue for FigureKind {
+    fn json(&self) -> Field {
+        Field::Name(self.name())
+    }
+}
+
+impl JsonValue for FeatureKind {
+    fn json(&self) -> Field {
+        Field::Name(self.name())
+    }
+}
+
 /// One kind of action as records write it: the key and how many values its array takes
 /// (none: the value is not an array).
 #[derive(Clone, Copy, Debug)]
@@ -209,8 +472,408 @@ pub struct RecordKey {
     pub arity: &'static [usize],
 }
 
+/// The array lengths of a key whose fields write `min` to `max` values: none when the value is
+/// no array (`claim = true`, `quarter = "castle"`).
+pub const fn arity(min: usize, max: usize) -> &'static [usize] {
+    const LENGTHS: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    if max <= 1 || max >= LENGTHS.len() || min > max {
+        return &[];
+    }
+    LENGTHS.split_at(max + 1).0.split_at(min).1
+}
+
+/// A record's value for one action, read field by field.
+pub struct RecordReader<'a> {
+    key: &'a str,
+    values: &'a [toml::Value],
+    at: usize,
+    figure: Option<FigureKind>,
+    figure_read: bool,
+}
+
+impl<'a> RecordReader<'a> {
+    /// A reader of `key = value` for fields that write at most `max` values (0: the value is
+    /// `true`; 1: the value itself; more: an array), with the `figure` written beside it.
+    pub fn new(
+        key: &'a str,
+        value: &'a toml::Value,
+        max: usize,
+        figure: Option<FigureKind>,
+    ) -> Result<Self, String> {
+        let values = match max {
+            0 if value.as_bool() == Some(true) => &[],
+            0 => {
+                return Err(format!(
+                    "`{key} = false` says nothing: leave the action out or write `{key} = true`"
+                ));
+            }
+            1 => std::slice::from_ref(value),
+            _ => value
+                .as_array()
+                .map(Vec::as_slice)
+                .ok_or_else(|| format!("expected an array, found {}", value.type_str()))?,
+        };
+        Ok(RecordReader {
+            key,
+            values,
+            at: 0,
+            figure,
+            figure_read: false,
+        })
+    }
+
+    /// The action's key.
+    pub fn key(&self) -> &str {
+        self.key
+    }
+
+    /// The next value, if there is one (and moves past it).
+    pub fn next_value(&mut self) -> Option<&'a toml::Value> {
+        let value = self.values.get(self.at);
+        self.at += 1;
+        value
+    }
+
+    /// Whether a value is left.
+    pub fn has_more(&self) -> bool {
+        self.at < self.values.len()
+    }
+
+    /// The figure written beside the key (the follower when none is).
+    pub fn figure(&mut self) -> FigureKind {
+        self.figure_read = true;
+        self.figure.unwrap_or(FigureKind::Follower)
+    }
+
+    /// Refuses a `figure` the action does not take; `takers` are the family's keys that take
+    /// one, in words (empty: none does).
+    pub fn finish(self, takers: &str) -> Result<(), String> {
+        let key = self.key;
+        match self.figure {
+            Some(_) if !self.figure_read && takers.is_empty() => {
+                Err(format!("`figure` goes with `deploy`, not with `{key}`"))
+            }
+            Some(k) if !self.figure_read && k != FigureKind::Follower => {
+                Err(format!("`figure` goes with {takers}, not with `{key}`"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A type an action's field may have: the values it writes in the action's record value, and
+/// how it reads them back.
+pub trait RecordValue: Sized {
+    /// The fewest values it writes.
+    const MIN: usize;
+    /// The most values it writes.
+    const MAX: usize;
+    /// Whether it is the figure written beside the key (`figure = "big"`) rather than values.
+    const FIGURE: bool = false;
+    /// Writes its values.
+    fn write(&self, out: &mut Vec<toml::Value>);
+    /// Reads it back, or says what is wrong.
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String>;
+    /// The figure kind it names beside the key, if it is one.
+    fn figure(&self) -> Option<FigureKind> {
+        None
+    }
+}
+
+impl RecordValue for Pos {
+    const MIN: usize = 2;
+    const MAX: usize = 2;
+    fn write(&self, out: &mut Vec<toml::Value>) {
+        out.push(toml::Value::Integer(self.x.into()));
+        out.push(toml::Value::Integer(self.y.into()));
+    }
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        let mut int = |name: &str| {
+            let n = r
+                .next_value()
+                .and_then(toml::Value::as_integer)
+                .ok_or_else(|| "expected whole numbers x and y first".to_string())?;
+            i32::try_from(n).map_err(|_| {
+                format!(
+                    "{name} = {n} is off the board: coordinates lie between {} and {}",
+                    i32::MIN,
+                    i32::MAX
+                )
+            })
+        };
+        Ok(Pos::new(int("x")?, int("y")?))
+    }
+}
+
+impl RecordValue for Spot {
+    const MIN: usize = 1;
+    const MAX: usize = 1;
+    fn write(&self, out: &mut Vec<toml::Value>) {
+        out.push(toml::Value::String(self.name().to_string()));
+    }
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        let name = r
+            .next_value()
+            .and_then(toml::Value::as_str)
+            .ok_or_else(|| "expected a spot's name".to_string())?;
+        Spot::parse(name).ok_or_else(|| {
+            format!("`{name}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
+        })
+    }
+}
+
+impl RecordValue for Option<Spot> {
+    const MIN: usize = 0;
+    const MAX: usize = 1;
+    fn write(&self, out: &mut Vec<toml::Value>) {
+        if let Some(s) = self {
+            s.write(out);
+        }
+    }
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        if r.has_more() {
+            Spot::read(r).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+impl RecordValue for u8 {
+    const MIN: usize = 1;
+    const MAX: usize = 1;
+    fn write(&self, out: &mut Vec<toml::Value>) {
+        out.push(toml::Value::Integer((*self).into()));
+    }
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        r.next_value()
+            .and_then(toml::Value::as_integer)
+            .and_then(|n| u8::try_from(n).ok())
+            .ok_or_else(|| "expected a whole number from 0 to 255".to_string())
+    }
+}
+
+/// The figure beside the key: `figure = "big"` (no value of its own).
+impl RecordValue for FigureKind {
+    const MIN: usize = 0;
+    const MAX: usize = 0;
+    const FIGURE: bool = true;
+    fn write(&self, _out: &mut Vec<toml::Value>) {}
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        Ok(r.figure())
+    }
+    fn figure(&self) -> Option<FigureKind> {
+        Some(*self)
+    }
+}
+
+/// The record value of an action whose fields wrote `values`: `true` for none, the value
+/// itself for one, an array for more.
+pub fn record_value(mut values: Vec<toml::Value>) -> toml::Value {
+    match values.len() {
+        0 => toml::Value::Boolean(true),
+        1 => values.pop().unwrap_or(toml::Value::Boolean(true)),
+        _ => toml::Value::Array(values),
+    }
+}
+
+/// A family's actions as a typed enum (generated by [`mechanic_actions!`](crate::mechanic_actions)).
+pub trait ActionSet: Sized {
+    /// The record keys, one per kind of action.
+    const KEYS: &'static [RecordKey];
+    /// The typed action an arm holds.
+    fn decode(a: &MechanicAction) -> Option<Self>;
+    /// The action as a record writes it: its key and value.
+    fn record(&self) -> (&'static str, toml::Value);
+    /// The figure kind it names beside its key, if any.
+    fn figure(&self) -> Option<FigureKind>;
+    /// The action a record's `key = value` names (with `figure` beside it, if written).
+    fn parse(key: &str, value: &toml::Value, figure: Option<FigureKind>) -> Result<Self, String>;
+    /// The action as the engine's arm.
+    fn arm(self) -> MechanicAction;
+}
+
+/// A family's decisions as a typed enum (generated by
+/// [`mechanic_decisions!`](crate::mechanic_decisions)).
+pub trait DecisionSet: Sized {
+    /// The typed decision an arm holds.
+    fn decode(d: &MechanicDecision) -> Option<Self>;
+    /// Its name, as scripts and reports see it.
+    fn name(&self) -> &'static str;
+}
+
+/// A family's events as a typed enum (generated by [`mechanic_events!`](crate::mechanic_events)).
+pub trait EventSet: Sized {
+    /// The typed event an arm holds.
+    fn decode(e: &MechanicEvent) -> Option<Self>;
+    /// Its name in its JSON form (`"dragon_moved"`).
+    fn name(&self) -> &'static str;
+    /// Its JSON fields, in order.
+    fn json(&self) -> Vec<(&'static str, Field)>;
+}
+
+/// What a family's action says in words (written by the family: its prose).
+pub trait ActionWords {
+    /// The action on its own in words ("dragon to (1,0)").
+    fn words(&self) -> String;
+
+    /// What is wrong with the action as a record wrote it, if its values say nothing a game
+    /// could take (the Count's `leave` of no follower); read after the values themselves.
+    fn problem(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What a family's event says in words (written by the family: its prose).
+pub trait EventWords {
+    /// The event in words, with the players' names by seat ([`seat`] reads them).
+    fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+/// No action, decision or event: the set of a family that has none of that kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nothing {}
+
+impl ActionSet for Nothing {
+    const KEYS: &'static [RecordKey] = &[];
+    fn decode(_a: &MechanicAction) -> Option<Self> {
+        None
+    }
+    fn record(&self) -> (&'static str, toml::Value) {
+        match *self {}
+    }
+    fn figure(&self) -> Option<FigureKind> {
+        match *self {}
+    }
+    fn parse(key: &str, _value: &toml::Value, _figure: Option<FigureKind>) -> Result<Self, String> {
+        Err(format!("no action `{key}`"))
+    }
+    fn arm(self) -> MechanicAction {
+        match self {}
+    }
+}
+
+impl DecisionSet for Nothing {
+    fn decode(_d: &MechanicDecision) -> Option<Self> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        match *self {}
+    }
+}
+
+impl EventSet for Nothing {
+    fn decode(_e: &MechanicEvent) -> Option<Self> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        match *self {}
+    }
+    fn json(&self) -> Vec<(&'static str, Field)> {
+        match *self {}
+    }
+}
+
+impl ActionWords for Nothing {
+    fn words(&self) -> String {
+        match *self {}
+    }
+}
+
+impl EventWords for Nothing {
+    fn words(&self, _names: &[String], _f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+/// A mechanic family's vocabulary made of its typed actions `A`, decisions `D` and events `E`
+/// ([`Nothing`] for a kind it has none of): `static WORDS: Family<A, D, E> = Family::new(ID);`.
+pub struct Family<A, D, E> {
+    id: MechanicId,
+    sets: PhantomData<Sets<A, D, E>>,
+}
+
+/// What a [`Family`] is made of, as a type that holds none of them (and so is `Sync`).
+type Sets<A, D, E> = fn() -> (A, D, E);
+
+impl<A, D, E> Family<A, D, E> {
+    /// The family with the fixed id `id`.
+    pub const fn new(id: MechanicId) -> Self {
+        Family {
+            id,
+            sets: PhantomData,
+        }
+    }
+
+    /// Its id.
+    pub const fn id(&self) -> MechanicId {
+        self.id
+    }
+}
+
+impl<A, D, E> Vocabulary for Family<A, D, E>
+where
+    A: ActionSet + ActionWords,
+    D: DecisionSet,
+    E: EventSet + EventWords,
+{
+    fn id(&self) -> MechanicId {
+        self.id
+    }
+
+    fn decision_name(&self, decision: &MechanicDecision) -> &'static str {
+        D::decode(decision).map_or("?", |d| d.name())
+    }
+
+    fn action_words(&self, action: &MechanicAction) -> String {
+        A::decode(action).map_or_else(|| "?".to_string(), |a| a.words())
+    }
+
+    fn record_keys(&self) -> &'static [RecordKey] {
+        A::KEYS
+    }
+
+    fn record(&self, action: &MechanicAction) -> (&'static str, toml::Value) {
+        A::decode(action).map_or(("?", toml::Value::Boolean(false)), |a| a.record())
+    }
+
+    fn parse(
+        &self,
+        key: &str,
+        value: &toml::Value,
+        figure: Option<FigureKind>,
+    ) -> Result<MechanicAction, String> {
+        let action = A::parse(key, value, figure)?;
+        match action.problem() {
+            Some(problem) => Err(problem),
+            None => Ok(action.arm()),
+        }
+    }
+
+    fn record_figure(&self, action: &MechanicAction) -> Option<FigureKind> {
+        A::decode(action)?.figure()
+    }
+
+    fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>) {
+        E::decode(event).map_or(("?", Vec::new()), |e| (e.name(), e.json()))
+    }
+
+    fn event_words(
+        &self,
+        event: &MechanicEvent,
+        names: &[String],
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        match E::decode(event) {
+            Some(e) => e.words(names, f),
+            None => write!(f, "?"),
+        }
+    }
+}
+
 /// A mechanic family's vocabulary: what its actions, decisions and events are called, how
-/// they read, how records write them and what JSON their events have.
+/// they read, how records write them and what JSON their events have. [`Family`] makes one of
+/// a family's typed enums.
 pub trait Vocabulary: Sync {
     /// The family's fixed id.
     fn id(&self) -> MechanicId;
@@ -228,25 +891,17 @@ pub trait Vocabulary: Sync {
     fn record(&self, action: &MechanicAction) -> (&'static str, toml::Value);
 
     /// The action a record's `key = value` names (`key` is one of [`Vocabulary::record_keys`]),
-    /// or what is wrong with the value.
-    fn parse(&self, key: &str, value: &toml::Value) -> Result<MechanicAction, String>;
-
-    /// The action a record's `key = value` names with `figure = "NAME"` beside it, for the
-    /// actions that take a figure kind (the Count's quarters); the others refuse the key.
-    fn parse_figure(
+    /// with the `figure = "NAME"` written beside it if any (only the actions that take a figure
+    /// kind accept one other than the follower), or what is wrong with it.
+    fn parse(
         &self,
         key: &str,
-        _value: &toml::Value,
-        _figure: FigureKind,
-    ) -> Result<MechanicAction, String> {
-        Err(format!("`figure` goes with `deploy`, not with `{key}`"))
-    }
+        value: &toml::Value,
+        figure: Option<FigureKind>,
+    ) -> Result<MechanicAction, String>;
 
-    /// The figure kind a record writes beside the action (`figure = "big"`), if it names one
-    /// other than the plain follower.
-    fn record_figure(&self, _action: &MechanicAction) -> Option<FigureKind> {
-        None
-    }
+    /// The figure kind a record writes beside the action (`figure = "big"`), if it takes one.
+    fn record_figure(&self, action: &MechanicAction) -> Option<FigureKind>;
 
     /// The event's name in its JSON form (`"dragon_moved"`) and its fields, in order.
     fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>);
@@ -290,82 +945,387 @@ impl Serialize for MechanicEvent {
     }
 }
 
-/// The name at `code` in a family's table of names (`"?"` past its end).
-pub fn name_at(names: &[&'static str], code: u8) -> &'static str {
-    names.get(usize::from(code)).copied().unwrap_or("?")
-}
-
-/// The mechanic arm of an action (what [`Vocabulary::parse`] returns for a typed value).
-pub fn arm(action: Action) -> Result<MechanicAction, String> {
-    match action {
-        Action::Mechanic(m) => Ok(m),
-        other => Err(format!("{other:?} is no mechanic's action")),
-    }
-}
-
 /// The name of the player at `seat` ("?" for none).
 pub fn seat(names: &[String], seat: usize) -> &str {
     names.get(seat).map_or("?", String::as_str)
 }
 
-/// A spot as an event's JSON has it: its name, or `null`.
-pub fn spot_field(spot: Option<Spot>) -> Field {
-    spot.map_or(Field::Null, |s| Field::Name(s.name()))
-}
+/// Declares a mechanic family's actions as a typed enum and generates what the engine needs
+/// of them ([`ActionSet`], `From<Enum> for Action`, `Enum::of`): per variant, its fields (each
+/// a [`Slot`] and a [`RecordValue`]) and its record key. A variant's code is its place in the
+/// list; its record value is `true` without fields, the field's value for one value, an array
+/// for more; a `FigureKind` field is written beside the key (`figure = "big"`).
+///
+/// ```ignore
+/// castellan::mechanic_actions! {
+///     /// An action of the beacons.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///     pub enum BeaconAction for WORDS {
+///         /// Light a beacon on the tile at `pos`.
+///         Light { /// The tile.
+///                 pos: Pos } = "beacon",
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! mechanic_actions {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $Enum:ident for $words:path {
+            $(
+                $(#[$vmeta:meta])*
+                $Variant:ident $({ $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? })? = $key:literal
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $Enum {
+            $( $(#[$vmeta])* $Variant $({ $( $(#[$fmeta])* $field : $ty ),* })? ),*
+        }
 
-/// A shared text as an event's JSON has it, or `null`.
-pub fn text_field(text: &Option<Arc<str>>) -> Field {
-    text.as_ref()
-        .map_or(Field::Null, |t| Field::Text(Arc::clone(t)))
-}
+        const _: () = {
+            use $crate::engine::vocabulary as v;
+            #[allow(non_camel_case_types, dead_code)]
+            #[repr(u8)]
+            enum Code { $($Variant),* }
+            $( $crate::__vocabulary_fits!($($($ty),*)?); )*
 
-/// A record value's array of integers and names (`[1, 0, "N"]`), for [`Vocabulary::parse`].
-pub fn record_array(value: &toml::Value) -> Result<&[toml::Value], String> {
-    value
-        .as_array()
-        .map(Vec::as_slice)
-        .ok_or_else(|| format!("expected an array, found {}", value.type_str()))
-}
+            impl v::ActionSet for $Enum {
+                const KEYS: &'static [v::RecordKey] = &[$(
+                    v::RecordKey {
+                        key: $key,
+                        arity: v::arity(
+                            0 $($(+ <$ty as v::RecordValue>::MIN)*)?,
+                            0 $($(+ <$ty as v::RecordValue>::MAX)*)?,
+                        ),
+                    }
+                ),*];
 
-/// The position of a record array starting with two whole numbers.
-pub fn record_pos(values: &[toml::Value]) -> Result<Pos, String> {
-    let int = |i: usize| {
-        let n = values
-            .get(i)
-            .and_then(toml::Value::as_integer)
-            .ok_or_else(|| "expected whole numbers x and y first".to_string())?;
-        i32::try_from(n).map_err(|_| {
-            format!(
-                "{} = {n} is off the board: coordinates lie between {} and {}",
-                ["x", "y"][i],
-                i32::MIN,
-                i32::MAX
-            )
-        })
+                #[allow(unused_mut, unused_variables)]
+                #[inline]
+                fn decode(a: &v::MechanicAction) -> Option<Self> {
+                    let mut u = v::Unpacker::new(&a.ints, &a.bytes, None);
+                    $(
+                        if a.verb == Code::$Variant as u8 {
+                            return Some($Enum::$Variant $({ $(
+                                $field: <$ty as v::Slot>::take(&mut u)?
+                            ),* })?);
+                        }
+                    )*
+                    None
+                }
+
+                fn record(&self) -> (&'static str, v::Value) {
+                    #[allow(unused_mut)]
+                    let mut out = Vec::new();
+                    let key = match self {
+                        $( $Enum::$Variant $({ $($field),* })? => {
+                            $($( v::RecordValue::write($field, &mut out); )*)?
+                            $key
+                        } )*
+                    };
+                    (key, v::record_value(out))
+                }
+
+                fn figure(&self) -> Option<$crate::model::figure::FigureKind> {
+                    match self {
+                        $( $Enum::$Variant $({ $($field),* })? => {
+                            None $($( .or(v::RecordValue::figure($field)) )*)?
+                        } )*
+                    }
+                }
+
+                fn parse(
+                    key: &str,
+                    value: &v::Value,
+                    figure: Option<$crate::model::figure::FigureKind>,
+                ) -> Result<Self, String> {
+                    let takers: Vec<String> = [$(
+                        ($key, false $($(|| <$ty as v::RecordValue>::FIGURE)*)?)
+                    ),*]
+                    .iter()
+                    .filter(|(_, takes)| *takes)
+                    .map(|(k, _)| format!("`{k}`"))
+                    .collect();
+                    $(
+                        if key == $key {
+                            #[allow(unused_mut)]
+                            let mut r = v::RecordReader::new(
+                                key,
+                                value,
+                                0 $($(+ <$ty as v::RecordValue>::MAX)*)?,
+                                figure,
+                            )?;
+                            let action = $Enum::$Variant $({ $(
+                                $field: <$ty as v::RecordValue>::read(&mut r)?
+                            ),* })?;
+                            r.finish(&takers.join(" and "))?;
+                            return Ok(action);
+                        }
+                    )*
+                    Err(format!("no action `{key}`"))
+                }
+
+                #[allow(unused_mut, unused_variables)]
+                #[inline(always)]
+                fn arm(self) -> v::MechanicAction {
+                    let mut a = v::MechanicAction::new(&$words, 0);
+                    let mut p = v::Packer::new(&mut a.ints, &mut a.bytes, None);
+                    let verb = match self {
+                        $( $Enum::$Variant $({ $($field),* })? => {
+                            $($( v::Slot::put($field, &mut p); )*)?
+                            Code::$Variant as u8
+                        } )*
+                    };
+                    a.verb = verb;
+                    a
+                }
+            }
+
+            impl From<$Enum> for $crate::engine::action::Action {
+                #[inline(always)]
+                fn from(a: $Enum) -> Self {
+                    $crate::engine::action::Action::Mechanic(v::ActionSet::arm(a))
+                }
+            }
+
+            #[allow(dead_code)]
+            impl $Enum {
+                /// The family's action `action` is, if it is one.
+                #[inline]
+                pub fn of(action: &$crate::engine::action::Action) -> Option<Self> {
+                    match action {
+                        $crate::engine::action::Action::Mechanic(a) if a.mechanic == $words.id() => {
+                            <$Enum as v::ActionSet>::decode(a)
+                        }
+                        _ => None,
+                    }
+                }
+            }
+        };
     };
-    Ok(Pos::new(int(0)?, int(1)?))
 }
 
-/// The spot named by a record (`"N"`, `"C"`, …).
-pub fn record_spot(value: Option<&toml::Value>) -> Result<Spot, String> {
-    let name = value
-        .and_then(toml::Value::as_str)
-        .ok_or_else(|| "expected a spot's name".to_string())?;
-    Spot::parse(name).ok_or_else(|| {
-        format!("`{name}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
-    })
+/// Declares a mechanic family's decisions as a typed enum and generates what the engine needs
+/// of them ([`DecisionSet`], `From<Enum> for DecisionKind`, `Enum::of`): per variant, its
+/// fields (each a [`Slot`]) and its name as scripts and reports see it.
+#[macro_export]
+macro_rules! mechanic_decisions {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $Enum:ident for $words:path {
+            $(
+                $(#[$vmeta:meta])*
+                $Variant:ident $({ $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? })? = $name:literal
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $Enum {
+            $( $(#[$vmeta])* $Variant $({ $( $(#[$fmeta])* $field : $ty ),* })? ),*
+        }
+
+        const _: () = {
+            use $crate::engine::vocabulary as v;
+            #[allow(non_camel_case_types, dead_code)]
+            #[repr(u8)]
+            enum Code { $($Variant),* }
+            $( $crate::__vocabulary_fits!($($($ty),*)?); )*
+
+            impl v::DecisionSet for $Enum {
+                #[allow(unused_mut, unused_variables)]
+                fn decode(d: &v::MechanicDecision) -> Option<Self> {
+                    let mut u = v::Unpacker::new(&d.ints, &d.bytes, None);
+                    $(
+                        if d.kind == Code::$Variant as u8 {
+                            return Some($Enum::$Variant $({ $(
+                                $field: <$ty as v::Slot>::take(&mut u)?
+                            ),* })?);
+                        }
+                    )*
+                    None
+                }
+
+                fn name(&self) -> &'static str {
+                    match self {
+                        $( $Enum::$Variant { .. } => $name, )*
+                    }
+                }
+            }
+
+            impl From<$Enum> for $crate::engine::action::DecisionKind {
+                #[allow(unused_mut, unused_variables)]
+                fn from(d: $Enum) -> Self {
+                    let mut m = v::MechanicDecision::new(&$words, 0);
+                    let mut p = v::Packer::new(&mut m.ints, &mut m.bytes, None);
+                    let kind = match d {
+                        $( $Enum::$Variant $({ $($field),* })? => {
+                            $($( v::Slot::put($field, &mut p); )*)?
+                            Code::$Variant as u8
+                        } )*
+                    };
+                    m.kind = kind;
+                    $crate::engine::action::DecisionKind::Mechanic(m)
+                }
+            }
+
+            #[allow(dead_code)]
+            impl $Enum {
+                /// The family's decision `kind` is, if it is one.
+                pub fn of(kind: &$crate::engine::action::DecisionKind) -> Option<Self> {
+                    match kind {
+                        $crate::engine::action::DecisionKind::Mechanic(d) if d.mechanic == $words.id() => {
+                            <$Enum as v::DecisionSet>::decode(d)
+                        }
+                        _ => None,
+                    }
+                }
+            }
+        };
+    };
 }
 
-/// A position (and a spot) as a record array: `[x, y]` or `[x, y, "N"]`.
-pub fn record_at(pos: Pos, spot: Option<Spot>) -> toml::Value {
-    let mut values = vec![
-        toml::Value::Integer(pos.x.into()),
-        toml::Value::Integer(pos.y.into()),
-    ];
-    values.extend(spot.map(|s| toml::Value::String(s.name().to_string())));
-    toml::Value::Array(values)
+/// Declares a mechanic family's events as a typed enum and generates what the engine needs of
+/// them ([`EventSet`], `From<Enum> for Event`, `Enum::of`): per variant, its fields (each a
+/// [`Slot`] and a [`JsonValue`], named in the JSON as in the enum) and its JSON name. A
+/// `&'static str` field names its table of values (`reason: &'static str [REASONS]`) and is
+/// packed as its place in it.
+#[macro_export]
+macro_rules! mechanic_events {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $Enum:ident for $words:path {
+            $(
+                $(#[$vmeta:meta])*
+                $Variant:ident $({ $( $(#[$fmeta:meta])* $field:ident : $ty:ty $([$table:path])? ),* $(,)? })? = $name:literal
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $Enum {
+            $( $(#[$vmeta])* $Variant $({ $( $(#[$fmeta])* $field : $ty ),* })? ),*
+        }
+
+        const _: () = {
+            use $crate::engine::vocabulary as v;
+            #[allow(non_camel_case_types, dead_code)]
+            #[repr(u8)]
+            enum Code { $($Variant),* }
+            $( $crate::__vocabulary_fits!($($( $crate::__vocabulary_slot_type!($ty $(, $table)?) ),*)?); )*
+
+            impl v::EventSet for $Enum {
+                #[allow(unused_mut, unused_variables)]
+                fn decode(m: &v::MechanicEvent) -> Option<Self> {
+                    let mut u = v::Unpacker::new(&m.ints, &m.bytes, Some(&m.text));
+                    $(
+                        if m.kind == Code::$Variant as u8 {
+                            return Some($Enum::$Variant $({ $(
+                                $field: $crate::__vocabulary_take!(u, $ty $(, $table)?)
+                            ),* })?);
+                        }
+                    )*
+                    None
+                }
+
+                fn name(&self) -> &'static str {
+                    match self {
+                        $( $Enum::$Variant { .. } => $name, )*
+                    }
+                }
+
+                fn json(&self) -> Vec<(&'static str, v::Field)> {
+                    match self {
+                        $( $Enum::$Variant $({ $($field),* })? => vec![
+                            $($( (stringify!($field), v::JsonValue::json($field)) ),*)?
+                        ], )*
+                    }
+                }
+            }
+
+            impl From<$Enum> for $crate::engine::event::Event {
+                // Inlined where an event is made: only its own arm is left.
+                #[allow(unused_mut, unused_variables)]
+                #[inline(always)]
+                fn from(e: $Enum) -> Self {
+                    let mut m = v::MechanicEvent::new(&$words, 0);
+                    let mut p = v::Packer::new(&mut m.ints, &mut m.bytes, Some(&mut m.text));
+                    let kind = match e {
+                        $( $Enum::$Variant $({ $($field),* })? => {
+                            $($( $crate::__vocabulary_put!(p, $field, $ty $(, $table)?); )*)?
+                            Code::$Variant as u8
+                        } )*
+                    };
+                    m.kind = kind;
+                    $crate::engine::event::Event::Mechanic(m)
+                }
+            }
+
+            #[allow(dead_code)]
+            impl $Enum {
+                /// The family's event `event` is, if it is one.
+                pub fn of(event: &$crate::engine::event::Event) -> Option<Self> {
+                    match event {
+                        $crate::engine::event::Event::Mechanic(m) if m.mechanic == $words.id() => {
+                            <$Enum as v::EventSet>::decode(m)
+                        }
+                        _ => None,
+                    }
+                }
+            }
+        };
+    };
 }
 
+/// Checks at compile time that one variant's fields fit a payload.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_fits {
+    ($($ty:ty),*) => {
+        const _: () = assert!(
+            $crate::engine::vocabulary::fits(
+                0 $(+ <$ty as $crate::engine::vocabulary::Slot>::INTS)*,
+                0 $(+ <$ty as $crate::engine::vocabulary::Slot>::BYTES)*,
+            ),
+            "a variant's fields do not fit a mechanic payload"
+        );
+    };
+}
+
+/// The slot type of a field: its own, or a byte for a name from a table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_slot_type {
+    ($ty:ty) => {
+        $ty
+    };
+    ($ty:ty, $table:path) => {
+        u8
+    };
+}
+
+/// Packs one field of an event.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_put {
+    ($p:ident, $field:ident, $ty:ty) => {
+        $crate::engine::vocabulary::Slot::put($field, &mut $p)
+    };
+    ($p:ident, $field:ident, $ty:ty, $table:path) => {
+        $p.byte($crate::engine::vocabulary::code_in(&$table, $field))
+    };
+}
+
+/// Unpacks one field of an event.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_take {
+    ($u:ident, $ty:ty) => {
+        <$ty as $crate::engine::vocabulary::Slot>::take(&mut $u)?
+    };
+    ($u:ident, $ty:ty, $table:path) => {
+        *$table.get(usize::from($u.byte()?))?
+    };
+}
 #[cfg(test)]
 mod tests {
     use super::*;

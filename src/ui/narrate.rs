@@ -305,6 +305,10 @@ fn line(game: &Game, event: &Event, names: &[String], standing: &[Standing]) -> 
             match reason {
                 ReturnReason::Eaten => noted(format!("the dragon eats {what}"), "D7"),
                 ReturnReason::Princess => noted(format!("the princess sends {what} home"), "PR3"),
+                ReturnReason::LastFollower => noted(
+                    format!("{what} goes home with the last follower the princess sent home"),
+                    "PR7",
+                ),
                 ReturnReason::Scored | ReturnReason::Script => {
                     said(format!("{what} goes back to {}'s supply", who(*player)))
                 }
