@@ -620,3 +620,20 @@ fn a_start_tile_at_the_edge_of_the_coordinates_is_refused() {
     let o = run(&["validate", &shown]);
     assert!(stderr(&o).contains("far.toml:"), "{}", stderr(&o));
 }
+
+#[test]
+fn sleep_is_refused_and_cannot_block_a_game() {
+    // `sleep(1000000)` blocked `simulate` until killed (issue 33); so does `Fn("sleep").call(…)`.
+    for call in [
+        "sleep(1000000);",
+        "sleep(1e6);",
+        "Fn(\"sleep\").call(1000000);",
+    ] {
+        script_stops(
+            "sleep",
+            &format!("fn turn_start() {{\n  {call}\n}}\n"),
+            "",
+            "`sleep` is not available to scripts",
+        );
+    }
+}

@@ -33,6 +33,7 @@ impl IntoResponse for ApiError {
         let status = match &self.0 {
             StoreError::NotFound(_) => StatusCode::NOT_FOUND,
             StoreError::Refused(_) => StatusCode::BAD_REQUEST,
+            StoreError::Script(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Stale(_) => StatusCode::CONFLICT,
             StoreError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Disk(_) => StatusCode::INTERNAL_SERVER_ERROR,
