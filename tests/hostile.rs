@@ -637,3 +637,20 @@ fn sleep_is_refused_and_cannot_block_a_game() {
         );
     }
 }
+
+#[test]
+fn an_unknown_figure_in_a_record_lists_every_figure_of_its_ruleset() {
+    // Under hig-tb the message said "(known: follower)" (issue 33): it lists the ruleset's
+    // figures (rulesets/hig-tb.toml `[figures.*]`).
+    let dir = folder("figure");
+    let record = dir.join("r.toml");
+    let text = "ruleset = \"hig-tb\"\nplayers = [\"a\", \"b\"]\nseed = 1\n\n[[action]]\n\
+                deploy = [0, 0, \"N\"]\nfigure = \"dragonfly\"\n";
+    std::fs::write(&record, text).expect("record");
+    let o = run(&["replay", &record.display().to_string()]);
+    refused(&o, "r.toml:5:1");
+    refused(
+        &o,
+        "unknown figure `dragonfly` (known: follower, abbot, big, builder, count, pig)",
+    );
+}
