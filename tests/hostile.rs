@@ -654,3 +654,18 @@ fn an_unknown_figure_in_a_record_lists_every_figure_of_its_ruleset() {
         "unknown figure `dragonfly` (known: follower, abbot, big, builder, count, pig)",
     );
 }
+
+#[test]
+fn a_path_outside_the_tree_is_refused_alike_whether_it_exists_or_not() {
+    // Told apart by existence before (issue 33): an existence oracle for any path.
+    for target in ["/etc/hostname", "/castellan-nothing-here/x.toml"] {
+        let dir = folder("oracle");
+        let path = dir.join("r.toml");
+        std::fs::write(&path, format!("extends = \"{target}\"\nname = \"t\"\n")).expect("ruleset");
+        let o = run(&["validate", &path.display().to_string()]);
+        refused(
+            &o,
+            &format!("{target} lies outside the folders this file may read"),
+        );
+    }
+}
