@@ -124,6 +124,10 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = castellan::ui::web::store::DEFAULT_MAX_GAMES,
               value_parser = at_least_one_game)]
         max_games: usize,
+        /// A name the server answers to besides IP addresses, `localhost` and `*.localhost`
+        /// (repeatable): the name friends type, or the one a reverse proxy passes on.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
     },
     /// Draw a game record: print the board as text, or write an SVG or PNG picture with -o.
     Render {
@@ -283,11 +287,13 @@ fn main() -> ExitCode {
             port,
             data,
             max_games,
+            allow_host,
         } => castellan::ui::web::main(castellan::ui::web::Options {
             host,
             port,
             data,
             max_games,
+            allow_hosts: allow_host,
         }),
         Command::Render {
             record,

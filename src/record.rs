@@ -20,7 +20,7 @@ use crate::engine::action::Action;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Setup, SetupError};
 use crate::engine::vocabulary::{self, Vocabulary};
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, FigureTable};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::registry;
 use serde::{Deserialize, Serialize};
@@ -142,7 +142,7 @@ pub fn parse_action(table: &toml::Table) -> Result<Action, String> {
     let file: ActionFile = toml::Value::Table(table.clone())
         .try_into()
         .map_err(|e: toml::de::Error| e.message().trim().to_string())?;
-    action_of(&file)
+    action_of(&file, None)
 }
 
 /// A parsed and checked record, ready to replay.
@@ -311,7 +311,7 @@ impl Record {
             .iter()
             .enumerate()
             .map(|(index, a)| {
-                action_of(a.get_ref())
+                action_of(a.get_ref(), Some(&rules.figures))
                     .map(|act| (act, a.span()))
                     .map_err(|m| {
                         // A mechanic's value is shown where it stands; anything else at its action.
@@ -401,7 +401,9 @@ fn all_keys() -> String {
     format!("{} or `pass`", quoted.join(", "))
 }
 
-fn action_of(a: &ActionFile) -> Result<Action, String> {
+/// The action an `[[action]]` table stands for; `figures`, the ruleset's figures, are listed
+/// when the table names an unknown one.
+fn action_of(a: &ActionFile, figures: Option<&FigureTable>) -> Result<Action, String> {
     let core = [
         a.place.is_some(),
         a.deploy.is_some(),
@@ -413,7 +415,11 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     }
     if let Some((key, value)) = a.mechanic.iter().next() {
         let vocabulary = vocabulary_of(key).ok_or_else(|| format!("unknown key `{key}`"))?;
-        let figure = a.figure.as_deref().map(figure_named).transpose()?;
+        let figure = a
+            .figure
+            .as_deref()
+            .map(|name| figure_named(name, figures))
+            .transpose()?;
         return vocabulary
             .parse(key, value, figure)
             .map(Action::Mechanic)
@@ -447,7 +453,7 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     if let Some((x, y, spot)) = &a.deploy {
         let figure = match &a.figure {
             None => FigureKind::Follower,
-            Some(name) => figure_named(name)?,
+            Some(name) => figure_named(name, figures)?,
         };
         return Ok(Action::Deploy {
             pos: Pos::new(*x, *y),
@@ -458,9 +464,16 @@ fn action_of(a: &ActionFile) -> Result<Action, String> {
     yes(a.pass, "pass", Action::Pass)
 }
 
-/// The figure kind a record's `figure = "NAME"` names.
-fn figure_named(name: &str) -> Result<FigureKind, String> {
-    FigureKind::parse(name).ok_or_else(|| format!("unknown figure `{name}` (known: follower)"))
+/// The figure kind a record's `figure = "NAME"` names; an unknown one is told with every
+/// figure of the ruleset, when it is known.
+fn figure_named(name: &str, figures: Option<&FigureTable>) -> Result<FigureKind, String> {
+    FigureKind::parse(name).ok_or_else(|| match figures {
+        Some(table) => {
+            let known: Vec<&str> = table.rows().iter().map(|r| r.kind.name()).collect();
+            format!("unknown figure `{name}` (known: {})", known.join(", "))
+        }
+        None => format!("unknown figure `{name}`"),
+    })
 }
 
 fn action_file(a: &Action) -> ActionFile {

@@ -63,7 +63,9 @@ impl Browser {
             .await
             .expect("a port");
         let base = format!("http://{}", listener.local_addr().expect("address"));
-        tokio::spawn(axum::serve(listener, app.clone()).into_future());
+        // Behind the guards (Host, Origin, CSP): the page must work under them.
+        let site = web::guard::guarded(app.clone(), web::guard::Hosts::default());
+        tokio::spawn(web::run(listener, site, web::Limits::default()));
 
         let port = free_port();
         let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))

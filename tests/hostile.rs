@@ -620,3 +620,52 @@ fn a_start_tile_at_the_edge_of_the_coordinates_is_refused() {
     let o = run(&["validate", &shown]);
     assert!(stderr(&o).contains("far.toml:"), "{}", stderr(&o));
 }
+
+#[test]
+fn sleep_is_refused_and_cannot_block_a_game() {
+    // `sleep(1000000)` blocked `simulate` until killed (issue 33); so does `Fn("sleep").call(…)`.
+    for call in [
+        "sleep(1000000);",
+        "sleep(1e6);",
+        "Fn(\"sleep\").call(1000000);",
+    ] {
+        script_stops(
+            "sleep",
+            &format!("fn turn_start() {{\n  {call}\n}}\n"),
+            "",
+            "`sleep` is not available to scripts",
+        );
+    }
+}
+
+#[test]
+fn an_unknown_figure_in_a_record_lists_every_figure_of_its_ruleset() {
+    // Under hig-tb the message said "(known: follower)" (issue 33): it lists the ruleset's
+    // figures (rulesets/hig-tb.toml `[figures.*]`).
+    let dir = folder("figure");
+    let record = dir.join("r.toml");
+    let text = "ruleset = \"hig-tb\"\nplayers = [\"a\", \"b\"]\nseed = 1\n\n[[action]]\n\
+                deploy = [0, 0, \"N\"]\nfigure = \"dragonfly\"\n";
+    std::fs::write(&record, text).expect("record");
+    let o = run(&["replay", &record.display().to_string()]);
+    refused(&o, "r.toml:5:1");
+    refused(
+        &o,
+        "unknown figure `dragonfly` (known: follower, abbot, big, builder, count, pig)",
+    );
+}
+
+#[test]
+fn a_path_outside_the_tree_is_refused_alike_whether_it_exists_or_not() {
+    // Told apart by existence before (issue 33): an existence oracle for any path.
+    for target in ["/etc/hostname", "/castellan-nothing-here/x.toml"] {
+        let dir = folder("oracle");
+        let path = dir.join("r.toml");
+        std::fs::write(&path, format!("extends = \"{target}\"\nname = \"t\"\n")).expect("ruleset");
+        let o = run(&["validate", &path.display().to_string()]);
+        refused(
+            &o,
+            &format!("{target} lies outside the folders this file may read"),
+        );
+    }
+}

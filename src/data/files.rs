@@ -76,14 +76,19 @@ pub fn read(path: &Path, named: Named<'_>) -> Result<String, String> {
     {
         return Err(outside(&shown.to_string()));
     }
-    let real = path
-        .canonicalize()
-        .map_err(|e| format!("cannot read {shown}: {}", plain(&e)))?;
+    let refused = || match named {
+        Named::ByRecord(_) => outside_record(&shown.to_string()),
+        _ => outside(&shown.to_string()),
+    };
+    let real = match path.canonicalize() {
+        Ok(real) => real,
+        // A missing file outside the allowed folders is refused like an existing one, so the
+        // message tells nothing of what exists there.
+        Err(_) if !allowed(&lexical(path), named) => return Err(refused()),
+        Err(e) => return Err(format!("cannot read {shown}: {}", plain(&e))),
+    };
     if !allowed(&real, named) {
-        return Err(match named {
-            Named::ByRecord(_) => outside_record(&shown.to_string()),
-            _ => outside(&shown.to_string()),
-        });
+        return Err(refused());
     }
     let meta =
         std::fs::metadata(&real).map_err(|e| format!("cannot read {shown}: {}", plain(&e)))?;
@@ -123,6 +128,11 @@ fn outside_record(shown: &str) -> String {
 /// Whether `path`, made absolute and with its `.` and `..` resolved by their names (links
 /// are checked later), lies in `root`.
 fn lexically_inside(path: &Path, root: &Path) -> bool {
+    lexical(path).starts_with(root)
+}
+
+/// `path` made absolute, with its `.` and `..` resolved by their names.
+fn lexical(path: &Path) -> PathBuf {
     use std::path::Component;
     let absolute = std::env::current_dir()
         .map(|cwd| cwd.join(path))
@@ -139,7 +149,7 @@ fn lexically_inside(path: &Path, root: &Path) -> bool {
             other => parts.push(other),
         }
     }
-    parts.iter().collect::<PathBuf>().starts_with(root)
+    parts.iter().collect()
 }
 
 fn too_large(shown: &str) -> String {

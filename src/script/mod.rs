@@ -367,6 +367,10 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
     // The action's time and memory (see `budget`).
     engine.on_progress(budget::progress);
     engine.disable_symbol("eval");
+    // rhai's `sleep` blocks the thread where no budget can stop it: functions registered here
+    // are found before the packages', so these take its place (also through `call`).
+    engine.register_fn("sleep", refuse_sleep::<i64>);
+    engine.register_fn("sleep", refuse_sleep::<f64>);
     // A failed hook is undone by replaying the game, so scripts must be deterministic: rhai is
     // built without its clock (the `no_time` feature), so `timestamp()` does not exist.
     engine.on_print(|_| {});
@@ -382,6 +386,11 @@ fn sandbox(limits: Limits, sources: &[(PathBuf, String)]) -> Engine {
         dir,
     });
     engine
+}
+
+/// What a script's `sleep(…)` gets: an error, never a pause.
+fn refuse_sleep<T>(_seconds: T) -> Result<(), Box<EvalAltResult>> {
+    Err("`sleep` is not available to scripts (a game may not wait)".into())
 }
 
 /// A module resolver that refuses any path leaving the scripts folder.

@@ -35,6 +35,7 @@ impl IntoResponse for ApiError {
             StoreError::NotFound(_) => StatusCode::NOT_FOUND,
             StoreError::Refused(_) => StatusCode::BAD_REQUEST,
             StoreError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StoreError::Script(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Stale(_) => StatusCode::CONFLICT,
             StoreError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Disk(_) => StatusCode::INTERNAL_SERVER_ERROR,

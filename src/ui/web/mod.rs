@@ -5,8 +5,15 @@
 //! ([`api`], views in [`view`]) and serves the page itself: plain HTML, CSS and JavaScript
 //! compiled into the binary (no build step, nothing fetched from elsewhere). It listens on
 //! 127.0.0.1 unless told otherwise.
+//!
+//! Only the server's own pages can drive it ([`guard`]), and no client can hold it: a
+//! connection that does not finish its request's headers within [`Limits::header_time`] (also
+//! a kept-alive connection between requests) is closed, a request must be answered within
+//! [`Limits::request_time`], and at most [`Limits::connections`] connections are served at
+//! once (more wait to be accepted until one closes).
 
 pub mod api;
+pub mod guard;
 pub mod seats;
 pub mod store;
 pub mod view;
@@ -19,6 +26,7 @@ use axum::routing::{get, post};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 use store::Store;
 
 /// The largest request body (an upload of several files, JSON-encoded): 2 MiB.
@@ -35,6 +43,30 @@ pub struct Options {
     pub data: PathBuf,
     /// The most games the server keeps (it refuses to make more until some are removed).
     pub max_games: usize,
+    /// Names the server answers to besides IP addresses, `localhost` and `*.localhost`.
+    pub allow_hosts: Vec<String>,
+}
+
+/// What one client may hold of the server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Connections served at once; more wait in the system's queue until one closes.
+    pub connections: usize,
+    /// Time to send a request's headers, and the most a kept-alive connection stays idle.
+    pub header_time: Duration,
+    /// Time to read a request's body and answer it.
+    pub request_time: Duration,
+}
+
+impl Default for Limits {
+    /// 512 connections, 10 s for the headers (or idle), 60 s for a request.
+    fn default() -> Limits {
+        Limits {
+            connections: 512,
+            header_time: Duration::from_secs(10),
+            request_time: Duration::from_secs(60),
+        }
+    }
 }
 
 const INDEX: &str = include_str!("page/index.html");
@@ -117,5 +149,60 @@ async fn serve(options: &Options) -> Result<(), String> {
         "castellan serve: open http://{addr}/ in a browser (games are kept in {}; Ctrl-C stops)",
         options.data.display()
     );
-    axum::serve(listener, app).await.map_err(|e| e.to_string())
+    let site = guard::guarded(app, guard::Hosts::new(&options.allow_hosts));
+    run(listener, site, Limits::default()).await;
+    Ok(())
+}
+
+/// Serves `app` on `listener` under `limits`, until the process stops.
+pub async fn run(listener: tokio::net::TcpListener, app: Router, limits: Limits) {
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        limits.request_time,
+        in_time,
+    ));
+    let places = Arc::new(tokio::sync::Semaphore::new(limits.connections));
+    loop {
+        // A place first, then the connection: past the limit, clients wait in the queue.
+        let Ok(place) = Arc::clone(&places).acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file handles or a connection reset while queued: try again soon.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits.header_time);
+            let connection = http
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            // A failed connection (a client gone, headers too slow) concerns only that client.
+            let _ = connection.await;
+            drop(place);
+        });
+    }
+}
+
+/// Answers 408 when a request (its body read and its answer) takes longer than allowed.
+async fn in_time(
+    axum::extract::State(limit): axum::extract::State<Duration>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(answer) => answer,
+        Err(_) => (
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            axum::Json(serde_json::json!({
+                "error": "the request took too long", "diagnostics": []
+            })),
+        )
+            .into_response(),
+    }
 }

@@ -19,13 +19,16 @@ use crate::data::files;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::Action;
 use crate::engine::event::Event;
-use crate::engine::game::{Game, Setup};
+use crate::engine::fault::ScriptError;
+use crate::engine::game::{Game, RuleError, Setup};
+use crate::model::figure::MAX_PLAYERS;
 use crate::record::{self, Record, RecordError};
 use crate::ui::undo::Steps;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// The record file in a game's folder.
 const RECORD: &str = "game.toml";
@@ -35,6 +38,9 @@ pub const MAX_FILES: usize = 16;
 pub const MAX_FILE_BYTES: usize = 256 << 10;
 /// The longest player name (characters).
 const MAX_NAME: usize = 32;
+/// The wall-clock time a scripted game may spend in its actions over the whole game on a
+/// server (a ruleset cannot raise it): past it, the game stops.
+pub const GAME_SCRIPT_TIME: Duration = Duration::from_secs(60);
 /// How many games a server keeps unless told otherwise (`castellan serve --max-games`).
 pub const DEFAULT_MAX_GAMES: usize = 1000;
 
@@ -57,6 +63,9 @@ pub enum StoreError {
     /// Uploaded files have problems, each rendered as `castellan validate` prints it.
     #[error("the files have errors")]
     Invalid(Vec<String>),
+    /// A script failed in a hook (its file named inside the game's folder): the game stops.
+    #[error("a script failed: {0}")]
+    Script(String),
     /// The disk refused.
     #[error("cannot save the game: {0}")]
     Disk(String),
@@ -128,6 +137,11 @@ pub struct Entry {
     cuts: Vec<(u64, usize)>,
     /// Tells pages waiting for news (server push) the version after each change.
     news: tokio::sync::watch::Sender<u64>,
+    /// Time spent in the actions of a scripted game since the server holds it.
+    script_time: Duration,
+    /// Why the game stopped (a script failed or spent its time): it takes no more actions,
+    /// and its record, which holds every action taken, still loads.
+    stopped: Option<String>,
 }
 
 impl Entry {
@@ -135,6 +149,12 @@ impl Entry {
     /// waited for it.
     pub fn is_removed(&self) -> bool {
         self.removed
+    }
+
+    /// Why the game stopped before its end, if it did: a script failed in a hook, or the
+    /// game's scripts spent [`GAME_SCRIPT_TIME`].
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
     }
 
     /// The game as a record (TOML).
@@ -155,15 +175,17 @@ impl Entry {
                 self.game.setup().players[seat]
             )));
         }
-        let legal = self.game.legal();
-        let action = *legal.get(index).ok_or_else(|| {
-            StoreError::Refused(format!(
-                "there is no action number {index}: this decision has {} (0 to {})",
-                legal.len(),
-                legal.len().saturating_sub(1)
-            ))
-        })?;
-        self.apply(action, true)
+        self.timed(|e| {
+            let legal = e.game.legal();
+            let action = *legal.get(index).ok_or_else(|| {
+                StoreError::Refused(format!(
+                    "there is no action number {index}: this decision has {} (0 to {})",
+                    legal.len(),
+                    legal.len().saturating_sub(1)
+                ))
+            })?;
+            e.apply(action, true)
+        })
     }
 
     /// Lets the bot whose decision is pending take it, if the page saw the game after
@@ -179,16 +201,17 @@ impl Entry {
         let name = self
             .seats
             .stand_in(seat)
-            .unwrap_or(&self.game.setup().players[seat]);
-        let action = match bot::by_name(name, decision_seed(&self.game, seat)) {
-            Some(mut b) if self.bots[seat] => b.choose(&self.game),
-            _ => {
-                return Err(StoreError::Refused(format!(
-                    "it is {name}'s turn, a person: choose an action"
-                )));
-            }
-        };
-        self.apply(action, false)
+            .unwrap_or(&self.game.setup().players[seat])
+            .to_string();
+        match bot::by_name(&name, decision_seed(&self.game, seat)) {
+            Some(mut b) if self.bots[seat] => self.timed(|e| {
+                let action = b.choose(&e.game);
+                e.apply(action, false)
+            }),
+            _ => Err(StoreError::Refused(format!(
+                "it is {name}'s turn, a person: choose an action"
+            ))),
+        }
     }
 
     /// Takes back the last step of the turn, if the page saw the game after `expect` actions
@@ -298,7 +321,37 @@ impl Entry {
         self.news.send_replace(self.version);
     }
 
+    /// Runs one step of the game, counting its time when the game has scripts; stops the game
+    /// when a script fails or the scripts have spent [`GAME_SCRIPT_TIME`].
+    fn timed(
+        &mut self,
+        step: impl FnOnce(&mut Self) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let start = Instant::now();
+        let done = step(self);
+        if self.game.rules().scripts.is_none() {
+            return done;
+        }
+        self.script_time += start.elapsed();
+        if let Err(StoreError::Script(why)) = &done {
+            self.stopped = Some(format!("the game stopped: {why}"));
+        } else if self.script_time > GAME_SCRIPT_TIME {
+            self.stopped = Some(format!(
+                "the game stopped: its scripts spent more than the {} s a game may spend on \
+                 this server",
+                GAME_SCRIPT_TIME.as_secs()
+            ));
+        }
+        match (done, &self.stopped) {
+            (Err(StoreError::Script(_)), Some(why)) => Err(StoreError::Refused(why.clone())),
+            (done, _) => done,
+        }
+    }
+
     fn check_fresh(&self, expect: usize) -> Result<(), StoreError> {
+        if let Some(why) = &self.stopped {
+            return Err(StoreError::Refused(why.clone()));
+        }
         if self.game.is_over() {
             return Err(StoreError::Refused("the game is over".into()));
         }
@@ -316,10 +369,10 @@ impl Entry {
     /// Whether the step can be taken back later ([`Entry::undo`]) is for [`Steps`] to say.
     fn apply(&mut self, action: Action, by_person: bool) -> Result<(), StoreError> {
         let before = self.game.clone();
-        let events = self
-            .game
-            .apply(&action)
-            .map_err(|e| StoreError::Refused(format!("the rules refuse this action: {e}")))?;
+        let events = self.game.apply(&action).map_err(|e| match e {
+            RuleError::Script(failed) => StoreError::Script(script_failure(&self.dir, failed)),
+            other => StoreError::Refused(format!("the rules refuse this action: {other}")),
+        })?;
         if let Err(e) = save(&self.dir, &self.record()) {
             self.game = before;
             return Err(e);
@@ -476,17 +529,12 @@ impl Store {
 
     /// Opens an uploaded record (with the files it names) as a new game, to go on playing it.
     pub fn open_record(&self, uploads: &[Upload]) -> Result<String, StoreError> {
+        check_sizes(uploads)?;
         let record = uploads.iter().find(|u| is_record(&u.text)).ok_or_else(|| {
             StoreError::Refused(
                 "no record among the files: a record has `ruleset` and `players`".into(),
             )
         })?;
-        if record.text.len() > MAX_FILE_BYTES {
-            return Err(StoreError::Refused(format!(
-                "the record has {} bytes; an uploaded file may have at most {MAX_FILE_BYTES}",
-                record.text.len()
-            )));
-        }
         let others: Vec<Upload> = uploads
             .iter()
             .filter(|u| !std::ptr::eq(*u, record))
@@ -560,7 +608,16 @@ pub fn valid_file_name(name: &str) -> bool {
         && name != RECORD
 }
 
+/// Checks the seats' names in time linear in their number: the count first (no game has more
+/// than [`MAX_PLAYERS`] seats), then each name once, against a set of the names before it.
 fn check_players(players: &[String]) -> Result<(), StoreError> {
+    if players.len() > MAX_PLAYERS {
+        return Err(StoreError::Refused(format!(
+            "{} players: a game has at most {MAX_PLAYERS} seats",
+            players.len()
+        )));
+    }
+    let mut seen = HashSet::with_capacity(players.len());
     for (i, p) in players.iter().enumerate() {
         if p.trim().is_empty() || p.trim() != p || p.chars().count() > MAX_NAME {
             return Err(StoreError::Refused(format!(
@@ -568,7 +625,7 @@ fn check_players(players: &[String]) -> Result<(), StoreError> {
                 i + 1
             )));
         }
-        if players[..i].contains(p) {
+        if !seen.insert(p.as_str()) {
             return Err(StoreError::Refused(format!(
                 "two players are called `{p}`: names must be different (each bot plays once)"
             )));
@@ -579,32 +636,42 @@ fn check_players(players: &[String]) -> Result<(), StoreError> {
 
 /// Writes the uploaded files into a game's folder, after checking names and sizes.
 pub fn write_uploads(dir: &Path, uploads: &[Upload]) -> Result<(), StoreError> {
+    check_uploads(uploads)?;
+    for u in uploads {
+        std::fs::write(dir.join(&u.name), &u.text).map_err(|e| StoreError::Disk(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Checks the names and sizes of uploaded files, before anything reads them.
+fn check_uploads(uploads: &[Upload]) -> Result<(), StoreError> {
+    check_sizes(uploads)?;
+    match uploads.iter().find(|u| !valid_file_name(&u.name)) {
+        Some(u) => Err(StoreError::Refused(format!(
+            "`{}` is not a file name castellan accepts: letters, digits, `-`, `_` and `.`, \
+             ending in .toml or .rhai, no folders",
+            u.name.chars().take(80).collect::<String>()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Checks the number and sizes of uploaded files, before anything reads them.
+fn check_sizes(uploads: &[Upload]) -> Result<(), StoreError> {
     if uploads.len() > MAX_FILES {
         return Err(StoreError::Refused(format!(
             "at most {MAX_FILES} files at a time, not {}",
             uploads.len()
         )));
     }
-    for u in uploads {
-        if !valid_file_name(&u.name) {
-            return Err(StoreError::Refused(format!(
-                "`{}` is not a file name castellan accepts: letters, digits, `-`, `_` and `.`, \
-                 ending in .toml or .rhai, no folders",
-                u.name.chars().take(80).collect::<String>()
-            )));
-        }
-        if u.text.len() > MAX_FILE_BYTES {
-            return Err(StoreError::Refused(format!(
-                "`{}` has {} bytes; an uploaded file may have at most {MAX_FILE_BYTES}",
-                u.name,
-                u.text.len()
-            )));
-        }
+    match uploads.iter().find(|u| u.text.len() > MAX_FILE_BYTES) {
+        Some(u) => Err(StoreError::Refused(format!(
+            "`{}` has {} bytes; an uploaded file may have at most {MAX_FILE_BYTES}",
+            u.name.chars().take(80).collect::<String>(),
+            u.text.len()
+        ))),
+        None => Ok(()),
     }
-    for u in uploads {
-        std::fs::write(dir.join(&u.name), &u.text).map_err(|e| StoreError::Disk(e.to_string()))?;
-    }
-    Ok(())
 }
 
 /// Whether a file's text is a record (it has `ruleset` and `players`).
@@ -629,7 +696,17 @@ fn shown(dir: &Path, mut d: Diagnostic) -> String {
     if let Ok(rel) = d.file.strip_prefix(dir) {
         d.file = rel.to_path_buf();
     }
-    d.render()
+    hide_folder(dir, &d.render())
+}
+
+/// A message with the game's folder left out of every path it names (a path the message
+/// quotes from inside the game folder then reads as the upload named it), so that no answer
+/// shows where the server keeps its games.
+fn hide_folder(dir: &Path, message: &str) -> String {
+    let folder = dir.display().to_string();
+    message
+        .replace(&format!("{folder}/"), "")
+        .replace(&folder, ".")
 }
 
 /// Makes a new game in `dir` (inside the bundle of `dir`).
@@ -719,6 +796,8 @@ fn entry(
         version: 0,
         cuts: Vec::new(),
         news: tokio::sync::watch::Sender::new(0),
+        script_time: Duration::ZERO,
+        stopped: None,
     }
 }
 
@@ -740,6 +819,19 @@ fn load(id: &str, dir: &Path) -> Result<Entry, StoreError> {
             seats,
         ))
     })
+}
+
+/// A script's failure, its file named relative to the game's folder (or by its name alone, for
+/// a shipped script), so that no server path is shown.
+fn script_failure(dir: &Path, mut e: ScriptError) -> String {
+    let file = Path::new(&e.file);
+    e.file = match file.strip_prefix(dir) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+    };
+    hide_folder(dir, &e.to_string())
 }
 
 fn invalid(dir: &Path, d: Diagnostic) -> StoreError {
