@@ -343,8 +343,9 @@ scripts = ["broken.rhai"]
     }
 }
 
-/// Creates a game under `base` with `script` as its one script; returns its id.
-fn scripted_game(addr: SocketAddr, script: &str) -> String {
+/// Creates a game under `base` with `script` as its one script; returns its id and the host's
+/// token (from the host's join link).
+fn scripted_game(addr: SocketAddr, script: &str) -> (String, String) {
     let host = format!("127.0.0.1:{}", addr.port());
     let rules = "extends = \"base\"\nname = \"t\"\nscripts = [\"./late.rhai\"]\n";
     let body = json!({"files": [{"name": "r.toml", "text": rules},
@@ -357,15 +358,21 @@ fn scripted_game(addr: SocketAddr, script: &str) -> String {
     );
     assert_eq!(status, 200, "{answer}");
     let game: Value = serde_json::from_str(&answer).expect("a game");
-    game["id"].as_str().expect("an id").to_string()
+    let link = game["links"]["host"].as_str().expect("a host link");
+    let token = link.split("token=").nth(1).expect("a token").to_string();
+    (game["id"].as_str().expect("an id").to_string(), token)
 }
 
-/// Asks the bot to play at `expect` actions; the status and the answer.
-fn bot_step(addr: SocketAddr, id: &str, expect: u64) -> (u16, String) {
+/// Asks the bot to play at `expect` actions, as the holder of `token`; the status and the
+/// answer.
+fn bot_step(addr: SocketAddr, (id, token): &(String, String), expect: u64) -> (u16, String) {
     let host = format!("127.0.0.1:{}", addr.port());
     let (status, _, answer) = send(
         addr,
-        &format!("POST /api/games/{id}/bot HTTP/1.1\r\nHost: {host}\r\nX-Castellan: 1"),
+        &format!(
+            "POST /api/games/{id}/bot HTTP/1.1\r\nHost: {host}\r\nX-Castellan: 1\r\n\
+             Authorization: Bearer {token}"
+        ),
         &json!({ "expect": expect }).to_string(),
     );
     (status, answer)
@@ -376,10 +383,11 @@ fn a_script_failing_only_in_a_later_hook_stops_its_game_which_stays_loadable() {
     let addr = server("late", Limits::default());
     let host = format!("127.0.0.1:{}", addr.port());
     // Fine for every hook until a turn ends; then it never returns.
-    let id = scripted_game(addr, "fn turn_end() {\n  loop { }\n}\n");
+    let game = scripted_game(addr, "fn turn_end() {\n  loop { }\n}\n");
+    let id = &game.0;
     let mut played = 0;
     let stopped = loop {
-        let (status, answer) = bot_step(addr, &id, played);
+        let (status, answer) = bot_step(addr, &game, played);
         if status != 200 {
             break answer;
         }
@@ -396,7 +404,7 @@ fn a_script_failing_only_in_a_later_hook_stops_its_game_which_stays_loadable() {
     assert!(!stopped.contains("/tmp/"), "no server path: {stopped}");
     // Later steps are refused at once with the same message, and nothing changed.
     let start = Instant::now();
-    let (status, again) = bot_step(addr, &id, played);
+    let (status, again) = bot_step(addr, &game, played);
     assert_eq!(status, 400);
     assert!(
         again.contains("the game stopped") && again.contains("late.rhai:1:1"),

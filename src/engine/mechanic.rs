@@ -625,7 +625,12 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
 
 /// A type of mechanic state with a slot of its own in every game's [`Slots`]: made by
 /// [`own_state!`](crate::own_state), never by hand.
-pub trait Owned: State + Sized {
+///
+/// # Safety
+///
+/// [`Owned::slot`] must give a slot that no other type is given ([`slot_of`] on a static of
+/// the type's own does): [`Slots`] reads a slot's state as the type without asking again.
+pub unsafe trait Owned: State + Sized {
     /// Its slot: the same for every game of the process, no other type's.
     fn slot() -> usize;
 }
@@ -661,7 +666,8 @@ fn claim_slot(slot: &std::sync::atomic::AtomicUsize) -> usize {
 #[macro_export]
 macro_rules! own_state {
     ($t:ty) => {
-        impl $crate::engine::mechanic::Owned for $t {
+        // SAFETY: the slot comes from `slot_of` on a static of this impl's own.
+        unsafe impl $crate::engine::mechanic::Owned for $t {
             #[inline]
             fn slot() -> usize {
                 static SLOT: std::sync::atomic::AtomicUsize =
