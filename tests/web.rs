@@ -698,9 +698,11 @@ async fn bots_to_the_end(app: &Router, seed: u64, tiles: u32) -> Value {
         json!({"ruleset": "hig", "players": ["greedy", "random"], "seed": seed, "end_after": tiles}),
     )
     .await;
+    let token = host(&game);
     while game["decision"].is_object() {
-        let (status, next) = call(
+        let (status, next) = call_as(
             app,
+            &token,
             "POST",
             &format!("/api/games/{}/bot", id(&game)),
             Some(json!({"expect": history(&game)})),
