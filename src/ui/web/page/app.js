@@ -88,7 +88,12 @@ async function route() {
       show("play");
       game = null;
       draw(await api("GET", `/api/games/${id}`));
-      Net.follow(() => game, (change) => draw(Net.merge(game, change))); // net.js: server push
+      Net.follow(() => game, (change) => {
+        // net.js: server push; a change this page already shows (its own move) is not drawn
+        // again, so the board under the player's pointer stays as it is.
+        if (change.same || (change.id === game.id && change.version <= game.version)) return;
+        draw(Net.merge(game, change));
+      });
     } else if (view === "replay" && id) {
       show("replay");
       await openReplay(id);

@@ -183,19 +183,10 @@ const Net = (() => {
     return details;
   }
 
-  // Says on the page whether the server answers.
+  // Says on the page whether the server answers (the page's own banner, with its Retry).
   function online(up) {
-    let banner = document.getElementById("offline");
-    if (up) {
-      if (banner) banner.remove();
-      return;
-    }
-    if (banner) return;
-    banner = Object.assign(document.createElement("p"), {
-      id: "offline",
-      textContent: "The server does not answer: trying again…",
-    });
-    document.body.prepend(banner);
+    const banner = document.getElementById("offline");
+    if (banner) banner.hidden = up;
   }
 
   return { join, headers, learn, since, merge, follow, stop, mayAct, watching, decorate, online };
