@@ -642,12 +642,7 @@ fn show_report(
         Ok(s) => s,
         Err(e) => return lab_fail(e),
     };
-    // An ablation's rulesets after the second are named by the settings they take apart.
-    summary.ablation = summary
-        .rulesets
-        .get(2)
-        .is_some_and(|r| r.starts_with(['+', '-']));
-    summary.about = about;
+    summary.explain(about);
     for m in &summary.missing {
         complain!("warning: incomplete run: {m}");
     }

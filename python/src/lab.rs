@@ -52,7 +52,10 @@ pub fn lab_lines(
 #[pyo3(signature = (lines, format = "table"))]
 pub fn report<'py>(py: Python<'py>, lines: &str, format: &str) -> PyResult<Bound<'py, PyAny>> {
     let results = lab::report::parse_results(lines, "<rows>").map_err(other)?;
-    let summary = lab::metrics::summarize(&results).map_err(other)?;
+    let mut summary = lab::metrics::summarize(&results).map_err(other)?;
+    // What each ruleset is, as `castellan report` says it.
+    let about = lab::changes::about(&summary.rulesets);
+    summary.explain(about);
     match format {
         "table" => Ok(lab::report::table(&summary).into_pyobject(py)?.into_any()),
         "html" => Ok(lab::report::html(&summary)

@@ -121,6 +121,16 @@ pub struct Summary {
     pub ablation: bool,
 }
 
+impl Summary {
+    /// Says what each ruleset is (`about`, in the order of [`Summary::rulesets`]), and whether
+    /// the run is an ablation: its rulesets after the second are named by the settings they
+    /// take apart (`+key` or `-key`).
+    pub fn explain(&mut self, about: Vec<About>) {
+        self.ablation = (self.rulesets.get(2)).is_some_and(|r| r.starts_with(['+', '-']));
+        self.about = about;
+    }
+}
+
 /// The groups whose metric is a share of games (each game counts 0 or 1), with Wilson intervals.
 const SHARES: [&str; 2] = ["win_rate", "ties"];
 
