@@ -669,3 +669,41 @@ fn a_path_outside_the_tree_is_refused_alike_whether_it_exists_or_not() {
         );
     }
 }
+
+/// A table header or a dotted key thousands of parts deep is refused by the TOML reader with
+/// "recursion limit" and no place; the error now names the file, the key's line and column.
+#[test]
+fn a_key_nested_thousands_deep_is_located() {
+    let dir = folder("deep-key");
+    let deep = vec!["a"; 5000].join(".");
+    for (name, text, at) in [
+        (
+            "header.toml",
+            format!("name = \"deep\"\ntiles = [{{ set = \"base\" }}]\n\n[{deep}]\n"),
+            "header.toml:4:2",
+        ),
+        (
+            "dotted.toml",
+            format!("name = \"deep\"\n# a.b.c\nvars = {{ x = \"y.z\", {deep} = 1 }}\n"),
+            "dotted.toml:3:21",
+        ),
+        (
+            "record.toml",
+            format!("ruleset = \"base\"\nplayers = [\"Ann\", \"Bob\"]\n  {deep} = 1\n"),
+            "record.toml:3:3",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("file");
+        let o = run(&["validate", &path.to_string_lossy()]);
+        refused(
+            &o,
+            "error: recursion limit: a key of 5000 dotted parts nests tables deeper than the TOML \
+             reader allows",
+        );
+        refused(&o, &format!("{at}\n"));
+        refused(&o, "help: write the key with fewer dotted parts");
+    }
+    let d = Ruleset::load(&dir.join("header.toml").to_string_lossy()).expect_err("too deep");
+    assert_eq!(d.line_col(), Some((4, 2)), "{d}");
+}
