@@ -707,3 +707,21 @@ fn a_key_nested_thousands_deep_is_located() {
     let d = Ruleset::load(&dir.join("header.toml").to_string_lossy()).expect_err("too deep");
     assert_eq!(d.line_col(), Some((4, 2)), "{d}");
 }
+
+/// A script stopped by a limit (rhai gives such errors no place) is located at its hook's
+/// `fn`, also in a one-line script defining several functions (was 0:0).
+#[test]
+fn a_limit_in_a_one_line_script_is_located_at_its_hook() {
+    script_stops(
+        "one-line",
+        "fn helper() { 1 } fn turn_start() { let a = 0; loop { a += 1; } }\n",
+        "",
+        "t.rhai:1:19: script error in hook `turn_start`: Too many operations",
+    );
+    script_stops(
+        "one-line-utf8",
+        "/* é */ fn turn_start() { let a = \"é\"; loop { a += a; } }\n",
+        "",
+        "t.rhai:1:9: script error in hook `turn_start`: Length of string too large",
+    );
+}
