@@ -304,7 +304,7 @@ impl Record {
             ),
         };
         if let Some(tiles) = &start {
-            check_start(tiles).map_err(|m| err(&[PathPart::Key("start")], m))?;
+            check_start(tiles).map_err(|p| err(&p.path(), p.message))?;
         }
         let actions = raw
             .action

@@ -373,20 +373,44 @@ fn a_placement_at_the_edge_of_the_coordinates_is_illegal() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
-/// Two start tiles on one position are reported at the record's `start` key.
+/// Two start tiles on one position in a record are refused when it is read, at the second
+/// entry (line 7, column 3: its opening brace).
 #[test]
 fn two_start_tiles_on_one_position_are_located() {
-    // Refused when the record is read or when it is replayed: either way at `start`.
-    let d = match Record::load(&bad("record_double_start.toml")) {
-        Err(d) => d,
-        Ok(record) => record
-            .replay()
-            .expect_err("two start tiles on one position")
-            .diagnostic()
-            .clone(),
-    };
-    assert_mentions(&d, &["two start tiles"]);
-    assert_located(&d, "record_double_start.toml", 5);
+    let d = record_parse_error("record_double_start.toml");
+    assert_mentions(
+        &d,
+        &[
+            "two start tiles at (0,0)",
+            "start entry 2 lies where entry 1 already does",
+        ],
+    );
+    assert_located(&d, "record_double_start.toml", 7);
+    assert_eq!(d.line_col(), Some((7, 3)), "{d}");
+}
+
+/// Two `[[start]]` tables of a ruleset on one square are refused when it is loaded (so by
+/// `castellan validate` too), at the second table's header, not later by `simulate`.
+#[test]
+fn two_start_tiles_in_a_ruleset_are_located() {
+    let d = ruleset_error("ruleset_double_start.toml");
+    assert_mentions(
+        &d,
+        &[
+            "two start tiles at (0,0)",
+            "start entry 2 lies where entry 1 already does",
+        ],
+    );
+    assert_located(&d, "ruleset_double_start.toml", 10);
+    assert_eq!(d.line_col(), Some((10, 1)), "{d}");
+    let out = cli(&[
+        "validate",
+        &bad("ruleset_double_start.toml").to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("error: two start tiles at (0,0)"), "{err}");
+    assert!(err.contains("ruleset_double_start.toml:10:1\n"), "{err}");
 }
 
 /// Data that passes validation but pushes a counter past its type: 300 all-city tiles with

@@ -669,3 +669,59 @@ fn a_path_outside_the_tree_is_refused_alike_whether_it_exists_or_not() {
         );
     }
 }
+
+/// A table header or a dotted key thousands of parts deep is refused by the TOML reader with
+/// "recursion limit" and no place; the error now names the file, the key's line and column.
+#[test]
+fn a_key_nested_thousands_deep_is_located() {
+    let dir = folder("deep-key");
+    let deep = vec!["a"; 5000].join(".");
+    for (name, text, at) in [
+        (
+            "header.toml",
+            format!("name = \"deep\"\ntiles = [{{ set = \"base\" }}]\n\n[{deep}]\n"),
+            "header.toml:4:2",
+        ),
+        (
+            "dotted.toml",
+            format!("name = \"deep\"\n# a.b.c\nvars = {{ x = \"y.z\", {deep} = 1 }}\n"),
+            "dotted.toml:3:21",
+        ),
+        (
+            "record.toml",
+            format!("ruleset = \"base\"\nplayers = [\"Ann\", \"Bob\"]\n  {deep} = 1\n"),
+            "record.toml:3:3",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("file");
+        let o = run(&["validate", &path.to_string_lossy()]);
+        refused(
+            &o,
+            "error: recursion limit: a key of 5000 dotted parts nests tables deeper than the TOML \
+             reader allows",
+        );
+        refused(&o, &format!("{at}\n"));
+        refused(&o, "help: write the key with fewer dotted parts");
+    }
+    let d = Ruleset::load(&dir.join("header.toml").to_string_lossy()).expect_err("too deep");
+    assert_eq!(d.line_col(), Some((4, 2)), "{d}");
+}
+
+/// A script stopped by a limit (rhai gives such errors no place) is located at its hook's
+/// `fn`, also in a one-line script defining several functions (was 0:0).
+#[test]
+fn a_limit_in_a_one_line_script_is_located_at_its_hook() {
+    script_stops(
+        "one-line",
+        "fn helper() { 1 } fn turn_start() { let a = 0; loop { a += 1; } }\n",
+        "",
+        "t.rhai:1:19: script error in hook `turn_start`: Too many operations",
+    );
+    script_stops(
+        "one-line-utf8",
+        "/* é */ fn turn_start() { let a = \"é\"; loop { a += a; } }\n",
+        "",
+        "t.rhai:1:9: script error in hook `turn_start`: Length of string too large",
+    );
+}

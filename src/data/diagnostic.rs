@@ -52,7 +52,23 @@ impl Diagnostic {
 
     /// Wraps a TOML syntax or shape error.
     pub fn from_toml(file: &Path, source: &Arc<str>, err: &toml::de::Error) -> Self {
-        Diagnostic::new(file, source, err.span(), err.message().trim().to_string())
+        let message = err.message().trim();
+        // The reader refuses a key nested too deep without saying where: find it ourselves.
+        if err.span().is_none() && message == "recursion limit" {
+            if let Some((span, parts)) = deepest_key(source) {
+                return Diagnostic::new(
+                    file,
+                    source,
+                    Some(span),
+                    format!(
+                        "recursion limit: a key of {parts} dotted parts nests tables deeper than \
+                         the TOML reader allows"
+                    ),
+                )
+                .with_help("write the key with fewer dotted parts");
+            }
+        }
+        Diagnostic::new(file, source, err.span(), message.to_string())
     }
 
     /// Adds advice.
@@ -153,6 +169,90 @@ fn on_characters(text: &str, span: Range<usize>) -> Range<usize> {
     start..end
 }
 
+/// The dotted key (a table header's or a key's) with the most parts in a TOML text, the first
+/// of equals: its byte range and its number of parts. One pass outside strings and comments:
+/// bare or quoted parts joined by dots (whitespace allowed) make a key; anything else ends it.
+fn deepest_key(text: &str) -> Option<(Range<usize>, usize)> {
+    let bytes = text.as_bytes();
+    let mut best: Option<(Range<usize>, usize)> = None;
+    // The key being read: where it starts, where its last part ends, how many dots so far.
+    let mut key: Option<(usize, usize, usize)> = None;
+    let mut close = |key: &mut Option<(usize, usize, usize)>| {
+        if let Some((start, end, dots)) = key.take() {
+            if best.as_ref().is_none_or(|(_, parts)| dots + 1 > *parts) {
+                best = Some((start..end, dots + 1));
+            }
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' | b'\'' => {
+                let end = string_end(bytes, i);
+                let (_, last, _) = key.get_or_insert((i, end, 0));
+                *last = end;
+                i = end;
+                continue;
+            }
+            b'.' if key.is_some() => {
+                if let Some((_, _, dots)) = &mut key {
+                    *dots += 1;
+                }
+            }
+            b' ' | b'\t' => {}
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'-' => {
+                let (_, last, _) = key.get_or_insert((i, i + 1, 0));
+                *last = i + 1;
+            }
+            b'#' => {
+                close(&mut key);
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            _ => close(&mut key),
+        }
+        i += 1;
+    }
+    close(&mut key);
+    best
+}
+
+/// The byte just past the TOML string opening at `at` (basic or literal, one line or many);
+/// the end of the line or text when it is not closed.
+fn string_end(bytes: &[u8], at: usize) -> usize {
+    let quote = bytes[at];
+    let rest = &bytes[at..];
+    if rest.len() >= 3 && rest[1] == quote && rest[2] == quote {
+        let body = at + 3;
+        let Some(n) = bytes[body..]
+            .windows(3)
+            .position(|w| w.iter().all(|&b| b == quote))
+        else {
+            return bytes.len();
+        };
+        // A closing run may hold up to two more quotes, which belong to the string.
+        let mut end = body + n + 3;
+        while end < bytes.len() && end < body + n + 5 && bytes[end] == quote {
+            end += 1;
+        }
+        return end;
+    }
+    let mut j = at + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' if quote == b'"' => j += 1,
+            b'\n' => return j,
+            b if b == quote => return j + 1,
+            _ => {}
+        }
+        j += 1;
+    }
+    bytes.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +266,16 @@ mod tests {
         assert_eq!(on_characters(text, 40..50), text.len()..text.len());
         let d = Diagnostic::new(Path::new("x.toml"), &Arc::from(text), Some(6..6), "m");
         assert!(d.render().contains("x.toml:1:6"), "{}", d.render());
+    }
+
+    #[test]
+    fn the_deepest_key_is_found_outside_strings_and_comments() {
+        let text = "a.b = \"x.y.z.w\" # c.d.e.f.g\n[t . 'q.r' . u]\nv = 1.5\n";
+        let (span, parts) = deepest_key(text).unwrap();
+        assert_eq!((&text[span], parts), ("t . 'q.r' . u", 3));
+        let text = "s = \"\"\"\nx.y.z.w = 1\n\"\"\"\nk.l = 2\n";
+        let (span, parts) = deepest_key(text).unwrap();
+        assert_eq!((&text[span], parts), ("k.l", 2));
     }
 
     #[test]

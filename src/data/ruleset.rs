@@ -578,14 +578,16 @@ impl Chain {
                 "a ruleset needs a start tile: start = [{ tile = \"D\", x = 0, y = 0, rotation = 0 }]",
             ));
         };
-        start
+        let tiles = start
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 resolve_start(s, rules)
                     .map_err(|msg| self.err_at(&[PathPart::Key("start"), PathPart::Index(i)], msg))
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        check_start(&tiles).map_err(|p| self.err_at(&p.path(), p.message))?;
+        Ok(tiles)
     }
 }
 
@@ -610,14 +612,43 @@ pub fn resolve_start(s: &StartFile, rules: &Ruleset) -> Result<StartTile, String
     })
 }
 
+/// What is wrong with a start layout, and where in the file's `start` list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartProblem {
+    /// The entry at fault (the later of two on one position), or `None` for the whole list.
+    pub index: Option<usize>,
+    /// What is wrong, in the user's words.
+    pub message: String,
+}
+
+impl StartProblem {
+    /// Where the problem lies: the `start` key or one of its entries.
+    pub fn path(&self) -> Vec<PathPart<'static>> {
+        let mut path = vec![PathPart::Key("start")];
+        path.extend(self.index.map(PathPart::Index));
+        path
+    }
+}
+
 /// A start layout needs at least one tile and one tile per position.
-pub fn check_start(tiles: &[StartTile]) -> Result<(), String> {
+pub fn check_start(tiles: &[StartTile]) -> Result<(), StartProblem> {
     if tiles.is_empty() {
-        return Err("there must be at least one start tile".to_string());
+        return Err(StartProblem {
+            index: None,
+            message: "there must be at least one start tile".to_string(),
+        });
     }
     for (i, a) in tiles.iter().enumerate() {
-        if tiles[..i].iter().any(|b| b.pos == a.pos) {
-            return Err(format!("two start tiles at {}", a.pos));
+        if let Some(j) = tiles[..i].iter().position(|b| b.pos == a.pos) {
+            return Err(StartProblem {
+                index: Some(i),
+                message: format!(
+                    "two start tiles at {}: start entry {} lies where entry {} already does",
+                    a.pos,
+                    i + 1,
+                    j + 1
+                ),
+            });
         }
     }
     Ok(())

@@ -509,17 +509,19 @@ fn error(unit: &Unit, hook: &str, e: &EvalAltResult) -> ScriptError {
     }
 }
 
-/// Line and column of `fn hook(` in a script (1-based), or (0, 0).
+/// Line and column (1-based, in characters) of `fn hook(` in a script, or (0, 0). Every `fn`
+/// of a line is looked at: a one-line script may define several functions.
 fn hook_line(text: &str, hook: &str) -> (usize, usize) {
     text.lines()
         .enumerate()
         .find_map(|(i, l)| {
-            let at = l.find("fn ")?;
-            l[at + 3..]
-                .trim_start()
-                .strip_prefix(hook)
-                .filter(|rest| rest.trim_start().starts_with('('))
-                .map(|_| (i + 1, at + 1))
+            l.match_indices("fn ").find_map(|(at, _)| {
+                l[at + 3..]
+                    .trim_start()
+                    .strip_prefix(hook)
+                    .filter(|rest| rest.trim_start().starts_with('('))
+                    .map(|_| (i + 1, l[..at].chars().count() + 1))
+            })
         })
         .unwrap_or((0, 0))
 }
