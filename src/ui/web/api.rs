@@ -85,6 +85,25 @@ async fn with_game<T: Send + 'static>(
     .await
 }
 
+/// Takes a step in the game as the holder of the request's token (`step` checks what that
+/// role may do), then answers with the game as that page sees it, or what changed since
+/// `since`.
+async fn as_holder(
+    shared: Shared,
+    id: String,
+    headers: &HeaderMap,
+    since: Option<Since>,
+    step: impl FnOnce(&mut Entry, Role) -> Result<(), StoreError> + Send + 'static,
+) -> Answer {
+    let token = token(headers);
+    with_game(shared, id, move |e| {
+        let role = e.role(token.as_deref());
+        step(e, role)?;
+        Ok(Json(for_page(e, role, since)))
+    })
+    .await
+}
+
 /// `GET /api/rulesets`: the shipped rulesets with their descriptions.
 pub async fn rulesets() -> Answer {
     static LIST: OnceLock<Value> = OnceLock::new();
@@ -254,11 +273,9 @@ pub async fn act(
     headers: HeaderMap,
     Json(act): Json<Act>,
 ) -> Answer {
-    let token = token(&headers);
-    with_game(shared, id, move |e| {
-        let role = e.role(token.as_deref());
-        e.act(act.index, act.expect, role)?;
-        Ok(Json(for_page(e, role, act.since)))
+    let since = act.since;
+    as_holder(shared, id, &headers, since, move |e, role| {
+        e.act(act.index, act.expect, role)
     })
     .await
 }
@@ -279,11 +296,9 @@ pub async fn bot(
     headers: HeaderMap,
     Json(ex): Json<Expect>,
 ) -> Answer {
-    let token = token(&headers);
-    with_game(shared, id, move |e| {
-        let role = e.role(token.as_deref());
-        e.bot_step(ex.expect, role)?;
-        Ok(Json(for_page(e, role, ex.since)))
+    let since = ex.since;
+    as_holder(shared, id, &headers, since, move |e, role| {
+        e.bot_step(ex.expect, role)
     })
     .await
 }
@@ -296,11 +311,9 @@ pub async fn undo(
     headers: HeaderMap,
     Json(ex): Json<Expect>,
 ) -> Answer {
-    let token = token(&headers);
-    with_game(shared, id, move |e| {
-        let role = e.role(token.as_deref());
-        e.undo(ex.expect, role)?;
-        Ok(Json(for_page(e, role, ex.since)))
+    let since = ex.since;
+    as_holder(shared, id, &headers, since, move |e, role| {
+        e.undo(ex.expect, role)
     })
     .await
 }
@@ -320,11 +333,8 @@ pub async fn hand(
     headers: HeaderMap,
     Json(h): Json<Hand>,
 ) -> Answer {
-    let token = token(&headers);
-    with_game(shared, id, move |e| {
-        let role = e.role(token.as_deref());
-        e.hand(h.seat, h.bot, role)?;
-        Ok(Json(for_page(e, role, None)))
+    as_holder(shared, id, &headers, None, move |e, role| {
+        e.hand(h.seat, h.bot, role)
     })
     .await
 }
