@@ -13,7 +13,7 @@ use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::history::History;
-use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Route, Slots, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
@@ -861,7 +861,7 @@ impl Game {
         let mechanics = Arc::clone(&self.mechanics);
         let decision = mechanics.any(Hooks::ANSWERED).then(|| self.decision());
         let then = mechanics
-            .answerers(a.by)
+            .answerers(a.by, action)
             .find_map(|m| m.apply(self, a, action, events))
             .unwrap_or(Then::Next);
         if then == Then::Resume {
@@ -919,8 +919,14 @@ impl Game {
         if *action == Action::Pass && self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             return Ok(());
         }
+        if !self.mechanics.routes_to(Route::of(action)) {
+            return Err(RuleError::WrongDecision(format!(
+                "{} belongs to rules this game does not play",
+                words::action(action)
+            )));
+        }
         self.mechanics
-            .answerers(a.by)
+            .answerers(a.by, action)
             .find_map(|m| m.check(self, a, action))
             .unwrap_or_else(|| Err(RuleError::WrongDecision(self.hint(a))))
     }
@@ -1170,11 +1176,11 @@ impl Game {
         if self.now.symbol != Some(symbol) {
             return false;
         }
-        match symbol {
-            Symbol::Volcano => self.rules.mechanics.volcano,
-            Symbol::Dragon => self.rules.mechanics.dragon,
-            Symbol::Portal => self.rules.mechanics.portal,
-        }
+        self.rules.switched_on(match symbol {
+            Symbol::Volcano => "volcano",
+            Symbol::Dragon => "dragon",
+            Symbol::Portal => "portal",
+        })
     }
 
     // -----------------------------------------------------------------------------------------

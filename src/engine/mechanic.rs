@@ -16,6 +16,7 @@
 use super::action::{Action, Decision};
 use super::event::Event;
 use super::event::ReturnReason;
+pub use super::family::Route;
 use super::game::{Game, RuleError, Size};
 use super::opening::Opening;
 use super::refusal::Refusal;
@@ -448,6 +449,8 @@ pub struct Mechanics {
     listing: Vec<Box<[u8]>>,
     /// For each mechanic, the set of those that add to its decisions.
     adding: Vec<u32>,
+    /// For each mechanic, the actions it answers besides the engine's own kinds.
+    routes: Vec<Route>,
 }
 
 /// The indices in a set of mechanics, in order.
@@ -465,8 +468,18 @@ impl Mechanics {
     /// How many mechanics the call lists hold (one bit each); any further ones get no hook.
     pub const MAX: usize = 32;
 
-    /// Builds the lists from the mechanics in their fixed order.
+    /// Builds the lists from the mechanics in their fixed order, each asked about every
+    /// action (a list made by hand; the registry's families say which actions each mechanic
+    /// answers: [`Mechanics::routed`]).
     pub fn new(list: Vec<Box<dyn Mechanic>>) -> Mechanics {
+        let routes = vec![Route::Any; list.len()];
+        Mechanics::routed(list, routes)
+    }
+
+    /// Builds the lists from the mechanics in their fixed order, each answering the actions of
+    /// its route (`routes`, one per mechanic).
+    pub fn routed(list: Vec<Box<dyn Mechanic>>, mut routes: Vec<Route>) -> Mechanics {
+        routes.resize(list.len(), Route::Any);
         let mut by_hook = [0u32; 32];
         for (i, m) in list.iter().enumerate().take(Mechanics::MAX) {
             for (_, h) in Hooks::ALL {
@@ -505,6 +518,7 @@ impl Mechanics {
             stages,
             listing,
             adding,
+            routes,
         }
     }
 
@@ -554,13 +568,34 @@ impl Mechanics {
             .map(|i| i as u8)
     }
 
-    /// The mechanics that may recognise an answer to a decision of mechanic `owner`: those
-    /// that add to its decisions first (as the fairy adds to deployment), then the asking one.
-    pub fn answerers(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+    /// The mechanics that `action` is routed to as an answer to a decision of mechanic
+    /// `owner`: of those that add to its decisions (as the fairy adds to deployment), then of
+    /// the asking one, those that answer actions of its kind ([`Route`]). An action of the
+    /// engine's own kinds (placing, deploying, passing) goes to the asking mechanic alone.
+    pub fn answerers(
+        &self,
+        owner: u8,
+        action: &Action,
+    ) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        let route = Route::of(action);
         let adding = self.adding.get(usize::from(owner)).copied().unwrap_or(0);
         members(adding)
             .chain(std::iter::once(owner))
+            .filter(move |i| *i == owner && route == Route::Core || self.answers(*i, route))
             .filter_map(|i| self.get(i))
+    }
+
+    /// Whether mechanic `i` answers actions of `route`.
+    fn answers(&self, i: u8, route: Route) -> bool {
+        self.routes
+            .get(usize::from(i))
+            .is_some_and(|r| *r == route || *r == Route::Any)
+    }
+
+    /// Whether any mechanic in play answers actions of `route` (an action of a family that is
+    /// not in the game has none).
+    pub fn routes_to(&self, route: Route) -> bool {
+        route == Route::Core || (0..self.list.len() as u8).any(|i| self.answers(i, route))
     }
 
     /// The mechanics whose answers a decision of mechanic `owner` lists, in the legal list's

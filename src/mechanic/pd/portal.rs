@@ -5,6 +5,7 @@ use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
 use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::Symbol;
@@ -23,7 +24,7 @@ impl Mechanic for Portal {
     }
 
     fn opening(&self, g: &Game) -> Option<Opening> {
-        let rules = &g.rules.pd.portal;
+        let rules = &PdRules::of(&g.rules).portal;
         g.placed_symbol(Symbol::Portal).then(|| Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),

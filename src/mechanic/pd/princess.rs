@@ -8,6 +8,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
 use crate::engine::refusal::{Refusal, RuleId};
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, FollowerKind, Kinds};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES};
@@ -36,7 +37,9 @@ impl Princess {
     fn knights(&self, g: &Game) -> Vec<Figure> {
         let mut knights = self.city_knights(g);
         let table = &g.rules.figures;
-        if g.rules.pd.princess.big_follower == BigFollower::OnlyIfAlone && knights.len() > 1 {
+        if PdRules::of(&g.rules).princess.big_follower == BigFollower::OnlyIfAlone
+            && knights.len() > 1
+        {
             knights.retain(|f| !table.is(f.kind, FollowerKind::Big));
         }
         knights
@@ -156,7 +159,7 @@ impl Mechanic for Princess {
     }
 
     fn may_pass(&self, g: &Game, _asked: Asked) -> bool {
-        g.rules.pd.princess.removal == Removal::May
+        PdRules::of(&g.rules).princess.removal == Removal::May
     }
 
     fn hint(&self, _asked: Asked) -> &'static str {
@@ -205,7 +208,7 @@ impl Mechanic for Princess {
     /// PR5 under `removal_blocks = "all_figures_and_fairy"`: after a removal nothing is done
     /// at deployment (no figure, no fairy move, no abbot recalled).
     fn deploy_closed(&self, g: &Game) -> bool {
-        g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
+        PdRules::of(&g.rules).princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
             && removed_this_turn(g)
     }
 
@@ -226,7 +229,7 @@ impl Mechanic for Princess {
                 .row(figure)
                 .is_some_and(|r| r.has_tag("follower"))
         };
-        match g.rules.pd.princess.removal_blocks {
+        match PdRules::of(&g.rules).princess.removal_blocks {
             RemovalBlocks::AllFiguresAndFairy => Some(Refusal::new(
                 "PR5",
                 "the princess removed a knight this turn, so nothing may be deployed",

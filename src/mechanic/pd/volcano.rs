@@ -7,6 +7,7 @@ use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
 use crate::engine::refusal::Refusal;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::Symbol;
@@ -18,7 +19,7 @@ pub struct Volcano;
 /// Whether `figure` is a builder or a pig and `pd.volcano.allow_builder_pig` lets it onto the
 /// volcano's tile, where the dragon stands (V3, A8).
 fn builder_or_pig_allowed(g: &Game, figure: FigureKind) -> bool {
-    g.rules.pd.volcano.allow_builder_pig
+    PdRules::of(&g.rules).volcano.allow_builder_pig
         && g.rules
             .figures
             .row(figure)
@@ -51,7 +52,7 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
         }
         events.push(PdEvent::TilesReshuffled { count }.into());
     }
-    if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
+    if PdRules::of(&g.rules).volcano.dragon_journey && g.rules.switched_on("dragon") {
         dragon::set_due(g, true);
     }
 }
