@@ -207,3 +207,42 @@ fn the_script_hooks_and_the_trait_are_one_list() {
         );
     }
 }
+
+/// The engine routes a family's action only to that family's mechanics: in a game without The
+/// Princess & the Dragon a dragon step is refused with words that say so, and the game is
+/// exactly as it was (issue 30 §2).
+#[test]
+fn an_action_of_a_family_not_in_play_is_refused_and_changes_nothing() {
+    use castellan::engine::game::RuleError;
+    use castellan::mechanic::pd::vocabulary::PdAction;
+    use castellan::model::geometry::Pos;
+    let rules = Ruleset::load("base").expect("base loads");
+    let setup = Setup::new(vec!["A".into(), "B".into()], 7);
+    let (mut game, _) = Game::new(rules, setup.clone()).expect("starts");
+    let before = castellan::ui::report::game_json(&game, &[]).to_string();
+    let step = Action::from(PdAction::Dragon {
+        pos: Pos::new(0, 1),
+    });
+    match game.apply(&step) {
+        Err(RuleError::WrongDecision(why)) => {
+            assert!(why.contains("rules this game does not play"), "{why}");
+        }
+        other => panic!("a dragon step in a base game: {other:?}"),
+    }
+    assert_eq!(
+        castellan::ui::report::game_json(&game, &[]).to_string(),
+        before
+    );
+    // In a game with the dragon the same step at the placement is the wrong kind of answer.
+    let hig = Ruleset::load("hig").expect("hig loads");
+    let (mut game, _) = Game::new(hig, setup).expect("starts");
+    let before = castellan::ui::report::game_json(&game, &[]).to_string();
+    match game.apply(&step) {
+        Err(RuleError::WrongDecision(why)) => assert!(why.contains("place"), "{why}"),
+        other => panic!("a dragon step at the placement: {other:?}"),
+    }
+    assert_eq!(
+        castellan::ui::report::game_json(&game, &[]).to_string(),
+        before
+    );
+}

@@ -180,7 +180,12 @@ mod tests {
         // The shipped file parses (shipped() would be empty otherwise) and gives B-M1's follower.
         let rows = shipped();
         assert!(rows.contains_key("follower") && rows.contains_key("count"));
-        let t = table(&BTreeMap::new(), 7, &PdRules::default()).expect("the shipped table");
+        let defaults = FigureDefaults {
+            followers_per_player: 7,
+            knights: vec![FollowerKind::Normal],
+            portal: vec![FollowerKind::Normal],
+        };
+        let t = table(&BTreeMap::new(), &defaults).expect("the shipped table");
         let follower = &t.rows()[0];
         assert_eq!(follower.kind, FigureKind::Follower);
         assert_eq!((follower.per_player, follower.strength), (7, 1));

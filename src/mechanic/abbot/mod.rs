@@ -165,6 +165,11 @@ impl Mechanic for Abbot {
         Hooks::ACTIONS | Hooks::ADDS
     }
 
+    /// Its recalls answer the base game's decisions only.
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked == self.deploy {
             recalls(g, out);
@@ -176,8 +181,10 @@ impl Mechanic for Abbot {
         (asked != self.deploy).then_some(0)
     }
 
+    /// Its recalls reach it only at the base game's decisions (the engine routes them); of
+    /// those it answers the deployment.
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked == self.deploy && AbbotAction::of(action).is_some()).then(|| check_recall(g, action))
+        (asked == self.deploy).then(|| check_recall(g, action))
     }
 
     fn apply(
@@ -187,7 +194,7 @@ impl Mechanic for Abbot {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked != self.deploy || AbbotAction::of(action).is_none() {
+        if asked != self.deploy {
             return None;
         }
         recall(g, action, events);

@@ -682,10 +682,9 @@ impl Mechanic for Base {
         }
     }
 
+    /// Placements, deployments and passes reach it only at its own decisions (the engine
+    /// routes them).
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        if asked.by != self.id {
-            return None;
-        }
         match (asked.kind, *action) {
             (PLACE, Action::Place { pos, rotation }) => {
                 Some(match g.placement_problem(pos, rotation) {
@@ -711,9 +710,6 @@ impl Mechanic for Base {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         match (asked.kind, *action) {
             (PLACE, Action::Place { pos, rotation }) => self.place(g, pos, rotation, events),
             (DEPLOY, Action::Deploy { pos, spot, figure }) => deploy(g, pos, spot, figure, events),

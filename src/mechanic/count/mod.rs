@@ -992,20 +992,18 @@ impl Mechanic for CountOfCarcassonne {
             .then(|| self.count_canonical(g, action))
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked.by == self.id).then(|| self.check_count(g, action))
+    /// Its actions reach it only at its own decisions (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        Some(self.check_count(g, action))
     }
 
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         self.count_apply(g, action, events);
         // The Count's decisions continue the stage that asked for them.
         Some(Then::Again)

@@ -404,15 +404,14 @@ impl Mechanic for Dragon {
         "the dragon must move (`dragon = [x, y]`)"
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+    /// Its steps reach it only at its own decision (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         match PdAction::of(action) {
-            Some(PdAction::Dragon { pos }) if asked.by == self.id => {
-                Some(if steps(g).any(|q| q == pos) {
-                    Ok(())
-                } else {
-                    g.check_listed(action, RuleId("D5"))
-                })
-            }
+            Some(PdAction::Dragon { pos }) => Some(if steps(g).any(|q| q == pos) {
+                Ok(())
+            } else {
+                g.check_listed(action, RuleId("D5"))
+            }),
             _ => None,
         }
     }
@@ -420,16 +419,12 @@ impl Mechanic for Dragon {
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         match PdAction::of(action) {
             Some(PdAction::Dragon { pos }) => self.step(g, pos, events),
-            // Another mechanic's answer to a step (a script's) lets the journey look again.
             _ => return None,
         }
         // The journey goes on within the same stage.

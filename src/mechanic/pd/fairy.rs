@@ -451,9 +451,7 @@ impl FairyMechanic {
     }
 
     /// Carries out `action` if it answers `asked` (its claim, its own decision or the
-    /// deployment) as the fairy's: [`Mechanic::apply`] once the decision is one of those. Out
-    /// of line, so that the other decisions' actions pass by quickly.
-    #[inline(never)]
+    /// deployment) as the fairy's: [`Mechanic::apply`].
     fn answer(
         &self,
         g: &mut Game,
@@ -593,11 +591,8 @@ impl Mechanic for FairyMechanic {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        // It is asked about every action: those that answer decisions where it has no say
-        // (a tile's placement, a dragon step) are turned away before anything is decoded.
-        if asked != self.asked(CLAIM) && !self.moves_at(asked) {
-            return None;
-        }
+        // The engine routes to it only the P&D actions and passes of its own decisions and
+        // the deployment's P&D actions.
         self.answer(g, asked, action, events)
     }
 

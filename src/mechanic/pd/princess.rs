@@ -180,23 +180,20 @@ impl Mechanic for Princess {
         }
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        let ours = asked.by == self.id
-            && (*action == Action::Pass
-                || matches!(PdAction::of(action), Some(PdAction::Remove { .. })));
-        ours.then(|| g.check_listed(action, RuleId("PR3")))
+    /// Its decision's answers reach it alone (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        let removal = *action == Action::Pass
+            || matches!(PdAction::of(action), Some(PdAction::Remove { .. }));
+        removal.then(|| g.check_listed(action, RuleId("PR3")))
     }
 
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         self.remove(g, action, events);
         Some(Then::Next)
     }
