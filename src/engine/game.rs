@@ -680,12 +680,16 @@ impl Game {
 
     /// Appends the legal answers that matter around the tile at `pos` to `out`: those of
     /// [`Game::legal_actions`], in its order, less some or all of the deployments on other
-    /// tiles and of the fairy's moves ([`Mechanic::actions_near`]); for a look-ahead that
+    /// tiles and of the fairy's moves ([`Shortcuts::actions_near`]); for a look-ahead that
     /// leaves those out anyway (the greedy bot's).
     ///
-    /// [`Mechanic::actions_near`]: crate::engine::mechanic::Mechanic::actions_near
+    /// [`Shortcuts::actions_near`]: crate::engine::mechanic::Shortcuts::actions_near
     pub fn legal_actions_near(&self, pos: Pos, out: &mut Vec<Action>) {
-        self.list_actions(out, |m, a, out| m.actions_near(self, a, pos, out));
+        self.list_actions(out, |m, a, out| {
+            if !m.actions_near(self, a, pos, out) {
+                m.actions(self, a, out);
+            }
+        });
     }
 
     /// The legal list, with each mechanic's part listed by `part`.
@@ -729,11 +733,11 @@ impl Game {
     /// Counts the legal answers to the pending decision into `tally`, without building them
     /// where the rules can. The answers come in the same parts as in [`Game::legal_actions`]:
     /// the asking mechanic's, each other mechanic's additions, then `pass`. A mechanic that can
-    /// count its part ([`Mechanic::count_actions`]) is only counted; the others' parts are
+    /// count its part ([`Shortcuts::count_actions`]) is only counted; the others' parts are
     /// listed in `scratch` (cleared first), which [`Game::nth_legal`] reads with the tally.
     /// (The tally is filled in place: it is too big to be returned without a copy.)
     ///
-    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    /// [`Shortcuts::count_actions`]: crate::engine::mechanic::Shortcuts::count_actions
     #[inline]
     pub fn tally_legal(&self, tally: &mut Tally, scratch: &mut Vec<Action>) {
         scratch.clear();
@@ -762,9 +766,9 @@ impl Game {
 
     /// The `k`-th answer of [`Game::legal_actions`] (`None` past the end), from the `tally` and
     /// the `scratch` list that [`Game::tally_legal`] gave for this very state: a counted part
-    /// builds only the answer picked from it ([`Mechanic::nth_action`]).
+    /// builds only the answer picked from it ([`Shortcuts::nth_action`]).
     ///
-    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
+    /// [`Shortcuts::nth_action`]: crate::engine::mechanic::Shortcuts::nth_action
     #[inline]
     pub fn nth_legal(&self, tally: &Tally, scratch: &[Action], k: usize) -> Option<Action> {
         let Pending::Asked(a) = self.pending else {

@@ -93,7 +93,7 @@ hooks! {
     PLACED = 4;
     /// [`Mechanic::actions`], [`Mechanic::check`], [`Mechanic::apply`], [`Mechanic::decision`].
     ACTIONS = 5;
-    /// [`Mechanic::deploy_problem`] and [`Mechanic::vetoes_deploy`].
+    /// [`Mechanic::deploy_problem`] and [`Shortcuts::vetoes_deploy`].
     DEPLOY = 6;
     /// [`Mechanic::strength`].
     STRENGTH = 7;
@@ -183,19 +183,15 @@ pub enum Drawn {
 }
 
 /// One rule of the game, built in or scripted. Every hook defaults to doing nothing.
-pub trait Mechanic: Send + Sync + fmt::Debug {
+///
+/// A mechanic also implements [`Shortcuts`], the hooks that only make bots faster; every one
+/// of them has a default that is always right, so a new rule writes `impl Shortcuts for X {}`.
+pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     /// The mechanic's name (as in `[mechanics]`, or `script`).
     fn name(&self) -> &'static str;
 
     /// The hooks this mechanic implements.
     fn hooks(&self) -> Hooks;
-
-    /// For a mechanic with [`Hooks::ADDS`]: whether it adds to the decisions of the mechanic
-    /// number `owner` (by default to every other mechanic's). Asked once, when the game's call
-    /// lists are built: the others' decisions then pass it by.
-    fn adds_to(&self, _owner: u8) -> bool {
-        true
-    }
 
     /// The points of the turn where it has a stage ([`Mechanic::stage`]).
     fn phases(&self) -> &[Phase] {
@@ -245,28 +241,6 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// The legal answers to this mechanic's decision `kind`; for the base game's deploy
     /// decision every mechanic may add its own (the fairy's moves).
     fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
-
-    /// The answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
-    /// look-ahead that weighs only those ([`Game::legal_actions_near`]): every answer
-    /// `actions` lists, in its order, but that the mechanic may leave out deployments on other
-    /// tiles and moves of the fairy. By default all of them.
-    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
-        self.actions(g, asked, out);
-    }
-
-    /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it adds
-    /// to), where the mechanic can tell without listing them (`None`: it cannot, and its part is
-    /// listed). A bot that picks one answer at random ([`Game::pick_legal`]) then builds only the
-    /// one it picks.
-    fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
-        None
-    }
-
-    /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
-    /// them: `n` is below `count`, the number [`Mechanic::count_actions`] gave.
-    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
-        None
-    }
 
     /// Whether this mechanic's decision `kind` may be declined (`pass`).
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
@@ -332,12 +306,6 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// deployment ask this rather than read the closing mechanic's state).
     fn deploy_closed(&self, _g: &Game) -> bool {
         false
-    }
-
-    /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
-    /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
-    fn vetoes_deploy(&self, _g: &Game) -> bool {
-        true
     }
 
     /// Whether figures may be deployed on other tiles than the one just laid this turn, and
@@ -434,6 +402,49 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
         _cities: u32,
         _points: &mut u32,
     ) {
+    }
+}
+
+/// The hooks that only make the engine and the bots faster: what a mechanic may tell so that
+/// the engine need not ask it, list all its answers, or call it. Each default is right for
+/// every mechanic (it asks, lists or calls everything), so a rule that takes no shortcut
+/// writes `impl Shortcuts for X {}`; a shortcut must give the same games as the default.
+pub trait Shortcuts {
+    /// For a mechanic with [`Hooks::ADDS`]: whether it adds to the decisions of the mechanic
+    /// number `owner` (by default to every other mechanic's). Asked once, when the game's call
+    /// lists are built: the others' decisions then pass it by (their answers of its family
+    /// are not routed to it either).
+    fn adds_to(&self, _owner: u8) -> bool {
+        true
+    }
+
+    /// Lists the answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
+    /// look-ahead that weighs only those ([`Game::legal_actions_near`]): answers `actions`
+    /// lists, in its order, but that the mechanic may leave out deployments on other tiles
+    /// and moves of the fairy. `false` (the default): it lists nothing here, and all its
+    /// answers are listed.
+    fn actions_near(&self, _g: &Game, _asked: Asked, _pos: Pos, _out: &mut Vec<Action>) -> bool {
+        false
+    }
+
+    /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it
+    /// adds to), where the mechanic can tell without listing them (`None`: it cannot, and its
+    /// part is listed). A bot that picks one answer at random ([`Game::pick_legal`]) then
+    /// builds only the one it picks.
+    fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
+        None
+    }
+
+    /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
+    /// them: `n` is below `count`, the number [`Shortcuts::count_actions`] gave.
+    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
+        None
+    }
+
+    /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
+    /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
+    fn vetoes_deploy(&self, _g: &Game) -> bool {
+        true
     }
 }
 

@@ -15,7 +15,7 @@ use crate::engine::action::Action;
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::base::score_feature;
 use crate::model::figure::{Figure, FollowerKind};
@@ -165,20 +165,10 @@ impl Mechanic for Abbot {
         Hooks::ACTIONS | Hooks::ADDS
     }
 
-    /// Its recalls answer the base game's decisions only.
-    fn adds_to(&self, owner: u8) -> bool {
-        owner == self.deploy.by
-    }
-
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked == self.deploy {
             recalls(g, out);
         }
-    }
-
-    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
-        // Its recalls answer only the deployment.
-        (asked != self.deploy).then_some(0)
     }
 
     /// Its recalls reach it only at the base game's decisions (the engine routes them); of
@@ -199,5 +189,17 @@ impl Mechanic for Abbot {
         }
         recall(g, action, events);
         Some(Then::Next)
+    }
+}
+
+impl Shortcuts for Abbot {
+    /// Its recalls answer the base game's decisions only.
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
+    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+        // Its recalls answer only the deployment.
+        (asked != self.deploy).then_some(0)
     }
 }

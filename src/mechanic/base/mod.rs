@@ -12,7 +12,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::opening::{self, Opening};
 use crate::engine::refusal::Refusal;
 use crate::mechanic::base::rules::BaseRules;
@@ -645,30 +645,6 @@ impl Mechanic for Base {
         }
     }
 
-    fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) {
-        match (asked.by == self.id, asked.kind) {
-            (true, PLACE) => self.placements(g, out),
-            (true, _) => self.deployments(g, Some(pos), out),
-            _ => {}
-        }
-    }
-
-    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
-        self.counts_placements(g, asked).then(|| {
-            g.tile
-                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
-        })
-    }
-
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
-        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
-        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
-        Some(Action::Place {
-            pos: p.pos,
-            rotation: p.rotation,
-        })
-    }
-
     fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
         asked.kind == DEPLOY
     }
@@ -733,5 +709,32 @@ impl Mechanic for Base {
             farm::score(g, events);
         }
         None
+    }
+}
+
+impl Shortcuts for Base {
+    fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) -> bool {
+        match (asked.by == self.id, asked.kind) {
+            (true, PLACE) => self.placements(g, out),
+            (true, _) => self.deployments(g, Some(pos), out),
+            _ => {}
+        }
+        true
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        self.counts_placements(g, asked).then(|| {
+            g.tile
+                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
+        })
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
+        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
+        Some(Action::Place {
+            pos: p.pos,
+            rotation: p.rotation,
+        })
     }
 }

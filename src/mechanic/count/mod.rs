@@ -45,7 +45,7 @@ use crate::mechanic::pd::rules::CountCity;
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
@@ -1050,6 +1050,8 @@ impl Mechanic for CountOfCarcassonne {
         self.count_return_moving(g, events);
     }
 }
+
+impl Shortcuts for CountOfCarcassonne {}
 
 /// Whether a follower of kind `figure` may stand on a feature of `kind` (so join it from a
 /// quarter).

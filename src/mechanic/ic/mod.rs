@@ -12,7 +12,7 @@ use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, Size};
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::model::feature::SegId;
 use crate::model::tile::{FeatureKind, Marks};
 
@@ -79,6 +79,8 @@ impl Mechanic for InnsCathedrals {
         }
     }
 }
+
+impl Shortcuts for InnsCathedrals {}
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
@@ -431,6 +431,8 @@ impl Mechanic for Dragon {
         Some(Then::Again)
     }
 }
+
+impl Shortcuts for Dragon {}
 
 #[cfg(test)]
 mod tests {

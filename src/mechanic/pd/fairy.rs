@@ -8,7 +8,7 @@ use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
@@ -490,11 +490,6 @@ impl Mechanic for FairyMechanic {
             | Hooks::DRAGON
     }
 
-    /// Its moves answer the deployment only (FA2).
-    fn adds_to(&self, owner: u8) -> bool {
-        owner == self.deploy.by
-    }
-
     fn phases(&self) -> &[Phase] {
         self.phases
     }
@@ -524,36 +519,6 @@ impl Mechanic for FairyMechanic {
         } else if self.moves_at(asked) {
             fairy_actions(g, &self.followers, out);
         }
-    }
-
-    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
-        // Its moves are left out.
-        if asked != self.deploy {
-            self.actions(g, asked, out);
-        }
-    }
-
-    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
-        // Its claim and its moves answer only its own decisions and the deployment.
-        if asked == self.asked(CLAIM) {
-            Some(1)
-        } else if self.moves_at(asked) {
-            count_fairy_moves(g, &self.followers, &self.slots)
-        } else {
-            Some(0)
-        }
-    }
-
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
-        if asked == self.asked(CLAIM) {
-            return (n == 0).then(|| PdAction::Claim.into());
-        }
-        // Counted moves are follower mode's, asked for only when there are some: the fairy may
-        // move (its count is 0 otherwise).
-        let moves = self
-            .moves_at(asked)
-            .then(|| fairy_followers(g, &self.followers));
-        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
@@ -613,5 +578,43 @@ impl Mechanic for FairyMechanic {
     /// fairy's tile.
     fn protects(&self, g: &Game, pos: Pos) -> bool {
         PdRules::of(&g.rules).fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+    }
+}
+
+impl Shortcuts for FairyMechanic {
+    /// Its moves answer the deployment only (FA2).
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
+    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) -> bool {
+        // Its moves are left out.
+        if asked != self.deploy {
+            self.actions(g, asked, out);
+        }
+        true
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        // Its claim and its moves answer only its own decisions and the deployment.
+        if asked == self.asked(CLAIM) {
+            Some(1)
+        } else if self.moves_at(asked) {
+            count_fairy_moves(g, &self.followers, &self.slots)
+        } else {
+            Some(0)
+        }
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        if asked == self.asked(CLAIM) {
+            return (n == 0).then(|| PdAction::Claim.into());
+        }
+        // Counted moves are follower mode's, asked for only when there are some: the fairy may
+        // move (its count is 0 otherwise).
+        let moves = self
+            .moves_at(asked)
+            .then(|| fairy_followers(g, &self.followers));
+        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 }

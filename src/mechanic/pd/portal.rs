@@ -2,7 +2,7 @@
 //! on any unoccupied, uncompleted feature of any tile.
 
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
 use crate::mechanic::pd::rules::PdRules;
@@ -33,10 +33,6 @@ impl Mechanic for Portal {
         })
     }
 
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Portal)
-    }
-
     /// Why a portal deployment onto segment `seg` is illegal, if it is (MP2–MP6; occupancy
     /// and supply are the base game's checks). On the portal tile itself the base rules apply
     /// under `pd.portal.own_tile_base_rules`.
@@ -56,5 +52,11 @@ impl Mechanic for Portal {
             }
             Shut::Completed => Refusal::new("MP3", "that feature is completed"),
         })
+    }
+}
+
+impl Shortcuts for Portal {
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Portal)
     }
 }

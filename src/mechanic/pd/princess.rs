@@ -6,7 +6,7 @@ use super::vocabulary::{PdAction, PdDecision};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
@@ -198,10 +198,6 @@ impl Mechanic for Princess {
         Some(Then::Next)
     }
 
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        removed_this_turn(g)
-    }
-
     /// PR5 under `removal_blocks = "all_figures_and_fairy"`: after a removal nothing is done
     /// at deployment (no figure, no fairy move, no abbot recalled).
     fn deploy_closed(&self, g: &Game) -> bool {
@@ -237,5 +233,11 @@ impl Mechanic for Princess {
             )),
             RemovalBlocks::FollowerOnTile => None,
         }
+    }
+}
+
+impl Shortcuts for Princess {
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        removed_this_turn(g)
     }
 }

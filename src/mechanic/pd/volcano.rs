@@ -5,7 +5,7 @@ use super::dragon;
 use super::vocabulary::PdEvent;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::engine::refusal::Refusal;
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
@@ -81,11 +81,6 @@ impl Mechanic for Volcano {
         }
     }
 
-    /// Only on the tile just laid, and only when it holds the volcano or the dragon.
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
-    }
-
     fn deploy_problem(
         &self,
         g: &Game,
@@ -119,5 +114,12 @@ impl Mechanic for Volcano {
                 "no builder or pig may share the dragon's tile (pd.volcano.allow_builder_pig is off)"
             },
         ))
+    }
+}
+
+impl Shortcuts for Volcano {
+    /// Only on the tile just laid, and only when it holds the volcano or the dragon.
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
     }
 }

@@ -24,7 +24,7 @@ use crate::data::section::{FamilyRules, Switch};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts};
 use crate::mechanic::base::has_own_follower;
 use crate::mechanic::base::rules::BaseRules;
 use crate::mechanic::base::rules::FarmScoring;
@@ -301,3 +301,5 @@ impl Mechanic for TradersBuilders {
         None
     }
 }
+
+impl Shortcuts for TradersBuilders {}
