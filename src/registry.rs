@@ -1,112 +1,104 @@
-//! The registry: which mechanics a ruleset switches on, in their fixed order. This is the one
-//! place that names every mechanic; adding one is one line here (see
-//! `docs/adding-a-mechanic.md`).
+//! The registry: the one list of mechanic families ([`FAMILIES`], one [`Descriptor`] per
+//! folder of `src/mechanic/`), in their fixed order. This is the one place that names every
+//! family; adding one is one line here (see `docs/adding-a-mechanic.md`).
 //!
 //! The order is the order of every hook call: the Count first (it scores what a tile completes
 //! with its quarters' rounds, in place of the base game), then the base game, inns and
-//! cathedrals (they change what the base game pays), the volcano, the
-//! princess (before the dragon when both act right after the tile), the dragon, the fairy, the
-//! portal, the abbot's recall, Traders & Builders (its builders and pigs follow the P&D figures'
-//! moves), and the ruleset's scripts last (their hooks see what the built-in rules did).
+//! cathedrals (they change what the base game pays), The Princess & the Dragon (the volcano,
+//! the princess before the dragon when both act right after the tile, the dragon, the fairy,
+//! the portal), the abbot's recall, Traders & Builders (its builders and pigs follow the P&D
+//! figures' moves), and the ruleset's scripts last (their hooks see what the built-in rules
+//! did).
+//!
+//! Loading a ruleset reads every family's switches and section ([`Ruleset::load`]); starting a
+//! game asks each family for its mechanics ([`mechanics`]), each kept with the family whose
+//! actions it answers.
 
+use crate::data::diagnostic::Diagnostic;
+use crate::data::files::Named;
+use crate::data::library::{self, Kind};
 use crate::data::ruleset::Ruleset;
+use crate::data::section::FamilyRules;
 use crate::engine::event::Event;
+use crate::engine::family::{Builder, Descriptor, Route};
 use crate::engine::game::{Game, Setup, SetupError};
-use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
+use crate::engine::mechanic::Mechanics;
 use crate::engine::vocabulary::Vocabulary;
-use crate::mechanic::abbot::Abbot;
-use crate::mechanic::base::Base;
-use crate::mechanic::count::CountOfCarcassonne;
-use crate::mechanic::ic::InnsCathedrals;
-use crate::mechanic::pd::dragon::Dragon;
-use crate::mechanic::pd::fairy::FairyMechanic;
-use crate::mechanic::pd::portal::Portal;
-use crate::mechanic::pd::princess::Princess;
-use crate::mechanic::pd::volcano::Volcano;
-use crate::mechanic::tb::TradersBuilders;
+use crate::mechanic::{abbot, base, count, ic, pd, tb};
 use crate::script::mechanic::ScriptMechanic;
+use std::path::Path;
 use std::sync::Arc;
 
-/// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
-/// names, words, record keys and JSON form (`engine::vocabulary`).
-pub fn vocabularies() -> [&'static dyn Vocabulary; 4] {
-    [
-        crate::mechanic::pd::vocabulary::words(),
-        crate::mechanic::count::vocabulary::words(),
-        crate::mechanic::abbot::vocabulary::words(),
-        crate::mechanic::tb::vocabulary::words(),
-    ]
+/// Every built-in family, in registry order.
+pub const FAMILIES: &[Descriptor] = &[
+    count::FAMILY,
+    base::FAMILY,
+    ic::FAMILY,
+    pd::FAMILY,
+    abbot::FAMILY,
+    tb::FAMILY,
+];
+
+/// The families' parts of a ruleset (switches and sections), for the ruleset loader.
+pub fn family_rules() -> Vec<FamilyRules> {
+    FAMILIES.iter().map(|f| f.rules).collect()
 }
 
-/// The vocabularies of the families whose mechanics `rules` switches on (a subset of
-/// [`vocabularies`], in its order): the families whose actions its games can ask for.
+/// The vocabularies of the built-in families: their actions', decisions' and events' names,
+/// words, record keys and JSON form (`engine::vocabulary`).
+pub fn vocabularies() -> Vec<&'static dyn Vocabulary> {
+    FAMILIES
+        .iter()
+        .filter_map(|f| f.vocabulary)
+        .map(|v| v())
+        .collect()
+}
+
+/// The vocabularies of the families `rules` puts in play (a subset of [`vocabularies`], in its
+/// order): the families whose actions its games can ask for.
 pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
-    let on = rules.mechanics;
-    let pd = on.princess || on.dragon || on.fairy || on.portal || on.volcano;
-    let [pd_words, count, abbot, tb] = vocabularies();
-    [
-        (pd, pd_words),
-        (on.count, count),
-        (on.abbot, abbot),
-        (on.traders_builders, tb),
-    ]
-    .into_iter()
-    .filter_map(|(used, v)| used.then_some(v))
-    .collect()
+    (FAMILIES.iter())
+        .filter(|f| f.in_play(rules))
+        .filter_map(|f| f.vocabulary)
+        .map(|v| v())
+        .collect()
 }
 
-/// The mechanics `rules` switches on, in registry order.
+/// The script commands the families offer, each registering its own with a rhai engine (the
+/// families' `script` slots, in registry order).
+pub fn script_commands() -> impl Iterator<Item = fn(&mut rhai::Engine)> {
+    FAMILIES.iter().filter_map(|f| f.script)
+}
+
+/// The mechanics `rules` switches on, in registry order, each answering its family's actions.
 pub fn mechanics(rules: &Ruleset) -> Mechanics {
-    let on = rules.mechanics;
-    let mut list: Vec<Box<dyn Mechanic>> = Vec::new();
-    let next = |list: &Vec<Box<dyn Mechanic>>| list.len() as u8;
-    if on.count {
-        list.push(Box::new(CountOfCarcassonne::new(next(&list))));
-    }
-    let base = next(&list);
-    list.push(Box::new(Base::new(base)));
-    if on.inns_cathedrals {
-        list.push(Box::new(InnsCathedrals));
-    }
-    if on.volcano {
-        list.push(Box::new(Volcano));
-    }
-    if on.princess {
-        list.push(Box::new(Princess::new(next(&list), &rules.figures)));
-    }
-    if on.dragon {
-        list.push(Box::new(Dragon::new(next(&list), rules.pd.dragon.timing)));
-    }
-    if on.fairy {
-        let deploy = Asked {
-            by: base,
-            kind: crate::mechanic::base::DEPLOY,
-        };
-        list.push(Box::new(FairyMechanic::new(
-            next(&list),
-            deploy,
-            rules.pd.fairy.move_condition,
-            &rules.figures,
-        )));
-    }
-    if on.portal {
-        list.push(Box::new(Portal));
-    }
-    if on.abbot {
-        list.push(Box::new(Abbot::new(Asked {
-            by: base,
-            kind: crate::mechanic::base::DEPLOY,
-        })));
-    }
-    // Traders & Builders after the P&D figures: its stages send builders and pigs home after
-    // the princess's and the dragon's at the same point of the turn (PR7, D8).
-    if on.traders_builders {
-        list.push(Box::new(TradersBuilders));
+    let mut list = Builder::default();
+    for family in FAMILIES {
+        list.family(family.id().map_or(Route::Core, Route::Family));
+        (family.build)(rules, &mut list);
     }
     if let Some(scripts) = rules.compiled_scripts() {
-        list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));
+        list.family(Route::Script);
+        list.push(ScriptMechanic::new(list.next(), scripts));
     }
-    Mechanics::new(list)
+    list.finish()
+}
+
+impl Ruleset {
+    /// Loads a ruleset the user names: by name (`rulesets/NAME.toml` or built in) or by path.
+    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+        let source = library::find(Kind::Ruleset, reference, Named::ByUser)
+            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
+        Ruleset::from_source(source).map(Arc::new)
+    }
+
+    /// Loads a ruleset from a file's text with every family's switches and section, and
+    /// compiles its scripts.
+    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
+        let rules = Ruleset::read(source, &family_rules())?;
+        rules.compile_scripts()?;
+        Ok(rules)
+    }
 }
 
 impl Game {

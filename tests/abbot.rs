@@ -290,7 +290,7 @@ fn d7_the_dragon_eats_the_abbot() {
 fn the_abbot_presets_hand_out_one_abbot_each() {
     for name in ["hig-abbot", "zman-abbot"] {
         let rules = Ruleset::load(name).unwrap_or_else(|d| panic!("{d}"));
-        assert!(rules.mechanics.abbot, "{name}");
+        assert!(rules.switched_on("abbot"), "{name}");
         let row = rules.figures.row(abbot()).expect("the abbot row");
         assert_eq!((row.per_player, row.strength), (1, 1), "{name}");
         assert!(row.stands_on.on(FeatureKind::Garden) && !row.stands_on.on(FeatureKind::Road));

@@ -1161,7 +1161,7 @@ fn b_m3_farmers_stay_when_a_bordering_city_completes() {
 fn farmers_off_offers_no_field_and_scores_no_farm() {
     let name = "farmers-off";
     let Replay { mut game, .. } = replay_first(name, 1);
-    assert!(!game.rules().mechanics.farmers);
+    assert!(!game.rules().switched_on("farmers"));
     let s = canonical(&game, 0, -1, "S");
     assert_eq!(
         game.legal(),
@@ -1199,7 +1199,7 @@ fn farmers_off_offers_no_field_and_scores_no_farm() {
         text: text.replace(line, "ruleset = \"base\""),
     })
     .unwrap();
-    assert!(record.rules.mechanics.farmers);
+    assert!(record.rules.switched_on("farmers"));
     record.actions.truncate(1);
     let game = run(&record, name).game;
     assert!(offers(&game, 0, -1, "NL"));

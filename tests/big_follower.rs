@@ -55,7 +55,7 @@ fn scored(events: &[Event]) -> Vec<common::Scored> {
 fn the_ic_presets_hand_out_one_big_follower_and_allow_six_players() {
     for name in ["hig-ic", "zman-ic"] {
         let rules = Ruleset::load(name).unwrap_or_else(|d| panic!("{d}"));
-        assert!(rules.mechanics.inns_cathedrals, "{name}");
+        assert!(rules.switched_on("inns_cathedrals"), "{name}");
         assert_eq!(rules.players, (2, 6), "{name}");
         let row = rules.figures.row(big()).expect("the big row");
         assert_eq!((row.per_player, row.strength), (1, 2), "{name}");

@@ -28,8 +28,9 @@ use castellan::engine::action::{Action, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError, Setup};
 use castellan::engine::refusal::RuleId;
-use castellan::mechanic::count::rules::Quarter;
+use castellan::mechanic::count::rules::{CountRules, Quarter};
 use castellan::mechanic::count::vocabulary::{CountAction, CountDecision, CountEvent};
+use castellan::mechanic::pd::rules::PdRules;
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
@@ -572,7 +573,8 @@ fn t52_the_dragon_and_the_city() {
     for fixture in ["count-dragon-forbidden.toml", "count-dragon-pd-key.toml"] {
         let record = under("t52-dragon-forbidden", fixture);
         assert_eq!(
-            record.rules.count.dragon_access, record.rules.pd.dragon.count_city,
+            CountRules::of(&record.rules).dragon_access,
+            PdRules::of(&record.rules).dragon.count_city,
             "{fixture}: the two keys are one setting"
         );
         let (points, game, events) = trace(&record);
@@ -1277,7 +1279,7 @@ fn check_random_game(name: &str, players: usize, seed: u64) -> Result<(), TestCa
         .filter(|r| kinds.contains(&r.kind))
         .map(|r| u32::from(r.per_player))
         .sum();
-    let barred = match rules.count.dragon_access {
+    let barred = match CountRules::of(&rules).dragon_access {
         castellan::mechanic::pd::rules::CountCity::Forbidden => "count",
         castellan::mechanic::pd::rules::CountCity::OuterLandscapeOnly => "count_city",
     };

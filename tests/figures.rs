@@ -85,7 +85,10 @@ fn followers_per_player_is_the_follower_rows_count() {
     assert_eq!(one.figures.rows()[0].per_player, 1);
     let three = written("three", "[figures.follower]\nper_player = 3\n").expect("loads");
     assert_eq!(three.figures.rows()[0].per_player, 3);
-    assert_eq!(three.base.followers_per_player, 3);
+    assert_eq!(
+        castellan::mechanic::base::rules::BaseRules::of(&three).followers_per_player,
+        3
+    );
     let (game, _) = Game::new(three, Setup::new(vec!["A".into(), "B".into()], 1)).expect("game");
     assert_eq!(game.supply(0, FigureKind::Follower), 3);
 }

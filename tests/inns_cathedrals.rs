@@ -24,7 +24,7 @@ fn replay(name: &str, rule: bool) -> Replay {
         // The same tiles in the same order, so the record's draws name the same types.
         let off = root.join("tests/fixtures/ic-tiles-only.toml");
         record.rules = Ruleset::load(&off.to_string_lossy()).unwrap_or_else(|d| panic!("{d}"));
-        assert!(!record.rules.mechanics.inns_cathedrals);
+        assert!(!record.rules.switched_on("inns_cathedrals"));
     }
     record
         .replay()

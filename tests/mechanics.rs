@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 // guide: begin
-use castellan::engine::mechanic::{Hooks, Mechanic};
+use castellan::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use castellan::engine::refusal::Refusal;
 use castellan::model::feature::SegId;
 use castellan::model::figure::FigureKind;
@@ -43,6 +43,8 @@ impl Mechanic for NoThieves {
         road.then_some(Refusal::new("house.no_thieves", "no thieves in this house"))
     }
 }
+
+impl Shortcuts for NoThieves {}
 // guide: end
 
 fn root() -> std::path::PathBuf {
@@ -117,11 +119,17 @@ fn the_guide_quotes_the_example() {
     assert!(guide.contains(&script), "the guide's script differs");
 }
 
-/// The trait's hooks, read from its source (every `fn` of `pub trait Mechanic` but its
+/// The rule trait's hooks, read from its source (every `fn` of `pub trait Mechanic` but its
 /// identity: `name`, `hooks`, `phases`).
 fn trait_hooks() -> BTreeSet<String> {
+    hooks_of("pub trait Mechanic")
+}
+
+/// The `fn`s of the trait that `head` opens in `src/engine/mechanic.rs`, but a mechanic's
+/// identity (`name`, `hooks`, `phases`).
+fn hooks_of(head: &str) -> BTreeSet<String> {
     let source = std::fs::read_to_string(root().join("src/engine/mechanic.rs")).expect("readable");
-    let start = source.find("pub trait Mechanic").expect("the trait");
+    let start = source.find(head).expect("the trait");
     let end = start + source[start..].find("\n}\n").expect("its end");
     source[start..end]
         .lines()
@@ -159,7 +167,8 @@ fn names(cell: &str) -> Vec<String> {
         .collect()
 }
 
-/// scripts/README.md's "one list of hooks" and the `Mechanic` trait are the same list, and
+/// scripts/README.md's "one list of hooks" and the `Mechanic` trait are the same list (the
+/// table may list the `Shortcuts` too), and
 /// every hook a script can define ("Hooks") is the script form of some trait hook and is really
 /// called by the script host ("one list of hooks").
 #[test]
@@ -173,7 +182,13 @@ fn the_script_hooks_and_the_trait_are_one_list() {
     let trait_hooks = trait_hooks();
     assert!(trait_hooks.len() > 20, "{trait_hooks:?}");
     let missing: Vec<_> = trait_hooks.difference(&listed).collect();
-    let extra: Vec<_> = listed.difference(&trait_hooks).collect();
+    // The table may also list the shortcuts (`Shortcuts`, the hooks that only make bots
+    // faster), which a script never needs.
+    let shortcuts = hooks_of("pub trait Shortcuts");
+    assert!(shortcuts.len() >= 5, "{shortcuts:?}");
+    let extra: Vec<_> = (listed.difference(&trait_hooks))
+        .filter(|h| !shortcuts.contains(*h))
+        .collect();
     assert!(
         missing.is_empty(),
         "trait hooks the table does not list: {missing:?}"
@@ -206,4 +221,43 @@ fn the_script_hooks_and_the_trait_are_one_list() {
             "the script host never calls `{hook}`"
         );
     }
+}
+
+/// The engine routes a family's action only to that family's mechanics: in a game without The
+/// Princess & the Dragon a dragon step is refused with words that say so, and the game is
+/// exactly as it was (issue 30 §2).
+#[test]
+fn an_action_of_a_family_not_in_play_is_refused_and_changes_nothing() {
+    use castellan::engine::game::RuleError;
+    use castellan::mechanic::pd::vocabulary::PdAction;
+    use castellan::model::geometry::Pos;
+    let rules = Ruleset::load("base").expect("base loads");
+    let setup = Setup::new(vec!["A".into(), "B".into()], 7);
+    let (mut game, _) = Game::new(rules, setup.clone()).expect("starts");
+    let before = castellan::ui::report::game_json(&game, &[]).to_string();
+    let step = Action::from(PdAction::Dragon {
+        pos: Pos::new(0, 1),
+    });
+    match game.apply(&step) {
+        Err(RuleError::WrongDecision(why)) => {
+            assert!(why.contains("rules this game does not play"), "{why}");
+        }
+        other => panic!("a dragon step in a base game: {other:?}"),
+    }
+    assert_eq!(
+        castellan::ui::report::game_json(&game, &[]).to_string(),
+        before
+    );
+    // In a game with the dragon the same step at the placement is the wrong kind of answer.
+    let hig = Ruleset::load("hig").expect("hig loads");
+    let (mut game, _) = Game::new(hig, setup).expect("starts");
+    let before = castellan::ui::report::game_json(&game, &[]).to_string();
+    match game.apply(&step) {
+        Err(RuleError::WrongDecision(why)) => assert!(why.contains("place"), "{why}"),
+        other => panic!("a dragon step at the placement: {other:?}"),
+    }
+    assert_eq!(
+        castellan::ui::report::game_json(&game, &[]).to_string(),
+        before
+    );
 }

@@ -19,6 +19,7 @@ use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
 use castellan::engine::refusal::RuleId;
+use castellan::mechanic::pd::rules::PdRules;
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
@@ -349,7 +350,7 @@ fn d5_every_offered_step_is_orthogonal_placed_and_new() {
     for name in all_records() {
         let record = load(&name);
         let (points, _, _) = trace(&record);
-        let start_visited = record.rules.pd.dragon.start_tile_visited;
+        let start_visited = PdRules::of(&record.rules).dragon.start_tile_visited;
         let mut visited: Vec<Pos> = Vec::new();
         for p in &points {
             let Some(PdDecision::DragonStep { step }) = PdDecision::of(&p.decision.kind) else {
@@ -593,8 +594,8 @@ fn t_d2_fairy_bars_its_tile() {
 fn t_d2_house_fairy_shield_enters_but_eats_nothing() {
     let name = "dragon/t-d2-house-fairy-shield";
     let record = load(name);
-    assert!(!record.rules.pd.fairy.blocks_dragon);
-    assert!(record.rules.pd.fairy.protects_tile);
+    assert!(!PdRules::of(&record.rules).fairy.blocks_dragon);
+    assert!(PdRules::of(&record.rules).fairy.protects_tile);
     let (points, game, events) = trace(&record);
     let s = steps(&points);
     assert_eq!(s[0], (1, BLUE, positions(&[(0, -1), (-1, 0)]), at(-1, 0)));
@@ -943,7 +944,7 @@ fn t_d5_fairy_move_on_a_volcano_turn() {
 #[test]
 fn t_d5_no_fairy_move_under_old_faq() {
     let mut record = under("dragon/t-d5-volcano-turn", "pd-volcano-no-fairy.toml");
-    assert!(!record.rules.pd.volcano.fairy_move);
+    assert!(!PdRules::of(&record.rules).volcano.fairy_move);
     record.actions.truncate(T_D5_AT_DEPLOY);
     let mut game = run(&record, "t-d5 no fairy").game;
     assert_eq!(game.legal(), vec![Action::Pass]);

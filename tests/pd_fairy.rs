@@ -1082,18 +1082,30 @@ fn t_t1_tunnel_road_is_one_road() {
 
 /// FA2: the fairy's moves answer the deployment, so only the base game's decisions list the
 /// fairy's part (`Mechanic::adds_to`); the dragon's steps and the princess's decision ask it
-/// nothing (their answers are theirs alone).
+/// nothing (their answers are theirs alone). A move is routed to the fairy alone, a pass or a
+/// deployment to the asking mechanic alone.
 #[test]
 fn fa2_the_fairy_adds_its_moves_to_the_deployment_only() {
     let rules = castellan::data::ruleset::Ruleset::load("hig").expect("hig loads");
     let mechanics = castellan::registry::mechanics(&rules);
     let index = |name| mechanics.index_of(name).expect(name);
     let names = |owner| -> Vec<&str> { mechanics.listing(owner).map(|m| m.name()).collect() };
-    let answering = |owner| -> Vec<&str> { mechanics.answerers(owner).map(|m| m.name()).collect() };
+    let answering = |owner, action: &Action| -> Vec<&str> {
+        mechanics
+            .answerers(owner, action)
+            .map(|m| m.name())
+            .collect()
+    };
+    let step = Action::from(PdAction::Dragon {
+        pos: Pos::new(0, 1),
+    });
+    let moved = fairy_to(0, 1, "N");
     assert_eq!(names(index("base")), ["base", "fairy"]);
-    assert_eq!(answering(index("base")), ["fairy", "base"]);
+    assert_eq!(answering(index("base"), &moved), ["fairy"]);
+    assert_eq!(answering(index("base"), &Action::Pass), ["base"]);
+    assert_eq!(answering(index("dragon"), &step), ["dragon"]);
     for owner in ["dragon", "princess", "fairy"] {
         assert_eq!(names(index(owner)), [owner], "{owner}");
-        assert_eq!(answering(index(owner)), [owner], "{owner}");
+        assert_eq!(answering(index(owner), &moved), [owner], "{owner}");
     }
 }

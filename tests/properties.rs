@@ -579,7 +579,7 @@ proptest! {
     fn goods_are_conserved(spec in specs()) {
         let (game, log) = play(&spec, |_, _| Ok(()))?;
         let held = castellan::mechanic::tb::goods(&game);
-        if !game.rules().mechanics.traders_builders {
+        if !game.rules().switched_on("traders_builders") {
             prop_assert!(held.is_empty());
             return Ok(());
         }
@@ -724,7 +724,7 @@ proptest! {
         );
         if left > 0 {
             prop_assert!(
-                rules.mechanics.dragon && game.dragon().is_none(),
+                rules.switched_on("dragon") && game.dragon().is_none(),
                 "{} tiles are left over, but they are not dragon tiles kept out (D0)",
                 left
             );
@@ -907,7 +907,7 @@ fn custom_round_trip(spec: &Spec, custom: &Custom) -> Result<(), TestCaseError> 
             n
         );
     }
-    let dragon_wait = rules.mechanics.dragon && game.dragon().is_none();
+    let dragon_wait = rules.switched_on("dragon") && game.dragon().is_none();
     prop_assert!(
         game.tiles_left() == 0 || custom.end_after == Some(draws as u32) || dragon_wait,
         "the game ended with {} tiles in the bag after {} draws",

@@ -29,7 +29,7 @@ fn record(name: &str) -> Record {
 /// The record replayed to its end under its own ruleset, then with the I&C tiles as pictures.
 fn on_and_off(record: Record) -> [Replay; 2] {
     let off = common::under(record.clone(), "ic-tiles-only.toml");
-    assert!(!off.rules.mechanics.inns_cathedrals);
+    assert!(!off.rules.switched_on("inns_cathedrals"));
     [common::run(&record), common::run(&off)].map(|r| {
         assert!(r.game.is_over(), "the game ends with the record");
         r

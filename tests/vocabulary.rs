@@ -18,7 +18,7 @@ use std::sync::Arc;
 // vocabulary guide: begin
 use castellan::engine::action::{Action, Decision};
 use castellan::engine::game::RuleError;
-use castellan::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use castellan::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use castellan::engine::refusal::RuleId;
 use castellan::engine::vocabulary::{ActionWords, EventWords, Family, MechanicId, seat};
 use castellan::model::geometry::Pos;
@@ -178,6 +178,8 @@ impl Mechanic for Beacons {
         }
     }
 }
+
+impl Shortcuts for Beacons {}
 // vocabulary guide: end
 
 fn root() -> std::path::PathBuf {

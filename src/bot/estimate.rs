@@ -674,7 +674,7 @@ impl Estimator {
             self.value[f.owner] += self.groups[i].chance * follower;
         }
         // The fairy: a point per turn and a bonus when its follower's feature scores.
-        if game.rules().mechanics.fairy
+        if game.rules().switched_on("fairy")
             && let Some(fairy) = game.fairy()
             && let Some(f) = fairy
                 .follower

@@ -8,7 +8,7 @@
 //! row's `follower` kind is in `pd.princess.knight_kinds` and `pd.portal.figures`; `fairy`
 //! defaults to whether the row is a follower at all.
 
-use crate::mechanic::pd::rules::PdRules;
+use crate::data::section::FigureDefaults;
 use crate::model::figure::{FigureKind, FigureRow, FigureTable, FollowerKind, MAX_FIGURES, Stands};
 use crate::model::tile::FeatureKind;
 use serde::Deserialize;
@@ -79,13 +79,13 @@ pub type Problem = (Vec<String>, String);
 /// further, not without bound).
 pub const MAX_STRENGTH: u32 = 10;
 
-/// Builds the table from the ruleset's sections (`written`, merged along its chain), its
-/// `followers_per_player` and its P&D lists.
+/// Builds the table from the ruleset's sections (`written`, merged along its chain) and what
+/// its families' sections say of the rows' defaults (`followers_per_player`, the P&D lists).
 pub fn table(
     written: &BTreeMap<String, FigureFile>,
-    followers_per_player: u8,
-    pd: &PdRules,
+    defaults: &FigureDefaults,
 ) -> Result<FigureTable, Problem> {
+    let followers_per_player = defaults.followers_per_player;
     let shipped = shipped();
     let mut names: Vec<&String> = shipped.keys().chain(written.keys()).collect();
     names.sort_by_key(|n| (n.as_str() != "follower", n.as_str()));
@@ -154,8 +154,8 @@ pub fn table(
             strength,
             stands_on,
             follower: file.follower,
-            princess: file.princess.unwrap_or(listed(&pd.princess.knight_kinds)),
-            portal: file.portal.unwrap_or(listed(&pd.portal.figures)),
+            princess: file.princess.unwrap_or(listed(&defaults.knights)),
+            portal: file.portal.unwrap_or(listed(&defaults.portal)),
             fairy: file.fairy.unwrap_or(file.follower.is_some()),
             tags,
             joins_own: file.joins_own.unwrap_or(false),
@@ -180,7 +180,12 @@ mod tests {
         // The shipped file parses (shipped() would be empty otherwise) and gives B-M1's follower.
         let rows = shipped();
         assert!(rows.contains_key("follower") && rows.contains_key("count"));
-        let t = table(&BTreeMap::new(), 7, &PdRules::default()).expect("the shipped table");
+        let defaults = FigureDefaults {
+            followers_per_player: 7,
+            knights: vec![FollowerKind::Normal],
+            portal: vec![FollowerKind::Normal],
+        };
+        let t = table(&BTreeMap::new(), &defaults).expect("the shipped table");
         let follower = &t.rows()[0];
         assert_eq!(follower.kind, FigureKind::Follower);
         assert_eq!((follower.per_player, follower.strength), (7, 1));

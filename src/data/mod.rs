@@ -7,4 +7,5 @@ pub mod files;
 pub mod library;
 pub mod ruleset;
 pub mod scripting;
+pub mod section;
 pub mod tileset;

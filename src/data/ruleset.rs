@@ -4,15 +4,20 @@
 //! Each file is first checked on its own against the schema (so an unknown key or a bad value
 //! is reported in the file that has it), then the `extends` chain is merged key by key (tables
 //! merge, values replace) and the result is resolved into a validated [`Ruleset`].
+//!
+//! The loader names no mechanic family: each family declares its switches in `[mechanics]`
+//! and its own section (`[pd]`, `[count]`, …) with a [`FamilyRules`] (`data::section`), the
+//! registry passes the list, and the ruleset keeps the sections read under their types
+//! ([`Ruleset::section`]).
 
 use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::data::figures::{self, FigureFile};
 use crate::data::files::Named;
 use crate::data::library::{self, Kind};
 use crate::data::scripting::{Limits, ScriptSources};
-use crate::mechanic::base::rules::{BaseRules, Mechanics};
-use crate::mechanic::count::rules::CountRules;
-use crate::mechanic::pd::rules::PdRules;
+use crate::data::section::{
+    FamilyRules, FigureDefaults, Problem, Section, SectionReader, Sections, Switches, Written,
+};
 use crate::model::figure::{FigureTable, MAX_PLAYERS};
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{TileSet, TileType};
@@ -49,14 +54,10 @@ pub struct Ruleset {
     pub start: Vec<StartTile>,
     /// Smallest and largest number of players.
     pub players: (usize, usize),
-    /// Mechanics switched on.
-    pub mechanics: Mechanics,
-    /// Base-game toggles.
-    pub base: BaseRules,
-    /// The Princess & the Dragon toggles.
-    pub pd: PdRules,
-    /// The Count of Carcassonne toggles.
-    pub count: CountRules,
+    /// The switches of `[mechanics]`: which mechanics are on.
+    pub switches: Switches,
+    /// Each family's own section (`[base]`, `[pd]`, `[count]`), read under its type.
+    pub sections: Sections,
     /// The figure table: every kind of figure and what it may do (`[figures.NAME]`).
     pub figures: FigureTable,
     /// The ruleset's rhai scripts as read (none: no rhai call is ever made).
@@ -112,18 +113,32 @@ impl std::fmt::Debug for Derived {
 }
 
 /// The settings of a ruleset file with its `extends` chain followed: the files' tables merged
-/// (ancestors first, each child overriding key by key), before they are resolved or checked.
+/// (ancestors first, each child overriding key by key), before they are resolved or checked
+/// (loading the ruleset checks them).
 pub fn merged_settings(source: library::Source) -> Result<toml::Table, Diagnostic> {
-    Ok(Chain::read(source)?.merged())
+    Ok(Chain::read(source, None)?.merged())
 }
 
 impl Ruleset {
-    /// Reads and validates a ruleset from a file's text, its scripts read but not compiled.
-    /// Games need the compiled scripts: [`Ruleset::load`] and [`Ruleset::from_source`] (in the
-    /// script layer) read through here and compile them.
-    pub(crate) fn read(source: library::Source) -> Result<Ruleset, Diagnostic> {
-        let chain = Chain::read(source)?;
-        chain.resolve()
+    /// Reads and validates a ruleset from a file's text with the families' parts `families`,
+    /// its scripts read but not compiled. Games need the compiled scripts and every family:
+    /// `Ruleset::load` and `Ruleset::from_source` (in the registry) read through here and
+    /// compile them.
+    pub fn read(source: library::Source, families: &[FamilyRules]) -> Result<Ruleset, Diagnostic> {
+        let chain = Chain::read(source, Some(families))?;
+        chain.resolve(families)
+    }
+
+    /// The family section of type `T` (every family the ruleset was read with has its own,
+    /// its defaults where no file writes it).
+    #[inline]
+    pub fn section<T: Section>(&self) -> Option<&T> {
+        self.sections.get::<T>()
+    }
+
+    /// Whether the switch `name` of `[mechanics]` is on.
+    pub fn switched_on(&self, name: &str) -> bool {
+        self.switches.on(name)
     }
 
     /// Finds a tile type by id or alias.
@@ -140,9 +155,10 @@ impl Ruleset {
 // ---------------------------------------------------------------------------------------------
 // The file format.
 
-/// The schema of one ruleset file. `name`, `scripts` and `vars` are declared so that unknown-key
-/// checking knows them; they are read from each file's own table (a name and scripts belong to
-/// the file that writes them) or from the merged table (`vars`, read by scripts).
+/// The schema of one ruleset file apart from the families' parts (`[mechanics]` and each
+/// family's section). `name`, `scripts` and `vars` are declared so that unknown-key checking
+/// knows them; they are read from each file's own table (a name and scripts belong to the file
+/// that writes them) or from the merged table (`vars`, read by scripts).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
@@ -153,14 +169,6 @@ struct RulesetFile {
     players: Option<PlayersFile>,
     tiles: Option<Vec<TilesFile>>,
     start: Option<Vec<StartFile>>,
-    #[serde(default)]
-    mechanics: Mechanics,
-    #[serde(default)]
-    base: BaseRules,
-    #[serde(default)]
-    pd: PdRules,
-    #[serde(default)]
-    count: CountRules,
     /// The ruleset's figure rows (`[figures.NAME]`), over the shipped ones.
     #[serde(default)]
     figures: BTreeMap<String, FigureFile>,
@@ -216,6 +224,108 @@ struct Chain {
     links: Vec<Link>,
 }
 
+/// The keys of [`RulesetFile`], in its order.
+const CORE_KEYS: [&str; 10] = [
+    "name",
+    "description",
+    "extends",
+    "players",
+    "tiles",
+    "start",
+    "figures",
+    "scripts",
+    "scripting",
+    "vars",
+];
+
+/// The table of the families' switches.
+const SWITCHES: &str = "mechanics";
+
+/// The families' sections.
+fn readers(families: &[FamilyRules]) -> impl Iterator<Item = &'static dyn SectionReader> + '_ {
+    families.iter().filter_map(|f| f.section)
+}
+
+/// Checks one file on its own, so that errors point into it: its keys, its switches and each
+/// family's section; gives the rest of it.
+fn check_file(path: &Path, text: &Arc<str>, families: &[FamilyRules]) -> Result<(), Diagnostic> {
+    let located = |e: toml::de::Error| Diagnostic::from_toml(path, text, &e);
+    let mut doc = toml::de::DeTable::parse(text).map_err(located)?;
+    let known = |k: &str| {
+        CORE_KEYS.contains(&k) || k == SWITCHES || readers(families).any(|s| s.key() == k)
+    };
+    if let Some(key) = doc.get_ref().keys().find(|k| !known(k.get_ref())) {
+        let expected = (CORE_KEYS.iter().copied())
+            .chain([SWITCHES])
+            .chain(readers(families).map(|s| s.key()));
+        return Err(Diagnostic::new(
+            path,
+            text,
+            Some(key.span()),
+            format!(
+                "unknown field `{}`, expected {}",
+                key.get_ref(),
+                one_of(expected)
+            ),
+        ));
+    }
+    if let Some(switches) = doc.get_mut().remove(SWITCHES) {
+        check_switches(switches, families).map_err(|(span, msg)| match span {
+            Some(span) => Diagnostic::new(path, text, Some(span), msg),
+            None => located(msg_error(msg)),
+        })?;
+    }
+    for reader in readers(families) {
+        if let Some(section) = doc.get_mut().remove(reader.key()) {
+            reader.check_file(section).map_err(located)?;
+        }
+    }
+    RulesetFile::deserialize(toml::de::Deserializer::from(doc))
+        .map(|_| ())
+        .map_err(located)
+}
+
+/// A message as a TOML error (for one without a place of its own).
+fn msg_error(msg: String) -> toml::de::Error {
+    serde::de::Error::custom(msg)
+}
+
+/// `[mechanics]` as one file writes it: a table of switches the families declare, each `true`
+/// or `false`. The error's place (a key the families do not declare) and message.
+fn check_switches(
+    value: toml::Spanned<toml::de::DeValue<'_>>,
+    families: &[FamilyRules],
+) -> Result<(), (Option<std::ops::Range<usize>>, String)> {
+    let names = || {
+        families
+            .iter()
+            .flat_map(|f| f.switches.iter().map(|s| s.name))
+    };
+    if let toml::de::DeValue::Table(table) = value.get_ref() {
+        if let Some(key) = table
+            .keys()
+            .find(|k| !names().any(|n| n == k.get_ref().as_ref()))
+        {
+            let msg = format!(
+                "unknown field `{}`, expected {}",
+                key.get_ref(),
+                one_of(names())
+            );
+            return Err((Some(key.span()), msg));
+        }
+    }
+    let span = value.span();
+    BTreeMap::<String, bool>::deserialize(toml::de::ValueDeserializer::from(value))
+        .map(|_| ())
+        .map_err(|e| (e.span().or(Some(span)), e.message().to_string()))
+}
+
+/// "one of `a`, `b`, `c`", as serde words a list of valid keys.
+fn one_of<'a>(keys: impl Iterator<Item = &'a str>) -> String {
+    let keys: Vec<String> = keys.map(|k| format!("`{k}`")).collect();
+    format!("one of {}", keys.join(", "))
+}
+
 /// The most tiles a ruleset may put in play.
 const MAX_TILES: u64 = 10_000;
 
@@ -223,7 +333,12 @@ const MAX_TILES: u64 = 10_000;
 const MAX_EXTENDS: usize = 16;
 
 impl Chain {
-    fn read(source: library::Source) -> Result<Chain, Diagnostic> {
+    /// Reads a file and its ancestors, each checked on its own against the schema and the
+    /// families' parts `families` (not checked without them).
+    fn read(
+        source: library::Source,
+        families: Option<&[FamilyRules]>,
+    ) -> Result<Chain, Diagnostic> {
         let mut links: Vec<Link> = Vec::new();
         let mut next = Some(source);
         while let Some(src) = next.take() {
@@ -231,9 +346,10 @@ impl Chain {
             let table: toml::Table =
                 toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
             // Check this file alone, so that errors point into it.
-            let file: RulesetFile =
-                toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&src.path, &text, &e))?;
-            if let Some(parent) = &file.extends {
+            if let Some(families) = families {
+                check_file(&src.path, &text, families)?;
+            }
+            if let Some(parent) = table.get("extends").and_then(|v| v.as_str()) {
                 let near = src.path.parent().unwrap_or(Path::new("."));
                 let here = |msg: String| {
                     Diagnostic::new(
@@ -304,14 +420,71 @@ impl Chain {
         Diagnostic::new(&link.path, &link.text, span_at(&link.text, path), msg)
     }
 
-    fn resolve(&self) -> Result<Ruleset, Diagnostic> {
+    /// An error for a section's problem, in the file that sets its key.
+    fn problem(&self, p: Problem) -> Diagnostic {
+        let path: Vec<PathPart<'_>> = p.path.iter().map(|k| PathPart::Key(k)).collect();
+        self.err_at(&path, p.message)
+    }
+
+    /// An error of the merged table, which has no place of its own: in the child file.
+    fn unplaced(&self, e: &toml::de::Error) -> Diagnostic {
         let root = &self.links[0];
-        let file: RulesetFile =
-            toml::Value::Table(self.merged())
-                .try_into()
-                .map_err(|e: toml::de::Error| {
-                    Diagnostic::new(&root.path, &root.text, None, e.message().to_string())
-                })?;
+        Diagnostic::new(&root.path, &root.text, None, e.message().to_string())
+    }
+
+    /// The switches the merged `[mechanics]` writes, the others at their defaults.
+    fn switches(
+        &self,
+        written: Option<toml::Value>,
+        families: &[FamilyRules],
+    ) -> Result<Switches, Diagnostic> {
+        let mut switches = Switches::defaults(families);
+        let Some(written) = written else {
+            return Ok(switches);
+        };
+        let written: BTreeMap<String, bool> = written.try_into().map_err(|e| self.unplaced(&e))?;
+        for (name, on) in written {
+            if !switches.set(&name, on) {
+                let expected = one_of(switches.names());
+                return Err(self.err_at(
+                    &[PathPart::Key(SWITCHES), PathPart::Key(&name)],
+                    format!("unknown field `{name}`, expected {expected}"),
+                ));
+            }
+        }
+        Ok(switches)
+    }
+
+    /// Each family's section read from the merged table (taken out of it) and checked.
+    fn sections(
+        &self,
+        merged: &mut toml::Table,
+        families: &[FamilyRules],
+        switches: &Switches,
+    ) -> Result<Sections, Diagnostic> {
+        let mut sections = Sections::default();
+        for reader in readers(families) {
+            let value = reader
+                .read(merged.remove(reader.key()))
+                .map_err(|e| self.unplaced(&e))?;
+            value.check(switches).map_err(|p| self.problem(p))?;
+            sections.push(value);
+        }
+        Ok(sections)
+    }
+
+    fn resolve(&self, families: &[FamilyRules]) -> Result<Ruleset, Diagnostic> {
+        let root = &self.links[0];
+        let mut merged = self.merged();
+        let switches = self.switches(merged.remove(SWITCHES), families)?;
+        let family_keys: Vec<&str> = readers(families).map(|r| r.key()).collect();
+        let own: toml::Table = (merged.iter())
+            .filter(|(k, _)| !family_keys.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let file: RulesetFile = toml::Value::Table(own)
+            .try_into()
+            .map_err(|e: toml::de::Error| self.unplaced(&e))?;
         // A ruleset is named by its own file: a house rule that does not say `name` is not
         // its parent.
         let name = match root.table.get("name").and_then(|v| v.as_str()) {
@@ -336,15 +509,19 @@ impl Chain {
             }
         };
         let (tiles, names) = self.tiles(&file)?;
-        let mut base = self.checked_base(&file)?;
-        let figures = figures::table(&file.figures, base.followers_per_player, &file.pd).map_err(
-            |(path, msg)| {
-                let mut at = vec![PathPart::Key("figures")];
-                at.extend(path.iter().map(|k| PathPart::Key(k)));
-                self.err_at(&at, msg)
-            },
-        )?;
-        base.followers_per_player = figures.rows()[0].per_player;
+        let mut sections = self.sections(&mut merged, families, &switches)?;
+        let mut defaults = FigureDefaults::default();
+        for s in sections.iter() {
+            s.figure_defaults(&mut defaults);
+        }
+        let figures = figures::table(&file.figures, &defaults).map_err(|(path, msg)| {
+            let mut at = vec![PathPart::Key("figures")];
+            at.extend(path.iter().map(|k| PathPart::Key(k)));
+            self.err_at(&at, msg)
+        })?;
+        for s in sections.iter_mut() {
+            s.figures_made(&figures);
+        }
         let mut rules = Ruleset {
             name,
             description: file.description.clone().unwrap_or_default(),
@@ -352,10 +529,8 @@ impl Chain {
             tiles,
             start: Vec::new(),
             players,
-            mechanics: file.mechanics,
-            base,
-            pd: file.pd.clone(),
-            count: file.count,
+            switches,
+            sections: Sections::default(),
             figures,
             scripts: self.scripts(&file)?,
             names,
@@ -363,41 +538,19 @@ impl Chain {
             compiled: Derived::default(),
         };
         rules.start = self.start(&file, &rules)?;
-        self.settle_count(&mut rules)?;
+        let written = Written(self.links.iter().map(|l| &l.table).collect());
+        for reader in readers(families) {
+            reader
+                .settle(&mut sections, &written)
+                .map_err(|p| self.problem(p))?;
+        }
+        rules.sections = sections;
+        self.check_inner_edges(&rules)?;
         Ok(rules)
     }
 
-    /// The Count's settings that depend on the rest: `count.dragon_access` and
-    /// `pd.dragon.count_city` are one setting (§3.3 #52 = §3.1 #15): the key written in the
-    /// file nearest the child wins, and one file must not write both with different values;
-    /// tiles with inner edges (the City of Carcassonne) are start tiles only.
-    fn settle_count(&self, rules: &mut Ruleset) -> Result<(), Diagnostic> {
-        let count_key = [PathPart::Key("count"), PathPart::Key("dragon_access")];
-        let pd_key = [
-            PathPart::Key("pd"),
-            PathPart::Key("dragon"),
-            PathPart::Key("count_city"),
-        ];
-        // Links run child first, so the first file that writes a key is the nearest.
-        let nearest = |path: &[PathPart<'_>]| {
-            self.links
-                .iter()
-                .position(|l| lookup(&l.table, path).is_some())
-        };
-        let value = |i: usize, path: &[PathPart<'_>]| {
-            lookup(&self.links[i].table, path).and_then(|v| v.as_str().map(str::to_owned))
-        };
-        match (nearest(&count_key), nearest(&pd_key)) {
-            (Some(c), Some(p)) if c == p && value(c, &count_key) != value(p, &pd_key) => {
-                return Err(self.err_at(
-                    &count_key,
-                    "`count.dragon_access` and `pd.dragon.count_city` are the same setting and disagree: write only one",
-                ));
-            }
-            (Some(c), Some(p)) if p < c => rules.count.dragon_access = rules.pd.dragon.count_city,
-            (Some(_), _) => rules.pd.dragon.count_city = rules.count.dragon_access,
-            (None, _) => rules.count.dragon_access = rules.pd.dragon.count_city,
-        }
+    /// Tiles with inner edges (the City of Carcassonne) are start tiles only.
+    fn check_inner_edges(&self, rules: &Ruleset) -> Result<(), Diagnostic> {
         for (id, t) in rules.tiles.iter().enumerate() {
             let starts = rules.start.iter().filter(|s| s.tile as usize == id).count() as u32;
             if t.has_inner_edge() && t.count > starts {
@@ -411,43 +564,6 @@ impl Chain {
             }
         }
         Ok(())
-    }
-
-    /// Checks values that serde cannot judge alone (ranges, combinations).
-    fn checked_base(&self, file: &RulesetFile) -> Result<BaseRules, Diagnostic> {
-        if !(1..=30).contains(&file.base.followers_per_player) {
-            return Err(self.err_at(
-                &[PathPart::Key("base"), PathPart::Key("followers_per_player")],
-                "followers_per_player must be between 1 and 30",
-            ));
-        }
-        if file.mechanics.dragon && !file.mechanics.volcano {
-            return Err(self.err_at(
-                &[PathPart::Key("mechanics"), PathPart::Key("dragon")],
-                "the dragon enters play on a volcano (RULES.md V6): switch `volcano` on too",
-            ));
-        }
-        if file.pd.dragon.steps > 100 {
-            return Err(self.err_at(
-                &[
-                    PathPart::Key("pd"),
-                    PathPart::Key("dragon"),
-                    PathPart::Key("steps"),
-                ],
-                "a journey has at most 100 steps",
-            ));
-        }
-        if file.pd.fairy.moves_per_half_turn > 1 {
-            return Err(self.err_at(
-                &[
-                    PathPart::Key("pd"),
-                    PathPart::Key("fairy"),
-                    PathPart::Key("moves_per_half_turn"),
-                ],
-                "moves_per_half_turn is 1 (the fairy may be moved in each half of a builder's double turn) or 0 (in neither): a half has one deploy decision, so it cannot hold more moves (A13)",
-            ));
-        }
-        Ok(file.base)
     }
 
     fn tiles(
@@ -679,29 +795,18 @@ fn lookup<'t>(table: &'t toml::Table, path: &[PathPart<'_>]) -> Option<&'t toml:
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::mechanic::base::rules::{FarmScoring, SmallCity};
 
-    fn parse(text: &str) -> Result<Ruleset, Diagnostic> {
+    pub(crate) fn parse(text: &str) -> Result<Ruleset, Diagnostic> {
         Ruleset::from_source(library::Source {
             path: PathBuf::from("test.toml"),
             text: text.to_string(),
         })
     }
 
-    const MINI: &str = "tiles = [{ set = \"base\" }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n";
-
-    #[test]
-    fn defaults_are_the_current_base_game() {
-        let r = parse(MINI).unwrap();
-        assert_eq!(r.base.followers_per_player, 7);
-        assert_eq!(r.base.farm_scoring, FarmScoring::FarmCentric3);
-        assert_eq!(r.base.small_city_two_tiles, SmallCity::Normal);
-        assert!(r.mechanics.farmers);
-        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72);
-        assert_eq!(r.players, (2, 5));
-    }
+    pub(crate) const MINI: &str =
+        "tiles = [{ set = \"base\" }]\nstart = [{ tile = \"D\", x = 0, y = 0 }]\n";
 
     #[test]
     fn unknown_keys_name_file_line_and_column() {

@@ -13,7 +13,7 @@ use crate::data::ruleset::{Ruleset, StartTile};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::history::History;
-use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Slots, Then};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Route, Slots, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
@@ -680,12 +680,16 @@ impl Game {
 
     /// Appends the legal answers that matter around the tile at `pos` to `out`: those of
     /// [`Game::legal_actions`], in its order, less some or all of the deployments on other
-    /// tiles and of the fairy's moves ([`Mechanic::actions_near`]); for a look-ahead that
+    /// tiles and of the fairy's moves ([`Shortcuts::actions_near`]); for a look-ahead that
     /// leaves those out anyway (the greedy bot's).
     ///
-    /// [`Mechanic::actions_near`]: crate::engine::mechanic::Mechanic::actions_near
+    /// [`Shortcuts::actions_near`]: crate::engine::mechanic::Shortcuts::actions_near
     pub fn legal_actions_near(&self, pos: Pos, out: &mut Vec<Action>) {
-        self.list_actions(out, |m, a, out| m.actions_near(self, a, pos, out));
+        self.list_actions(out, |m, a, out| {
+            if !m.actions_near(self, a, pos, out) {
+                m.actions(self, a, out);
+            }
+        });
     }
 
     /// The legal list, with each mechanic's part listed by `part`.
@@ -729,11 +733,11 @@ impl Game {
     /// Counts the legal answers to the pending decision into `tally`, without building them
     /// where the rules can. The answers come in the same parts as in [`Game::legal_actions`]:
     /// the asking mechanic's, each other mechanic's additions, then `pass`. A mechanic that can
-    /// count its part ([`Mechanic::count_actions`]) is only counted; the others' parts are
+    /// count its part ([`Shortcuts::count_actions`]) is only counted; the others' parts are
     /// listed in `scratch` (cleared first), which [`Game::nth_legal`] reads with the tally.
     /// (The tally is filled in place: it is too big to be returned without a copy.)
     ///
-    /// [`Mechanic::count_actions`]: crate::engine::mechanic::Mechanic::count_actions
+    /// [`Shortcuts::count_actions`]: crate::engine::mechanic::Shortcuts::count_actions
     #[inline]
     pub fn tally_legal(&self, tally: &mut Tally, scratch: &mut Vec<Action>) {
         scratch.clear();
@@ -762,9 +766,9 @@ impl Game {
 
     /// The `k`-th answer of [`Game::legal_actions`] (`None` past the end), from the `tally` and
     /// the `scratch` list that [`Game::tally_legal`] gave for this very state: a counted part
-    /// builds only the answer picked from it ([`Mechanic::nth_action`]).
+    /// builds only the answer picked from it ([`Shortcuts::nth_action`]).
     ///
-    /// [`Mechanic::nth_action`]: crate::engine::mechanic::Mechanic::nth_action
+    /// [`Shortcuts::nth_action`]: crate::engine::mechanic::Shortcuts::nth_action
     #[inline]
     pub fn nth_legal(&self, tally: &Tally, scratch: &[Action], k: usize) -> Option<Action> {
         let Pending::Asked(a) = self.pending else {
@@ -861,7 +865,7 @@ impl Game {
         let mechanics = Arc::clone(&self.mechanics);
         let decision = mechanics.any(Hooks::ANSWERED).then(|| self.decision());
         let then = mechanics
-            .answerers(a.by)
+            .answerers(a.by, action)
             .find_map(|m| m.apply(self, a, action, events))
             .unwrap_or(Then::Next);
         if then == Then::Resume {
@@ -919,8 +923,14 @@ impl Game {
         if *action == Action::Pass && self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
             return Ok(());
         }
+        if !self.mechanics.routes_to(Route::of(action)) {
+            return Err(RuleError::WrongDecision(format!(
+                "{} belongs to rules this game does not play",
+                words::action(action)
+            )));
+        }
         self.mechanics
-            .answerers(a.by)
+            .answerers(a.by, action)
             .find_map(|m| m.check(self, a, action))
             .unwrap_or_else(|| Err(RuleError::WrongDecision(self.hint(a))))
     }
@@ -1170,11 +1180,11 @@ impl Game {
         if self.now.symbol != Some(symbol) {
             return false;
         }
-        match symbol {
-            Symbol::Volcano => self.rules.mechanics.volcano,
-            Symbol::Dragon => self.rules.mechanics.dragon,
-            Symbol::Portal => self.rules.mechanics.portal,
-        }
+        self.rules.switched_on(match symbol {
+            Symbol::Volcano => "volcano",
+            Symbol::Dragon => "dragon",
+            Symbol::Portal => "portal",
+        })
     }
 
     // -----------------------------------------------------------------------------------------

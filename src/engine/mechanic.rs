@@ -16,6 +16,7 @@
 use super::action::{Action, Decision};
 use super::event::Event;
 use super::event::ReturnReason;
+pub use super::family::Route;
 use super::game::{Game, RuleError, Size};
 use super::opening::Opening;
 use super::refusal::Refusal;
@@ -92,7 +93,7 @@ hooks! {
     PLACED = 4;
     /// [`Mechanic::actions`], [`Mechanic::check`], [`Mechanic::apply`], [`Mechanic::decision`].
     ACTIONS = 5;
-    /// [`Mechanic::deploy_problem`] and [`Mechanic::vetoes_deploy`].
+    /// [`Mechanic::deploy_problem`] and [`Shortcuts::vetoes_deploy`].
     DEPLOY = 6;
     /// [`Mechanic::strength`].
     STRENGTH = 7;
@@ -182,19 +183,15 @@ pub enum Drawn {
 }
 
 /// One rule of the game, built in or scripted. Every hook defaults to doing nothing.
-pub trait Mechanic: Send + Sync + fmt::Debug {
+///
+/// A mechanic also implements [`Shortcuts`], the hooks that only make bots faster; every one
+/// of them has a default that is always right, so a new rule writes `impl Shortcuts for X {}`.
+pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     /// The mechanic's name (as in `[mechanics]`, or `script`).
     fn name(&self) -> &'static str;
 
     /// The hooks this mechanic implements.
     fn hooks(&self) -> Hooks;
-
-    /// For a mechanic with [`Hooks::ADDS`]: whether it adds to the decisions of the mechanic
-    /// number `owner` (by default to every other mechanic's). Asked once, when the game's call
-    /// lists are built: the others' decisions then pass it by.
-    fn adds_to(&self, _owner: u8) -> bool {
-        true
-    }
 
     /// The points of the turn where it has a stage ([`Mechanic::stage`]).
     fn phases(&self) -> &[Phase] {
@@ -244,28 +241,6 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// The legal answers to this mechanic's decision `kind`; for the base game's deploy
     /// decision every mechanic may add its own (the fairy's moves).
     fn actions(&self, _g: &Game, _asked: Asked, _out: &mut Vec<Action>) {}
-
-    /// The answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
-    /// look-ahead that weighs only those ([`Game::legal_actions_near`]): every answer
-    /// `actions` lists, in its order, but that the mechanic may leave out deployments on other
-    /// tiles and moves of the fairy. By default all of them.
-    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
-        self.actions(g, asked, out);
-    }
-
-    /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it adds
-    /// to), where the mechanic can tell without listing them (`None`: it cannot, and its part is
-    /// listed). A bot that picks one answer at random ([`Game::pick_legal`]) then builds only the
-    /// one it picks.
-    fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
-        None
-    }
-
-    /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
-    /// them: `n` is below `count`, the number [`Mechanic::count_actions`] gave.
-    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
-        None
-    }
 
     /// Whether this mechanic's decision `kind` may be declined (`pass`).
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
@@ -331,12 +306,6 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     /// deployment ask this rather than read the closing mechanic's state).
     fn deploy_closed(&self, _g: &Game) -> bool {
         false
-    }
-
-    /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
-    /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
-    fn vetoes_deploy(&self, _g: &Game) -> bool {
-        true
     }
 
     /// Whether figures may be deployed on other tiles than the one just laid this turn, and
@@ -436,6 +405,49 @@ pub trait Mechanic: Send + Sync + fmt::Debug {
     }
 }
 
+/// The hooks that only make the engine and the bots faster: what a mechanic may tell so that
+/// the engine need not ask it, list all its answers, or call it. Each default is right for
+/// every mechanic (it asks, lists or calls everything), so a rule that takes no shortcut
+/// writes `impl Shortcuts for X {}`; a shortcut must give the same games as the default.
+pub trait Shortcuts {
+    /// For a mechanic with [`Hooks::ADDS`]: whether it adds to the decisions of the mechanic
+    /// number `owner` (by default to every other mechanic's). Asked once, when the game's call
+    /// lists are built: the others' decisions then pass it by (their answers of its family
+    /// are not routed to it either).
+    fn adds_to(&self, _owner: u8) -> bool {
+        true
+    }
+
+    /// Lists the answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
+    /// look-ahead that weighs only those ([`Game::legal_actions_near`]): answers `actions`
+    /// lists, in its order, but that the mechanic may leave out deployments on other tiles
+    /// and moves of the fairy. `false` (the default): it lists nothing here, and all its
+    /// answers are listed.
+    fn actions_near(&self, _g: &Game, _asked: Asked, _pos: Pos, _out: &mut Vec<Action>) -> bool {
+        false
+    }
+
+    /// How many answers [`Mechanic::actions`] lists for `asked` (its own decision, or one it
+    /// adds to), where the mechanic can tell without listing them (`None`: it cannot, and its
+    /// part is listed). A bot that picks one answer at random ([`Game::pick_legal`]) then
+    /// builds only the one it picks.
+    fn count_actions(&self, _g: &Game, _asked: Asked) -> Option<usize> {
+        None
+    }
+
+    /// The `n`-th answer [`Mechanic::actions`] lists for `asked`, for a mechanic that counts
+    /// them: `n` is below `count`, the number [`Shortcuts::count_actions`] gave.
+    fn nth_action(&self, _g: &Game, _asked: Asked, _n: usize, _count: usize) -> Option<Action> {
+        None
+    }
+
+    /// Whether [`Mechanic::deploy_problem`] can object to anything now (asked once before the
+    /// deployments of a turn are listed, so that the list skips mechanics with nothing to say).
+    fn vetoes_deploy(&self, _g: &Game) -> bool {
+        true
+    }
+}
+
 /// The mechanics of one game, in registry order, with a call list per hook.
 #[derive(Debug)]
 pub struct Mechanics {
@@ -448,6 +460,8 @@ pub struct Mechanics {
     listing: Vec<Box<[u8]>>,
     /// For each mechanic, the set of those that add to its decisions.
     adding: Vec<u32>,
+    /// For each mechanic, the actions it answers besides the engine's own kinds.
+    routes: Vec<Route>,
 }
 
 /// The indices in a set of mechanics, in order.
@@ -465,8 +479,18 @@ impl Mechanics {
     /// How many mechanics the call lists hold (one bit each); any further ones get no hook.
     pub const MAX: usize = 32;
 
-    /// Builds the lists from the mechanics in their fixed order.
+    /// Builds the lists from the mechanics in their fixed order, each asked about every
+    /// action (a list made by hand; the registry's families say which actions each mechanic
+    /// answers: [`Mechanics::routed`]).
     pub fn new(list: Vec<Box<dyn Mechanic>>) -> Mechanics {
+        let routes = vec![Route::Any; list.len()];
+        Mechanics::routed(list, routes)
+    }
+
+    /// Builds the lists from the mechanics in their fixed order, each answering the actions of
+    /// its route (`routes`, one per mechanic).
+    pub fn routed(list: Vec<Box<dyn Mechanic>>, mut routes: Vec<Route>) -> Mechanics {
+        routes.resize(list.len(), Route::Any);
         let mut by_hook = [0u32; 32];
         for (i, m) in list.iter().enumerate().take(Mechanics::MAX) {
             for (_, h) in Hooks::ALL {
@@ -505,6 +529,7 @@ impl Mechanics {
             stages,
             listing,
             adding,
+            routes,
         }
     }
 
@@ -554,13 +579,34 @@ impl Mechanics {
             .map(|i| i as u8)
     }
 
-    /// The mechanics that may recognise an answer to a decision of mechanic `owner`: those
-    /// that add to its decisions first (as the fairy adds to deployment), then the asking one.
-    pub fn answerers(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+    /// The mechanics that `action` is routed to as an answer to a decision of mechanic
+    /// `owner`: of those that add to its decisions (as the fairy adds to deployment), then of
+    /// the asking one, those that answer actions of its kind ([`Route`]). An action of the
+    /// engine's own kinds (placing, deploying, passing) goes to the asking mechanic alone.
+    pub fn answerers(
+        &self,
+        owner: u8,
+        action: &Action,
+    ) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        let route = Route::of(action);
         let adding = self.adding.get(usize::from(owner)).copied().unwrap_or(0);
         members(adding)
             .chain(std::iter::once(owner))
+            .filter(move |i| *i == owner && route == Route::Core || self.answers(*i, route))
             .filter_map(|i| self.get(i))
+    }
+
+    /// Whether mechanic `i` answers actions of `route`.
+    fn answers(&self, i: u8, route: Route) -> bool {
+        self.routes
+            .get(usize::from(i))
+            .is_some_and(|r| *r == route || *r == Route::Any)
+    }
+
+    /// Whether any mechanic in play answers actions of `route` (an action of a family that is
+    /// not in the game has none).
+    pub fn routes_to(&self, route: Route) -> bool {
+        route == Route::Core || (0..self.list.len() as u8).any(|i| self.answers(i, route))
     }
 
     /// The mechanics whose answers a decision of mechanic `owner` lists, in the legal list's

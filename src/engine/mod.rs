@@ -4,6 +4,7 @@
 pub mod action;
 pub mod budget;
 pub mod event;
+pub mod family;
 pub mod fault;
 pub mod game;
 pub(crate) mod history;

@@ -11,7 +11,7 @@
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Size};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::mechanic::pd::vocabulary::PdDecision;
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
@@ -183,3 +183,5 @@ impl Mechanic for ScriptMechanic {
         g.run_hook("game_end", Vec::new(), events);
     }
 }
+
+impl Shortcuts for ScriptMechanic {}

@@ -5,6 +5,7 @@
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
+use crate::mechanic::base::rules::BaseRules;
 use crate::mechanic::base::{farm, score_feature, scoring};
 use crate::model::feature::SegId;
 use crate::model::geometry::{Pos, Spot};
@@ -143,7 +144,12 @@ fn worth_now(game: &Game, sizes: &mut Game, root: SegId, held: bool) -> u32 {
     }
     let kind = game.features().segment(root).kind;
     let size = sizes.size(root);
-    scoring::value(kind, size, false, game.rules().base.small_city_two_tiles)
+    scoring::value(
+        kind,
+        size,
+        false,
+        BaseRules::of(game.rules()).small_city_two_tiles,
+    )
 }
 
 /// What each field with farmers would pay now: the farms are scored on a copy of the game

@@ -9,14 +9,46 @@
 
 pub mod vocabulary;
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Switch};
 use crate::engine::action::Action;
 use crate::engine::event::{Event, ReturnReason};
+use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::base::score_feature;
 use crate::model::figure::{Figure, FollowerKind};
 use vocabulary::{AbbotAction, AbbotEvent};
+
+/// The Abbot as the registry lists it: `[mechanics] abbot`, the recall and the abbot's figure.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "abbot",
+    rules: FamilyRules {
+        switches: &[Switch {
+            name: "abbot",
+            default: false,
+        }],
+        section: None,
+    },
+    vocabulary: Some(vocabulary::words),
+    figures: &["abbot"],
+    script: None,
+    build,
+};
+
+/// Puts the recall into the game's list when `[mechanics] abbot` is on: it answers the base
+/// game's deployment.
+fn build(rules: &Ruleset, list: &mut Builder) {
+    if rules.switched_on("abbot") {
+        if let Some(base) = list.index_of("base") {
+            list.push(Abbot::new(Asked {
+                by: base,
+                kind: crate::mechanic::base::DEPLOY,
+            }));
+        }
+    }
+}
 
 /// The abbot's own state: whether an early recall is being scored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,13 +171,10 @@ impl Mechanic for Abbot {
         }
     }
 
-    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
-        // Its recalls answer only the deployment.
-        (asked != self.deploy).then_some(0)
-    }
-
+    /// Its recalls reach it only at the base game's decisions (the engine routes them); of
+    /// those it answers the deployment.
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked == self.deploy && AbbotAction::of(action).is_some()).then(|| check_recall(g, action))
+        (asked == self.deploy).then(|| check_recall(g, action))
     }
 
     fn apply(
@@ -155,10 +184,22 @@ impl Mechanic for Abbot {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked != self.deploy || AbbotAction::of(action).is_none() {
+        if asked != self.deploy {
             return None;
         }
         recall(g, action, events);
         Some(Then::Next)
+    }
+}
+
+impl Shortcuts for Abbot {
+    /// Its recalls answer the base game's decisions only.
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
+    fn count_actions(&self, _g: &Game, asked: Asked) -> Option<usize> {
+        // Its recalls answer only the deployment.
+        (asked != self.deploy).then_some(0)
     }
 }

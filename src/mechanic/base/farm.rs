@@ -1,6 +1,7 @@
 //! Farm scoring at the end of the game (RULES.md §1.9), in its three historical variants.
 
 use super::rules::FarmScoring;
+use crate::mechanic::base::rules::BaseRules;
 
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Strength};
@@ -39,7 +40,7 @@ pub(crate) fn score(game: &mut Game, events: &mut Vec<Event>) {
 }
 
 fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
-    let rule = game.rules.base.farm_scoring;
+    let rule = BaseRules::of(&game.rules).farm_scoring;
     match rule {
         FarmScoring::FarmCentric3 => {
             for farm in farms {
@@ -160,7 +161,7 @@ fn farms(game: &mut Game) -> Vec<Farm> {
 /// those farms border (a mechanic's key standing for the City of Carcassonne).
 pub(crate) fn market_keys(game: &mut Game) -> Vec<SegId> {
     let farms = farms(game);
-    if game.rules.base.farm_scoring != FarmScoring::CityCentric4 {
+    if BaseRules::of(&game.rules).farm_scoring != FarmScoring::CityCentric4 {
         return farms.iter().map(|f| f.root).collect();
     }
     let mut cities: Vec<SegId> = Vec::new();

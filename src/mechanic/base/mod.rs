@@ -6,17 +6,46 @@ pub mod farm;
 pub mod rules;
 pub mod scoring;
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Reader, Switch};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
+use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::opening::{self, Opening};
 use crate::engine::refusal::Refusal;
+use crate::mechanic::base::rules::BaseRules;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::{FigureKind, FigureRow, MAX_FIGURES, Stands};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
+
+/// The base game as the registry lists it: `[mechanics] farmers`, the `[base]` section, the
+/// follower. It is in every game.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "base",
+    rules: FamilyRules {
+        switches: SWITCHES,
+        section: Some(&Reader::<rules::BaseRules>::NEW),
+    },
+    vocabulary: None,
+    figures: &["follower"],
+    script: None,
+    build,
+};
+
+/// The switches of the base game: farmers (§1.9), on unless a ruleset switches them off.
+const SWITCHES: &[Switch] = &[Switch {
+    name: "farmers",
+    default: true,
+}];
+
+/// Puts the base game into the game's list.
+fn build(_rules: &Ruleset, list: &mut Builder) {
+    list.push(Base::new(list.next()));
+}
 
 /// The base game's decision: lay the drawn tile.
 const PLACE: u8 = 0;
@@ -305,7 +334,7 @@ fn occupancy_problem(g: &Game, row: &FigureRow, seg: SegId) -> Option<Refusal> {
 /// The features a figure of `row` may stand on at all: those of its figure table, less fields
 /// when farmers are switched off (why it may not stand on the others: [`figure_problem`]).
 fn stands_on(g: &Game, row: &FigureRow) -> Stands {
-    if g.rules.mechanics.farmers {
+    if g.rules.switched_on("farmers") {
         row.stands_on
     } else {
         row.stands_on.without(FeatureKind::Field)
@@ -321,7 +350,7 @@ fn figure_problem(g: &Game, row: &FigureRow, kind: FeatureKind) -> Option<Refusa
             "this figure may not stand on that feature (its figure table)",
         ));
     }
-    (kind == FeatureKind::Field && !g.rules.mechanics.farmers).then_some(Refusal::new(
+    (kind == FeatureKind::Field && !g.rules.switched_on("farmers")).then_some(Refusal::new(
         "mechanics.farmers",
         "farmers are switched off in this ruleset",
     ))
@@ -523,7 +552,12 @@ pub fn score_feature(g: &mut Game, seg: SegId, completed: bool, events: &mut Vec
             y: at.y,
         });
     }
-    let mut points = scoring::value(kind, size, completed, g.rules.base.small_city_two_tiles);
+    let mut points = scoring::value(
+        kind,
+        size,
+        completed,
+        BaseRules::of(&g.rules).small_city_two_tiles,
+    );
     if g.mechanics.any(Hooks::POINTS) {
         let mechanics = std::sync::Arc::clone(&g.mechanics);
         for m in mechanics.on(Hooks::POINTS) {
@@ -611,30 +645,6 @@ impl Mechanic for Base {
         }
     }
 
-    fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) {
-        match (asked.by == self.id, asked.kind) {
-            (true, PLACE) => self.placements(g, out),
-            (true, _) => self.deployments(g, Some(pos), out),
-            _ => {}
-        }
-    }
-
-    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
-        self.counts_placements(g, asked).then(|| {
-            g.tile
-                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
-        })
-    }
-
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
-        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
-        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
-        Some(Action::Place {
-            pos: p.pos,
-            rotation: p.rotation,
-        })
-    }
-
     fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
         asked.kind == DEPLOY
     }
@@ -648,10 +658,9 @@ impl Mechanic for Base {
         }
     }
 
+    /// Placements, deployments and passes reach it only at its own decisions (the engine
+    /// routes them).
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        if asked.by != self.id {
-            return None;
-        }
         match (asked.kind, *action) {
             (PLACE, Action::Place { pos, rotation }) => {
                 Some(match g.placement_problem(pos, rotation) {
@@ -677,9 +686,6 @@ impl Mechanic for Base {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         match (asked.kind, *action) {
             (PLACE, Action::Place { pos, rotation }) => self.place(g, pos, rotation, events),
             (DEPLOY, Action::Deploy { pos, spot, figure }) => deploy(g, pos, spot, figure, events),
@@ -699,9 +705,36 @@ impl Mechanic for Base {
                 score_feature(g, seg, false, events);
             }
         }
-        if g.rules.mechanics.farmers {
+        if g.rules.switched_on("farmers") {
             farm::score(g, events);
         }
         None
+    }
+}
+
+impl Shortcuts for Base {
+    fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) -> bool {
+        match (asked.by == self.id, asked.kind) {
+            (true, PLACE) => self.placements(g, out),
+            (true, _) => self.deployments(g, Some(pos), out),
+            _ => {}
+        }
+        true
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        self.counts_placements(g, asked).then(|| {
+            g.tile
+                .map_or(0, |t| g.board.count_placements(&g.rules.tiles, t))
+        })
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, count: usize) -> Option<Action> {
+        let tile = g.tile.filter(|_| self.counts_placements(g, asked))?;
+        let p = g.board.nth_placement(&g.rules.tiles, tile, n, count)?;
+        Some(Action::Place {
+            pos: p.pos,
+            rotation: p.rotation,
+        })
     }
 }

@@ -1,7 +1,11 @@
-//! The base game's toggles (`[base]`, `[mechanics]`, RULES.md §3.2): plain data read from TOML.
-//! No game logic.
+//! The base game's toggles (`[base]`, RULES.md §3.2): plain data read from TOML, the family's
+//! own section of a ruleset. No game logic.
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FigureDefaults, Problem, Section, Switches};
+use crate::model::figure::FigureTable;
 use serde::Deserialize;
+use std::sync::LazyLock;
 
 /// `base.small_city_two_tiles` (RULES.md §1.6, toggle #42).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -67,50 +71,52 @@ impl Default for BaseRules {
     }
 }
 
-/// `[mechanics]`: which rules are switched on. Tiles and rules are independent: volcano tiles
-/// played with `volcano = false` are ordinary tiles ("the tiles without their rules").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Mechanics {
-    /// Followers may be deployed on fields; farms are scored at the end (§1.9).
-    pub farmers: bool,
-    /// Volcano tiles attract the dragon and forbid deployment on themselves (§2.2).
-    pub volcano: bool,
-    /// Dragon tiles set aside before the first volcano, then dragon journeys (§2.3–§2.4).
-    pub dragon: bool,
-    /// The fairy (§2.7).
-    pub fairy: bool,
-    /// The princess (§2.6).
-    pub princess: bool,
-    /// The magic portal (§2.5).
-    pub portal: bool,
-    /// The Count of Carcassonne: the quarters of the City and the Count (§5; `count.enabled`,
-    /// §3.3 #46). Needs the City's tiles (`tiles/count.toml`) as the start block.
-    pub count: bool,
-    /// Inns & Cathedrals: inns and cathedrals change what their road or city is worth (§1.6,
-    /// I&C). The big follower is a figure table row (`figures.big`).
-    pub inns_cathedrals: bool,
-    /// The Abbot (new base game): instead of deploying, a player may take his abbot back and
-    /// score its cloister or garden at once (§1.10; \[ext:B8\]).
-    pub abbot: bool,
-    /// Traders & Builders: the builder's double turn, the pig and the goods tokens (§1.10).
-    /// The figures come from the figure table (`[figures.builder]`, `[figures.pig]`).
-    pub traders_builders: bool,
+impl Section for BaseRules {
+    const KEY: &'static str = "base";
+
+    fn check(&self, _switches: &Switches) -> Result<(), Problem> {
+        if !(1..=30).contains(&self.followers_per_player) {
+            return Err(Problem::at(
+                &["base", "followers_per_player"],
+                "followers_per_player must be between 1 and 30",
+            ));
+        }
+        Ok(())
+    }
+
+    fn figure_defaults(&self, defaults: &mut FigureDefaults) {
+        defaults.followers_per_player = self.followers_per_player;
+    }
+
+    /// `base.followers_per_player` is the follower row's count, whichever key set it.
+    fn figures_made(&mut self, table: &FigureTable) {
+        self.followers_per_player = table.rows()[0].per_player;
+    }
 }
 
-impl Default for Mechanics {
-    fn default() -> Self {
-        Mechanics {
-            farmers: true,
-            volcano: false,
-            dragon: false,
-            fairy: false,
-            princess: false,
-            portal: false,
-            count: false,
-            inns_cathedrals: false,
-            abbot: false,
-            traders_builders: false,
-        }
+impl BaseRules {
+    /// The ruleset's `[base]` section (its defaults for a ruleset read without the family).
+    #[inline]
+    pub fn of(rules: &Ruleset) -> &BaseRules {
+        static DEFAULT: LazyLock<BaseRules> = LazyLock::new(BaseRules::default);
+        rules.section::<BaseRules>().unwrap_or(&DEFAULT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::ruleset::tests::{MINI, parse};
+
+    #[test]
+    fn defaults_are_the_current_base_game() {
+        let r = parse(MINI).unwrap();
+        let base = r.section::<BaseRules>().unwrap();
+        assert_eq!(base.followers_per_player, 7);
+        assert_eq!(base.farm_scoring, FarmScoring::FarmCentric3);
+        assert_eq!(base.small_city_two_tiles, SmallCity::Normal);
+        assert!(r.switched_on("farmers"));
+        assert_eq!(r.tiles.iter().map(|t| t.count).sum::<u32>(), 72);
+        assert_eq!(r.players, (2, 5));
     }
 }

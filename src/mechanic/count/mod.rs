@@ -36,12 +36,16 @@ pub mod vocabulary;
 
 use self::rules::{FeatureOrder, FinalIncomplete, Quarter};
 use self::vocabulary::{CountAction, CountDecision, CountEvent};
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Reader, Switch};
+use crate::engine::family::{Builder, Descriptor};
+use crate::mechanic::count::rules::CountRules;
 use crate::mechanic::pd::rules::CountCity;
 
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::base;
 use crate::mechanic::pd::fairy;
@@ -50,6 +54,30 @@ use crate::model::feature::SegId;
 use crate::model::figure::{FigureKind, FigureTable, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
+
+/// The Count of Carcassonne as the registry lists it: `[mechanics] count`, the `[count]`
+/// section, its quarters' actions and events, the Count's figure.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "count",
+    rules: FamilyRules {
+        switches: &[Switch {
+            name: "count",
+            default: false,
+        }],
+        section: Some(&Reader::<rules::CountRules>::NEW),
+    },
+    vocabulary: Some(vocabulary::words),
+    figures: &["count"],
+    script: None,
+    build,
+};
+
+/// Puts the Count into the game's list when `[mechanics] count` is on.
+fn build(rules: &Ruleset, list: &mut Builder) {
+    if rules.switched_on("count") {
+        list.push(CountOfCarcassonne::new(list.next()));
+    }
+}
 
 /// The tag of every tile of the City-of-Carcassonne block.
 pub const TAG_BLOCK: &str = "count";
@@ -291,7 +319,7 @@ impl CountOfCarcassonne {
         if g.slots.get::<Count>().is_none() {
             return false;
         }
-        let tag = match g.rules.count.dragon_access {
+        let tag = match CountRules::of(&g.rules).dragon_access {
             CountCity::Forbidden => TAG_BLOCK,
             CountCity::OuterLandscapeOnly => TAG_CITY,
         };
@@ -311,7 +339,7 @@ impl CountOfCarcassonne {
     /// Whether a farm with a field on the tile `placed` borders the City (#53).
     pub(crate) fn count_city_borders(&self, g: &Game, placed: PlacedId) -> bool {
         g.slots.get::<Count>().is_some()
-            && g.rules.count.city_tiles_border_farms
+            && CountRules::of(&g.rules).city_tiles_border_farms
             && g.rules.tile(g.board.placed(placed).tile).has_tag(TAG_BLOCK)
     }
 
@@ -405,7 +433,8 @@ impl CountOfCarcassonne {
         let open = quarter != Quarter::Market
             && quarter != count.at
             && (0..count.quarters.len()).any(|p| count.in_quarter(p, quarter) > 0)
-            && (!g.rules.count.require_follower_in_feature || g.features.totals(seg).followers > 0);
+            && (!CountRules::of(&g.rules).require_follower_in_feature
+                || g.features.totals(seg).followers > 0);
         open.then_some(quarter)
     }
 
@@ -471,7 +500,8 @@ impl CountOfCarcassonne {
             let chosen = g.slots.get_mut::<Count>().and_then(|c| c.next.take());
             let seg = match chosen {
                 Some(seg) => seg,
-                None if g.rules.count.feature_order == FeatureOrder::ActivePlayerChooses
+                None if CountRules::of(&g.rules).feature_order
+                    == FeatureOrder::ActivePlayerChooses
                     && self.order_matters(g, &todo) =>
                 {
                     return Some(self.ask(Ask::Order));
@@ -503,7 +533,7 @@ impl CountOfCarcassonne {
     fn count_score_one(&self, g: &mut Game, seg: SegId, events: &mut Vec<Event>) {
         let mark = events.len();
         base::score_feature(g, seg, true, events);
-        let fairy_counts = g.rules.count.trigger_counts_fairy_points;
+        let fairy_counts = CountRules::of(&g.rules).trigger_counts_fairy_points;
         if let Some(count) = g.slots.get_mut::<Count>() {
             for e in &events[mark..] {
                 if let Event::Scored {
@@ -593,7 +623,7 @@ impl CountOfCarcassonne {
     /// The final-scoring rounds, in the order the final scoring scores their features.
     fn final_plan(&self, g: &mut Game) -> Vec<(SegId, Quarter)> {
         let mut plan = Vec::new();
-        if g.rules.count.final_scoring_incomplete == FinalIncomplete::CloistersToo {
+        if CountRules::of(&g.rules).final_scoring_incomplete == FinalIncomplete::CloistersToo {
             for f in &g.figures {
                 let root = g.features.root(f.seg);
                 if g.features.segment(f.seg).kind == FeatureKind::Cloister
@@ -603,7 +633,7 @@ impl CountOfCarcassonne {
                 }
             }
         }
-        if g.rules.mechanics.farmers {
+        if g.rules.switched_on("farmers") {
             for key in crate::mechanic::base::farm::market_keys(g) {
                 plan.push((key, Quarter::Market));
             }
@@ -962,20 +992,18 @@ impl Mechanic for CountOfCarcassonne {
             .then(|| self.count_canonical(g, action))
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked.by == self.id).then(|| self.check_count(g, action))
+    /// Its actions reach it only at its own decisions (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        Some(self.check_count(g, action))
     }
 
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         self.count_apply(g, action, events);
         // The Count's decisions continue the stage that asked for them.
         Some(Then::Again)
@@ -1022,6 +1050,8 @@ impl Mechanic for CountOfCarcassonne {
         self.count_return_moving(g, events);
     }
 }
+
+impl Shortcuts for CountOfCarcassonne {}
 
 /// Whether a follower of kind `figure` may stand on a feature of `kind` (so join it from a
 /// quarter).

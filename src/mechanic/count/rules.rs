@@ -1,9 +1,12 @@
 //! The Count of Carcassonne's toggles (`[count]`, RULES.md §3.3) and its quarters: plain data
 //! read from TOML. No game logic.
 
-use crate::mechanic::pd::rules::CountCity;
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{Problem, Section, Sections, Written};
+use crate::mechanic::pd::rules::{CountCity, PdRules};
 use crate::model::tile::FeatureKind;
 use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 
 /// `count.placement_timing` (§3.3 #47).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -79,6 +82,40 @@ impl Default for CountRules {
     }
 }
 
+impl Section for CountRules {
+    const KEY: &'static str = "count";
+
+    /// `count.dragon_access` and `pd.dragon.count_city` are one setting (§3.3 #52 = §3.1
+    /// #15): the key written in the file nearest the child wins, and one file must not write
+    /// both with different values.
+    fn settle(sections: &mut Sections, written: &Written<'_>) -> Result<(), Problem> {
+        const COUNT_KEY: [&str; 2] = ["count", "dragon_access"];
+        const PD_KEY: [&str; 3] = ["pd", "dragon", "count_city"];
+        let pd = sections.get::<PdRules>().map(|p| p.dragon.count_city);
+        let count = sections.get::<CountRules>().map(|c| c.dragon_access);
+        let value = |i: usize, path: &[&str]| written.value(i, path).and_then(|v| v.as_str());
+        let settled = match (written.nearest(&COUNT_KEY), written.nearest(&PD_KEY)) {
+            (Some(c), Some(p)) if c == p && value(c, &COUNT_KEY) != value(p, &PD_KEY) => {
+                return Err(Problem::at(
+                    &COUNT_KEY,
+                    "`count.dragon_access` and `pd.dragon.count_city` are the same setting and disagree: write only one",
+                ));
+            }
+            (Some(c), Some(p)) if p < c => pd,
+            (Some(_), _) => count,
+            (None, _) => pd,
+        }
+        .unwrap_or_default();
+        if let Some(c) = sections.get_mut::<CountRules>() {
+            c.dragon_access = settled;
+        }
+        if let Some(p) = sections.get_mut::<PdRules>() {
+            p.dragon.count_city = settled;
+        }
+        Ok(())
+    }
+}
+
 /// A quarter of the City of Carcassonne (CO-S2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -141,5 +178,14 @@ impl Quarter {
 impl std::fmt::Display for Quarter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl CountRules {
+    /// The ruleset's `[count]` section (its defaults for a ruleset read without the family).
+    #[inline]
+    pub fn of(rules: &Ruleset) -> &CountRules {
+        static DEFAULT: LazyLock<CountRules> = LazyLock::new(CountRules::default);
+        rules.section::<CountRules>().unwrap_or(&DEFAULT)
     }
 }

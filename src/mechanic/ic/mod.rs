@@ -8,10 +8,37 @@
 //! The big follower is a figure table row (`figures.big` in `src/data/figures.toml`), given to
 //! the players by the I&C presets; the sixth player is the presets' `players` range.
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Switch};
+use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, Size};
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::model::feature::SegId;
 use crate::model::tile::{FeatureKind, Marks};
+
+/// Inns & Cathedrals as the registry lists it: `[mechanics] inns_cathedrals` and the big
+/// follower.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "ic",
+    rules: FamilyRules {
+        switches: &[Switch {
+            name: "inns_cathedrals",
+            default: false,
+        }],
+        section: None,
+    },
+    vocabulary: None,
+    figures: &["big"],
+    script: None,
+    build,
+};
+
+/// Puts the inns and cathedrals into the game's list when they are switched on.
+fn build(rules: &Ruleset, list: &mut Builder) {
+    if rules.switched_on("inns_cathedrals") {
+        list.push(InnsCathedrals);
+    }
+}
 
 /// The inns and cathedrals of Inns & Cathedrals (`[mechanics] inns_cathedrals`).
 #[derive(Debug)]
@@ -52,6 +79,8 @@ impl Mechanic for InnsCathedrals {
         }
     }
 }
+
+impl Shortcuts for InnsCathedrals {}
 
 #[cfg(test)]
 mod tests {

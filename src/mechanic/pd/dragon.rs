@@ -7,8 +7,9 @@ use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
@@ -133,7 +134,7 @@ fn is_dragon_tile(g: &Game, tile: TileId) -> bool {
 #[cold]
 fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
     let name = g.tile_name(tile);
-    match g.rules.pd.dragon.pre_volcano {
+    match PdRules::of(&g.rules).dragon.pre_volcano {
         PreVolcano::SetAsideReshuffle => {
             state_mut(g).set_aside.push(tile);
             events.push(
@@ -159,7 +160,7 @@ fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
 
 /// The seat that makes step `step` (from 1) of the journey (D4).
 pub fn mover(g: &Game, step: u32) -> usize {
-    match g.rules.pd.dragon.mover_order {
+    match PdRules::of(&g.rules).dragon.mover_order {
         MoverOrder::ClockwiseFromActive => (g.active + step as usize - 1) % g.scores.len(),
         MoverOrder::ActiveOnly => g.active,
     }
@@ -223,7 +224,7 @@ fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
         return;
     }
     let on_tile = |f: &Figure| segs.contains(&f.seg);
-    let menu = match g.rules.pd.dragon.menu {
+    let menu = match PdRules::of(&g.rules).dragon.menu {
         Menu::Followers => &["follower"][..],
         Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],
         Menu::FleshAndBlood => &["flesh_and_blood"][..],
@@ -260,7 +261,7 @@ impl Dragon {
             set_due(g, false);
             return None;
         };
-        let rules = g.rules.pd.dragon;
+        let rules = PdRules::of(&g.rules).dragon;
         let s = state_mut(g);
         let fresh = s.journey.is_none();
         if fresh {
@@ -354,7 +355,7 @@ impl Mechanic for Dragon {
     /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
     /// game ends instead of redrawing for ever.
     fn draw_over(&self, g: &Game) -> bool {
-        g.rules.pd.dragon.pre_volcano == PreVolcano::ReturnAndRedraw
+        PdRules::of(&g.rules).dragon.pre_volcano == PreVolcano::ReturnAndRedraw
             && !in_play(g)
             && !g.bag.is_empty()
             && g.bag.iter().all(|t| is_dragon_tile(g, *t))
@@ -403,15 +404,14 @@ impl Mechanic for Dragon {
         "the dragon must move (`dragon = [x, y]`)"
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+    /// Its steps reach it only at its own decision (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         match PdAction::of(action) {
-            Some(PdAction::Dragon { pos }) if asked.by == self.id => {
-                Some(if steps(g).any(|q| q == pos) {
-                    Ok(())
-                } else {
-                    g.check_listed(action, RuleId("D5"))
-                })
-            }
+            Some(PdAction::Dragon { pos }) => Some(if steps(g).any(|q| q == pos) {
+                Ok(())
+            } else {
+                g.check_listed(action, RuleId("D5"))
+            }),
             _ => None,
         }
     }
@@ -419,22 +419,20 @@ impl Mechanic for Dragon {
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         match PdAction::of(action) {
             Some(PdAction::Dragon { pos }) => self.step(g, pos, events),
-            // Another mechanic's answer to a step (a script's) lets the journey look again.
             _ => return None,
         }
         // The journey goes on within the same stage.
         Some(Then::Again)
     }
 }
+
+impl Shortcuts for Dragon {}
 
 #[cfg(test)]
 mod tests {

@@ -2,12 +2,13 @@
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
 use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
+use crate::mechanic::pd::rules::PdRules;
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
@@ -77,7 +78,7 @@ pub(crate) fn set(g: &mut Game, fairy: Option<Fairy>) {
 pub(crate) const BONUS_RULE: &str = "FA8 fairy bonus";
 
 fn fairy_on(g: &Game) -> bool {
-    g.rules.mechanics.fairy
+    g.rules.switched_on("fairy")
 }
 
 /// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
@@ -87,7 +88,7 @@ fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
     let Some(fairy) = at(g) else {
         return false;
     };
-    match g.rules.pd.fairy.attach {
+    match PdRules::of(&g.rules).fairy.attach {
         Attach::Follower => fairy.held_by.is_some_and(|(owner, _)| owner == player),
         Attach::Tile => has_follower_on(g, followers, player, fairy.pos),
     }
@@ -103,7 +104,7 @@ fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool
 /// FA7: the fairy's point at the start of a turn, paid or (A23) to be claimed; returns
 /// whether the player must claim it.
 fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) -> bool {
-    let rules = g.rules.pd.fairy;
+    let rules = PdRules::of(&g.rules).fairy;
     if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
     }
@@ -125,7 +126,7 @@ fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) ->
 
 /// Pays the active player the fairy's turn point.
 pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
-    let points = g.rules.pd.fairy.turn_bonus;
+    let points = PdRules::of(&g.rules).fairy.turn_bonus;
     let player = g.active;
     let turn = g.turn;
     g.slots.entry::<FairyState>().paid = Some(turn);
@@ -138,8 +139,8 @@ pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
 pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
-        && (g.rules.pd.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && (g.rules.pd.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+        && (PdRules::of(&g.rules).fairy.moves_per_half_turn > 0 || !g.is_half_turn())
+        && (PdRules::of(&g.rules).volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
         && !g.deploy_closed()
 }
 
@@ -148,7 +149,7 @@ pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) 
     if !fairy_may_move(g) {
         return;
     }
-    let rules = g.rules.pd.fairy;
+    let rules = PdRules::of(&g.rules).fairy;
     match rules.attach {
         Attach::Follower => out.extend(fairy_followers(g, followers).map(|f| move_next_to(g, f))),
         Attach::Tile => {
@@ -182,7 +183,7 @@ fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item 
     let current = fairy.and_then(|f| f.follower);
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
     let barred = fairy
-        .filter(|_| !g.rules.pd.fairy.reassign_same_tile)
+        .filter(|_| !PdRules::of(&g.rules).fairy.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
     let active = g.active;
     g.figures.iter().filter(move |f| {
@@ -209,11 +210,11 @@ fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usi
     if !fairy_may_move(g) {
         return Some(0);
     }
-    if g.rules.pd.fairy.attach != Attach::Follower {
+    if PdRules::of(&g.rules).fairy.attach != Attach::Follower {
         return None;
     }
     let fairy = at(g);
-    if fairy.is_some() && !g.rules.pd.fairy.reassign_same_tile {
+    if fairy.is_some() && !PdRules::of(&g.rules).fairy.reassign_same_tile {
         return Some(fairy_followers(g, followers).count());
     }
     // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
@@ -236,7 +237,7 @@ pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action 
 /// Where a fairy move to `spot` of the tile at `pos` goes: in follower mode the segment there
 /// and the canonical spot of its feature, in tile mode neither.
 fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Option<Spot>) {
-    match g.rules.pd.fairy.attach {
+    match PdRules::of(&g.rules).fairy.attach {
         Attach::Tile => (None, None),
         Attach::Follower => {
             let found = spot.and_then(|s| g.seg_spot_at(pos, s));
@@ -263,7 +264,7 @@ pub(crate) fn check_fairy(
         )
     } else if !fairy_may_move(g) {
         Refusal::new("FA2", "the fairy may not move this turn (see also V4, PR5)")
-    } else if g.rules.pd.fairy.attach == Attach::Follower && spot.is_none() {
+    } else if PdRules::of(&g.rules).fairy.attach == Attach::Follower && spot.is_none() {
         Refusal::new("FA3", "name the follower: fairy = [x, y, \"N\"]")
     } else {
         Refusal::new(
@@ -313,7 +314,7 @@ pub(crate) fn fairy_scoring_bonus(
     completed: bool,
     events: &mut Vec<Event>,
 ) {
-    let rules = g.rules.pd.fairy;
+    let rules = PdRules::of(&g.rules).fairy;
     let Some(fairy) = at(g) else {
         return;
     };
@@ -450,9 +451,7 @@ impl FairyMechanic {
     }
 
     /// Carries out `action` if it answers `asked` (its claim, its own decision or the
-    /// deployment) as the fairy's: [`Mechanic::apply`] once the decision is one of those. Out
-    /// of line, so that the other decisions' actions pass by quickly.
-    #[inline(never)]
+    /// deployment) as the fairy's: [`Mechanic::apply`].
     fn answer(
         &self,
         g: &mut Game,
@@ -491,11 +490,6 @@ impl Mechanic for FairyMechanic {
             | Hooks::DRAGON
     }
 
-    /// Its moves answer the deployment only (FA2).
-    fn adds_to(&self, owner: u8) -> bool {
-        owner == self.deploy.by
-    }
-
     fn phases(&self) -> &[Phase] {
         self.phases
     }
@@ -525,36 +519,6 @@ impl Mechanic for FairyMechanic {
         } else if self.moves_at(asked) {
             fairy_actions(g, &self.followers, out);
         }
-    }
-
-    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) {
-        // Its moves are left out.
-        if asked != self.deploy {
-            self.actions(g, asked, out);
-        }
-    }
-
-    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
-        // Its claim and its moves answer only its own decisions and the deployment.
-        if asked == self.asked(CLAIM) {
-            Some(1)
-        } else if self.moves_at(asked) {
-            count_fairy_moves(g, &self.followers, &self.slots)
-        } else {
-            Some(0)
-        }
-    }
-
-    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
-        if asked == self.asked(CLAIM) {
-            return (n == 0).then(|| PdAction::Claim.into());
-        }
-        // Counted moves are follower mode's, asked for only when there are some: the fairy may
-        // move (its count is 0 otherwise).
-        let moves = self
-            .moves_at(asked)
-            .then(|| fairy_followers(g, &self.followers));
-        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 
     fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
@@ -592,11 +556,8 @@ impl Mechanic for FairyMechanic {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        // It is asked about every action: those that answer decisions where it has no say
-        // (a tile's placement, a dragon step) are turned away before anything is decoded.
-        if asked != self.asked(CLAIM) && !self.moves_at(asked) {
-            return None;
-        }
+        // The engine routes to it only the P&D actions and passes of its own decisions and
+        // the deployment's P&D actions.
         self.answer(g, asked, action, events)
     }
 
@@ -610,12 +571,50 @@ impl Mechanic for FairyMechanic {
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
     fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
-        g.rules.pd.fairy.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
+        PdRules::of(&g.rules).fairy.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
     }
 
     /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
     /// fairy's tile.
     fn protects(&self, g: &Game, pos: Pos) -> bool {
-        g.rules.pd.fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+        PdRules::of(&g.rules).fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+    }
+}
+
+impl Shortcuts for FairyMechanic {
+    /// Its moves answer the deployment only (FA2).
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+
+    fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) -> bool {
+        // Its moves are left out.
+        if asked != self.deploy {
+            self.actions(g, asked, out);
+        }
+        true
+    }
+
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        // Its claim and its moves answer only its own decisions and the deployment.
+        if asked == self.asked(CLAIM) {
+            Some(1)
+        } else if self.moves_at(asked) {
+            count_fairy_moves(g, &self.followers, &self.slots)
+        } else {
+            Some(0)
+        }
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        if asked == self.asked(CLAIM) {
+            return (n == 0).then(|| PdAction::Claim.into());
+        }
+        // Counted moves are follower mode's, asked for only when there are some: the fairy may
+        // move (its count is 0 otherwise).
+        let moves = self
+            .moves_at(asked)
+            .then(|| fairy_followers(g, &self.followers));
+        moves?.nth(n).map(|f| move_next_to(g, f))
     }
 }

@@ -9,9 +9,73 @@ pub mod rules;
 pub mod vocabulary;
 pub mod volcano;
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Reader, Switch};
+use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::Game;
+use crate::engine::mechanic::Asked;
 use crate::model::geometry::Pos;
 pub use fairy::Fairy;
+
+/// The Princess & the Dragon as the registry lists it: its five switches, the `[pd]` section,
+/// its actions, decisions and events.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "pd",
+    rules: FamilyRules {
+        switches: &[
+            off("volcano"),
+            off("dragon"),
+            off("fairy"),
+            off("princess"),
+            off("portal"),
+        ],
+        section: Some(&Reader::<rules::PdRules>::NEW),
+    },
+    vocabulary: Some(vocabulary::words),
+    figures: &[],
+    script: None,
+    build,
+};
+
+/// A switch that is off unless a ruleset switches it on.
+const fn off(name: &'static str) -> Switch {
+    Switch {
+        name,
+        default: false,
+    }
+}
+
+/// Puts the P&D mechanics the ruleset switches on into the game's list, in their order: the
+/// volcano, the princess (before the dragon when both act right after the tile), the dragon,
+/// the fairy (which adds its moves to the base game's deployment) and the portal.
+fn build(rules: &Ruleset, list: &mut Builder) {
+    let pd = rules::PdRules::of(rules);
+    if rules.switched_on("volcano") {
+        list.push(volcano::Volcano);
+    }
+    if rules.switched_on("princess") {
+        list.push(princess::Princess::new(list.next(), &rules.figures));
+    }
+    if rules.switched_on("dragon") {
+        list.push(dragon::Dragon::new(list.next(), pd.dragon.timing));
+    }
+    if let Some(base) = list.index_of("base").filter(|_| rules.switched_on("fairy")) {
+        let deploy = Asked {
+            by: base,
+            kind: crate::mechanic::base::DEPLOY,
+        };
+        let moves = pd.fairy.move_condition;
+        list.push(fairy::FairyMechanic::new(
+            list.next(),
+            deploy,
+            moves,
+            &rules.figures,
+        ));
+    }
+    if rules.switched_on("portal") {
+        list.push(portal::Portal);
+    }
+}
 
 /// The P&D figures as every reader sees them (the renderers, the bots, the scripts): the
 /// owner's public readers of its state.

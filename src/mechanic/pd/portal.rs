@@ -2,9 +2,10 @@
 //! on any unoccupied, uncompleted feature of any tile.
 
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::Symbol;
@@ -23,17 +24,13 @@ impl Mechanic for Portal {
     }
 
     fn opening(&self, g: &Game) -> Option<Opening> {
-        let rules = &g.rules.pd.portal;
+        let rules = &PdRules::of(&g.rules).portal;
         g.placed_symbol(Symbol::Portal).then(|| Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
             completed_unscored_open: rules.allow_completed_unscored,
         })
-    }
-
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Portal)
     }
 
     /// Why a portal deployment onto segment `seg` is illegal, if it is (MP2–MP6; occupancy
@@ -55,5 +52,11 @@ impl Mechanic for Portal {
             }
             Shut::Completed => Refusal::new("MP3", "that feature is completed"),
         })
+    }
+}
+
+impl Shortcuts for Portal {
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Portal)
     }
 }

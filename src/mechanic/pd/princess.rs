@@ -6,8 +6,9 @@ use super::vocabulary::{PdAction, PdDecision};
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, FollowerKind, Kinds};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES};
@@ -36,7 +37,9 @@ impl Princess {
     fn knights(&self, g: &Game) -> Vec<Figure> {
         let mut knights = self.city_knights(g);
         let table = &g.rules.figures;
-        if g.rules.pd.princess.big_follower == BigFollower::OnlyIfAlone && knights.len() > 1 {
+        if PdRules::of(&g.rules).princess.big_follower == BigFollower::OnlyIfAlone
+            && knights.len() > 1
+        {
             knights.retain(|f| !table.is(f.kind, FollowerKind::Big));
         }
         knights
@@ -156,7 +159,7 @@ impl Mechanic for Princess {
     }
 
     fn may_pass(&self, g: &Game, _asked: Asked) -> bool {
-        g.rules.pd.princess.removal == Removal::May
+        PdRules::of(&g.rules).princess.removal == Removal::May
     }
 
     fn hint(&self, _asked: Asked) -> &'static str {
@@ -177,35 +180,28 @@ impl Mechanic for Princess {
         }
     }
 
-    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        let ours = asked.by == self.id
-            && (*action == Action::Pass
-                || matches!(PdAction::of(action), Some(PdAction::Remove { .. })));
-        ours.then(|| g.check_listed(action, RuleId("PR3")))
+    /// Its decision's answers reach it alone (the engine routes them).
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        let removal = *action == Action::Pass
+            || matches!(PdAction::of(action), Some(PdAction::Remove { .. }));
+        removal.then(|| g.check_listed(action, RuleId("PR3")))
     }
 
     fn apply(
         &self,
         g: &mut Game,
-        asked: Asked,
+        _asked: Asked,
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked.by != self.id {
-            return None;
-        }
         self.remove(g, action, events);
         Some(Then::Next)
-    }
-
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        removed_this_turn(g)
     }
 
     /// PR5 under `removal_blocks = "all_figures_and_fairy"`: after a removal nothing is done
     /// at deployment (no figure, no fairy move, no abbot recalled).
     fn deploy_closed(&self, g: &Game) -> bool {
-        g.rules.pd.princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
+        PdRules::of(&g.rules).princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
             && removed_this_turn(g)
     }
 
@@ -226,7 +222,7 @@ impl Mechanic for Princess {
                 .row(figure)
                 .is_some_and(|r| r.has_tag("follower"))
         };
-        match g.rules.pd.princess.removal_blocks {
+        match PdRules::of(&g.rules).princess.removal_blocks {
             RemovalBlocks::AllFiguresAndFairy => Some(Refusal::new(
                 "PR5",
                 "the princess removed a knight this turn, so nothing may be deployed",
@@ -237,5 +233,11 @@ impl Mechanic for Princess {
             )),
             RemovalBlocks::FollowerOnTile => None,
         }
+    }
+}
+
+impl Shortcuts for Princess {
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        removed_this_turn(g)
     }
 }

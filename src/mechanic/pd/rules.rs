@@ -1,8 +1,11 @@
 //! The Princess & the Dragon's toggles (`[pd.*]` of a ruleset, RULES.md §3.1): plain data read
 //! from TOML, with the current Hans im Glück rules as defaults. No game logic.
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FigureDefaults, Problem, Section, Switches};
 use crate::model::figure::FollowerKind;
 use serde::Deserialize;
+use std::sync::LazyLock;
 
 /// `pd.princess.removal` (RULES.md §3.1 #1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -382,4 +385,46 @@ pub struct PdRules {
     pub portal: PortalRules,
     /// `[pd.tunnel]`.
     pub tunnel: TunnelRules,
+}
+
+impl Section for PdRules {
+    const KEY: &'static str = "pd";
+
+    fn check(&self, switches: &Switches) -> Result<(), Problem> {
+        if switches.on("dragon") && !switches.on("volcano") {
+            return Err(Problem::at(
+                &["mechanics", "dragon"],
+                "the dragon enters play on a volcano (RULES.md V6): switch `volcano` on too",
+            ));
+        }
+        if self.dragon.steps > 100 {
+            return Err(Problem::at(
+                &["pd", "dragon", "steps"],
+                "a journey has at most 100 steps",
+            ));
+        }
+        if self.fairy.moves_per_half_turn > 1 {
+            return Err(Problem::at(
+                &["pd", "fairy", "moves_per_half_turn"],
+                "moves_per_half_turn is 1 (the fairy may be moved in each half of a builder's double turn) or 0 (in neither): a half has one deploy decision, so it cannot hold more moves (A13)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A figure row is a knight or may use the portal by default when its follower kind is
+    /// listed in `pd.princess.knight_kinds` or `pd.portal.figures`.
+    fn figure_defaults(&self, defaults: &mut FigureDefaults) {
+        defaults.knights.clone_from(&self.princess.knight_kinds);
+        defaults.portal.clone_from(&self.portal.figures);
+    }
+}
+
+impl PdRules {
+    /// The ruleset's `[pd]` section (its defaults for a ruleset read without the family).
+    #[inline]
+    pub fn of(rules: &Ruleset) -> &PdRules {
+        static DEFAULT: LazyLock<PdRules> = LazyLock::new(PdRules::default);
+        rules.section::<PdRules>().unwrap_or(&DEFAULT)
+    }
 }

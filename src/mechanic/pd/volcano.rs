@@ -5,8 +5,9 @@ use super::dragon;
 use super::vocabulary::PdEvent;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Hooks, Mechanic};
+use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::engine::refusal::Refusal;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
 use crate::model::tile::Symbol;
@@ -18,7 +19,7 @@ pub struct Volcano;
 /// Whether `figure` is a builder or a pig and `pd.volcano.allow_builder_pig` lets it onto the
 /// volcano's tile, where the dragon stands (V3, A8).
 fn builder_or_pig_allowed(g: &Game, figure: FigureKind) -> bool {
-    g.rules.pd.volcano.allow_builder_pig
+    PdRules::of(&g.rules).volcano.allow_builder_pig
         && g.rules
             .figures
             .row(figure)
@@ -51,7 +52,7 @@ fn erupt(g: &mut Game, events: &mut Vec<Event>) {
         }
         events.push(PdEvent::TilesReshuffled { count }.into());
     }
-    if g.rules.pd.volcano.dragon_journey && g.rules.mechanics.dragon {
+    if PdRules::of(&g.rules).volcano.dragon_journey && g.rules.switched_on("dragon") {
         dragon::set_due(g, true);
     }
 }
@@ -78,11 +79,6 @@ impl Mechanic for Volcano {
         if g.placed_symbol(Symbol::Volcano) {
             erupt(g, events);
         }
-    }
-
-    /// Only on the tile just laid, and only when it holds the volcano or the dragon.
-    fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
     }
 
     fn deploy_problem(
@@ -118,5 +114,12 @@ impl Mechanic for Volcano {
                 "no builder or pig may share the dragon's tile (pd.volcano.allow_builder_pig is off)"
             },
         ))
+    }
+}
+
+impl Shortcuts for Volcano {
+    /// Only on the tile just laid, and only when it holds the volcano or the dragon.
+    fn vetoes_deploy(&self, g: &Game) -> bool {
+        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
     }
 }

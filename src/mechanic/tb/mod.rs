@@ -19,16 +19,47 @@
 
 pub mod vocabulary;
 
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Switch};
 use crate::engine::event::{Event, ReturnReason};
+use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::Game;
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts};
 use crate::mechanic::base::has_own_follower;
+use crate::mechanic::base::rules::BaseRules;
 use crate::mechanic::base::rules::FarmScoring;
+use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Good};
 use vocabulary::TbEvent;
+
+/// Traders & Builders as the registry lists it: `[mechanics] traders_builders`, its events,
+/// the builder and the pig.
+pub const FAMILY: Descriptor = Descriptor {
+    name: "tb",
+    rules: FamilyRules {
+        switches: &[Switch {
+            name: "traders_builders",
+            default: false,
+        }],
+        section: None,
+    },
+    vocabulary: Some(vocabulary::words),
+    figures: &["builder", "pig"],
+    script: None,
+    build,
+};
+
+/// Puts Traders & Builders into the game's list when switched on (after the P&D figures in
+/// the registry: its stages send builders and pigs home after the princess's and the dragon's
+/// at the same point of the turn, PR7, D8).
+fn build(rules: &Ruleset, list: &mut Builder) {
+    if rules.switched_on("traders_builders") {
+        list.push(TradersBuilders);
+    }
+}
 
 /// Points for the majority of one good at the end (\[ext:X2\]).
 pub const GOODS_MAJORITY: u32 = 10;
@@ -177,7 +208,7 @@ impl Mechanic for TradersBuilders {
     fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
         let knock_on = match reason {
             ReturnReason::Scored | ReturnReason::LastFollower => false,
-            ReturnReason::Eaten => g.rules.pd.dragon.return_builder_pig,
+            ReturnReason::Eaten => PdRules::of(&g.rules).dragon.return_builder_pig,
             ReturnReason::Princess | ReturnReason::Script => true,
         };
         // The princess sends the follower home (PR3); what goes with it goes by PR7.
@@ -231,7 +262,7 @@ impl Mechanic for TradersBuilders {
 
     /// The pig: 4 instead of 3 per city for its owner in a farm he wins (farm-centric scoring).
     fn farm_points(&self, g: &mut Game, farm: SegId, player: usize, cities: u32, points: &mut u32) {
-        if g.rules.base.farm_scoring == FarmScoring::CityCentric4 {
+        if BaseRules::of(&g.rules).farm_scoring == FarmScoring::CityCentric4 {
             return;
         }
         let pig = g
@@ -270,3 +301,5 @@ impl Mechanic for TradersBuilders {
         None
     }
 }
+
+impl Shortcuts for TradersBuilders {}
