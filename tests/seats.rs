@@ -244,6 +244,13 @@ async fn undo_takes_back_ones_own_steps_of_the_turn_exactly_and_the_record_forge
     let (_, ended) = act(&app, &ann, &placed, last).await;
     assert_eq!(ended["decision"]["player"], 1, "{}", ended["decision"]);
     assert_eq!(ended["can_undo"], false);
+    // The record, written anew by the undo and appended to by each action since, holds every
+    // action taken and no other: a restarted server shows the same game.
+    let record =
+        Record::load(&dir.join("games").join(id(&game)).join("game.toml")).expect("a record");
+    assert_eq!(record.actions.len() as u64, history(&ended));
+    let again = look(&self::app(&dir), &ann, &game).await;
+    assert_eq!(state(&again), state(&ended));
     for t in [&ann, &bob] {
         let (status, _) = call(
             &app,

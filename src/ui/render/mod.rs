@@ -14,45 +14,50 @@ use crate::model::figure::Figure;
 use crate::model::geometry::Rotation;
 use crate::model::tile::TileId;
 use layout::Layout;
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 /// Layouts already worked out, by ruleset (address), tile type and rotation. The rulesets are
 /// kept alive here, so that no other ruleset can take the address of one of them.
 #[derive(Default)]
 struct Layouts {
     keep: Vec<Arc<Ruleset>>,
-    made: HashMap<(usize, TileId, usize), Rc<Layout>>,
+    made: HashMap<(usize, TileId, usize), Arc<Layout>>,
 }
 
-thread_local! {
-    static LAYOUTS: RefCell<Layouts> = RefCell::default();
-}
+/// The rulesets whose layouts are kept at once: a program that renders under more (a server
+/// with many games of uploaded rulesets) starts afresh now and then.
+const KEPT_RULESETS: usize = 64;
 
-/// The layout of `tile` turned `rotation` under `rules`, worked out once per thread.
-fn layout(rules: &Arc<Ruleset>, tile: TileId, rotation: Rotation) -> Rc<Layout> {
+/// One cache for every thread: a server renders each game on whichever thread is free, and a
+/// layout takes long to work out (millions of instructions), so threads share what they made.
+static LAYOUTS: LazyLock<Mutex<Layouts>> = LazyLock::new(Mutex::default);
+
+/// The layout of `tile` turned `rotation` under `rules`, worked out once per process (the
+/// cache is locked only to look up and to keep, not while the layout is worked out).
+fn layout(rules: &Arc<Ruleset>, tile: TileId, rotation: Rotation) -> Arc<Layout> {
     let key = (Arc::as_ptr(rules) as usize, tile, rotation.quarters());
-    LAYOUTS.with(|cell| {
-        let mut cached = cell.borrow_mut();
-        let Layouts { keep, made } = &mut *cached;
-        if let Some(l) = made.get(&key) {
-            return Rc::clone(l);
+    let cached = |layouts: &Layouts| layouts.made.get(&key).map(Arc::clone);
+    if let Some(l) = cached(&lock(&LAYOUTS)) {
+        return l;
+    }
+    let t = rules.tile(tile);
+    let made = Arc::new(Layout::new(t.at(rotation), t.symbol));
+    let mut layouts = lock(&LAYOUTS);
+    let Layouts { keep, made: all } = &mut *layouts;
+    if !keep.iter().any(|r| Arc::ptr_eq(r, rules)) {
+        if keep.len() >= KEPT_RULESETS {
+            keep.clear();
+            all.clear();
         }
-        if !keep.iter().any(|r| Arc::ptr_eq(r, rules)) {
-            // A program that renders under many rulesets starts afresh now and then.
-            if keep.len() >= 8 {
-                keep.clear();
-                made.clear();
-            }
-            keep.push(Arc::clone(rules));
-        }
-        let t = rules.tile(tile);
-        let l = Rc::new(Layout::new(t.at(rotation), t.symbol));
-        made.insert(key, Rc::clone(&l));
-        l
-    })
+        keep.push(Arc::clone(rules));
+    }
+    Arc::clone(all.entry(key).or_insert(made))
+}
+
+/// Locks a cache, also after a panic elsewhere (a cache holds only finished entries).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Drawings of tile types, made once per type and rotation.

@@ -15,11 +15,13 @@
 
 use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
+use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::figure::{FigureKind, FollowerKind};
 use crate::model::geometry::{Pos, Rotation, Spot};
-use crate::model::tile::{Good, Symbol, TileType};
+use crate::model::tile::{Good, Symbol, TileId, TileType};
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// Side of a tile in SVG units.
 const TILE: f64 = 100.0;
@@ -644,6 +646,12 @@ pub fn spot_point(game: &Game, pos: Pos, spot: Spot) -> Option<(f64, f64)> {
     let layout = super::layout(game.rules(), p.tile, p.rotation);
     let at = layout.spots.get(s.feature as usize)?;
     Some((inside(at.0), inside(at.1)))
+}
+
+/// The tile type `tile` of `rules` turned `rotation`, drawn alone as [`tile_body`] draws it,
+/// from the layout worked out once per process (a server draws the drawn tile at every step).
+pub fn ruleset_tile_body(rules: &Arc<Ruleset>, tile: TileId, rotation: Rotation) -> String {
+    SvgTile::new(&super::layout(rules, tile, rotation)).body
 }
 
 /// One tile type turned `rotation`, drawn alone: the inside of a 100 × 100 SVG group, without

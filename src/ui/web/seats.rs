@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The file beside the record that keeps the tokens.
-const FILE: &str = "seats.toml";
+pub(super) const FILE: &str = "seats.toml";
 
 /// The tokens of one game, and its table rules.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -142,6 +142,9 @@ pub struct Entry {
     /// Why the game stopped (a script failed or spent its time): it takes no more actions,
     /// and its record, which holds every action taken, still loads.
     stopped: Option<String>,
+    /// The record's text as last saved, when this server wrote it (an action then only
+    /// appends to the file).
+    saved: Option<String>,
 }
 
 impl Entry {
@@ -234,7 +237,7 @@ impl Entry {
             ));
         };
         let after = std::mem::replace(&mut self.game, before);
-        if let Err(e) = save(&self.dir, &self.record()) {
+        if let Err(e) = self.save() {
             let before = std::mem::replace(&mut self.game, after);
             self.steps.put_back(before, kept);
             return Err(e);
@@ -315,6 +318,20 @@ impl Entry {
             .fold(shown.min(self.events.len()), usize::min)
     }
 
+    /// Saves the game's record: when the text saved before is still its beginning (an action
+    /// was taken), only what follows it is appended, which the file system writes at once;
+    /// else (an undo, a game just opened) the whole record is written anew, atomically. A save
+    /// that fails leaves the next one to write the whole record.
+    fn save(&mut self) -> Result<(), StoreError> {
+        let text = self.record();
+        let done = match &self.saved {
+            Some(old) if text.starts_with(old.as_str()) => append(&self.dir, &text[old.len()..]),
+            _ => save(&self.dir, &text),
+        };
+        self.saved = done.is_ok().then_some(text);
+        done
+    }
+
     /// Counts a change and tells the pages waiting for news.
     fn changed(&mut self) {
         self.version += 1;
@@ -373,7 +390,7 @@ impl Entry {
             RuleError::Script(failed) => StoreError::Script(script_failure(&self.dir, failed)),
             other => StoreError::Refused(format!("the rules refuse this action: {other}")),
         })?;
-        if let Err(e) = save(&self.dir, &self.record()) {
+        if let Err(e) = self.save() {
             self.game = before;
             return Err(e);
         }
@@ -389,6 +406,7 @@ impl Entry {
 pub struct Store {
     games_dir: PathBuf,
     games: Mutex<Games>,
+    shipped: Shipped,
     max_games: usize,
     next: AtomicU64,
 }
@@ -447,6 +465,7 @@ impl Store {
         let store = Store {
             games_dir,
             games: Mutex::default(),
+            shipped: Shipped::default(),
             max_games,
             next: AtomicU64::new(0),
         };
@@ -458,7 +477,7 @@ impl Store {
             if !valid_id(&id) || !dir.path().join(RECORD).is_file() {
                 continue;
             }
-            match load(&id, &dir.path()) {
+            match load(&id, &dir.path(), &store.shipped) {
                 Ok(entry) => {
                     lock(&store.games)
                         .by_id
@@ -523,7 +542,7 @@ impl Store {
         check_players(&new.players)?;
         let slot = self.reserve()?;
         let (id, dir) = self.fresh_dir()?;
-        let made = files::within_bundle(&dir, || start(&id, &dir, new));
+        let made = files::within_bundle(&dir, || start(&id, &dir, new, &self.shipped));
         keep(slot, id, &dir, made)
     }
 
@@ -544,7 +563,7 @@ impl Store {
         let (id, dir) = self.fresh_dir()?;
         let made = write_uploads(&dir, &others)
             .and_then(|()| save(&dir, &record.text))
-            .and_then(|()| load(&id, &dir));
+            .and_then(|()| load(&id, &dir, &self.shipped));
         keep(slot, id, &dir, made)
     }
 
@@ -563,6 +582,24 @@ impl Store {
                 Err(e) => return Err(StoreError::Disk(e.to_string())),
             }
         }
+    }
+}
+
+/// The shipped rulesets a server's games play, each loaded once and shared by all its games
+/// (so that what is worked out once per ruleset, such as the tiles' drawings, serves them all).
+#[derive(Default)]
+struct Shipped(Mutex<BTreeMap<String, Arc<Ruleset>>>);
+
+impl Shipped {
+    /// The shipped ruleset `name`, loaded the first time it is asked for.
+    fn get(&self, name: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+        if let Some(r) = lock(&self.0).get(name) {
+            return Ok(Arc::clone(r));
+        }
+        let rules = Ruleset::load(name)?;
+        Ok(Arc::clone(
+            lock(&self.0).entry(name.to_string()).or_insert(rules),
+        ))
     }
 }
 
@@ -710,7 +747,7 @@ fn hide_folder(dir: &Path, message: &str) -> String {
 }
 
 /// Makes a new game in `dir` (inside the bundle of `dir`).
-fn start(id: &str, dir: &Path, new: &NewGame) -> Result<Entry, StoreError> {
+fn start(id: &str, dir: &Path, new: &NewGame, shipped: &Shipped) -> Result<Entry, StoreError> {
     write_uploads(dir, &new.files)?;
     let bad = problems(dir, &new.files);
     if !bad.is_empty() {
@@ -718,7 +755,7 @@ fn start(id: &str, dir: &Path, new: &NewGame) -> Result<Entry, StoreError> {
     }
     let reference = ruleset_reference(new)?;
     let rules = if new.files.is_empty() {
-        Ruleset::load(&reference)
+        shipped.get(&reference)
     } else {
         Ruleset::load(&dir.join(&reference).to_string_lossy())
     }
@@ -729,8 +766,8 @@ fn start(id: &str, dir: &Path, new: &NewGame) -> Result<Entry, StoreError> {
     let (game, events) = Game::new(rules, setup).map_err(|e| StoreError::Refused(e.to_string()))?;
     let seats = Seats::new(game.setup().players.len(), !new.no_undo)?;
     seats.save(dir)?;
-    let entry = entry(id, dir, game, reference, events, seats);
-    save(dir, &entry.record())?;
+    let mut entry = entry(id, dir, game, reference, events, seats);
+    entry.save()?;
     Ok(entry)
 }
 
@@ -798,13 +835,19 @@ fn entry(
         news: tokio::sync::watch::Sender::new(0),
         script_time: Duration::ZERO,
         stopped: None,
+        saved: None,
     }
 }
 
 /// Reads and replays the record in a game's folder.
-fn load(id: &str, dir: &Path) -> Result<Entry, StoreError> {
+fn load(id: &str, dir: &Path, shipped: &Shipped) -> Result<Entry, StoreError> {
     files::within_bundle(dir, || {
-        let record = Record::load(&dir.join(RECORD)).map_err(|d| invalid(dir, d))?;
+        let mut record = Record::load(&dir.join(RECORD)).map_err(|d| invalid(dir, d))?;
+        if plays_shipped(dir, &record.ruleset_ref) {
+            record.rules = shipped
+                .get(&record.ruleset_ref)
+                .map_err(|d| invalid(dir, d))?;
+        }
         let replay = record.replay().map_err(|e| match e {
             RecordError::Invalid(d) => invalid(dir, *d),
             RecordError::Illegal { at, .. } => invalid(dir, *at),
@@ -819,6 +862,19 @@ fn load(id: &str, dir: &Path) -> Result<Entry, StoreError> {
             seats,
         ))
     })
+}
+
+/// Whether the game in `dir` plays the shipped ruleset its record names: the name is a shipped
+/// one and no ruleset was uploaded with the game (its folder holds no other data file).
+fn plays_shipped(dir: &Path, reference: &str) -> bool {
+    crate::data::library::builtin_names(crate::data::library::Kind::Ruleset).contains(&reference)
+        && std::fs::read_dir(dir).is_ok_and(|files| {
+            files.flatten().all(|f| {
+                let name = f.file_name();
+                let name = name.to_string_lossy();
+                name == RECORD || name == super::seats::FILE || !valid_file_name(&name)
+            })
+        })
 }
 
 /// A script's failure, its file named relative to the game's folder (or by its name alone, for
@@ -844,6 +900,17 @@ pub fn messages(e: &StoreError) -> String {
         StoreError::Invalid(list) => list.join("\n"),
         other => other.to_string(),
     }
+}
+
+/// Appends `text` to the record. (A rewrite costs the file system far more: replacing a file's
+/// contents makes it flush them at once, milliseconds that every action would wait for.)
+fn append(dir: &Path, text: &str) -> Result<(), StoreError> {
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join(RECORD))
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| StoreError::Disk(e.to_string()))
 }
 
 /// Writes the record atomically: a temporary file, then renamed over the old one.

@@ -234,7 +234,7 @@ fn drawn(game: &Game) -> Value {
             let t = game.rules().tile(tile);
             json!({
                 "id": &*t.id,
-                "rotations": Rotation::ALL.iter().map(|r| svg::tile_body(t, *r)).collect::<Vec<_>>(),
+                "rotations": Rotation::ALL.iter().map(|r| svg::ruleset_tile_body(game.rules(), tile, *r)).collect::<Vec<_>>(),
             })
         }
         _ => Value::Null,
