@@ -5,9 +5,10 @@
 //! Everything here calls the library: loading (`Ruleset::load`, tile sets, records), the game
 //! (`Game::legal_actions`, `apply`), words and JSON views (`engine::words`, `ui::report`),
 //! pictures (`ui::render::svg`) and the lab (`lab::run`, `lab::metrics`, `lab::report`). The
-//! only logic of its own is the environment's action space (`space.rs`) and observation
-//! (`observe.rs`).
+//! only logic of its own is the environment's action space (`space.rs`), observation
+//! (`observe.rs`) and the batch of games that the vectorised environment steps (`batch.rs`).
 
+mod batch;
 mod bots;
 mod data;
 mod errors;
@@ -36,6 +37,7 @@ fn _castellan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyAction>()?;
     m.add_class::<game::PyEvent>()?;
     m.add_class::<space::PyActionSpace>()?;
+    m.add_class::<batch::PyBatch>()?;
     m.add_function(wrap_pyfunction!(bots::bot_move, m)?)?;
     m.add_function(wrap_pyfunction!(data::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(data::tile_sets, m)?)?;

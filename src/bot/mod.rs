@@ -38,6 +38,23 @@ impl RandomBot {
             buffer: Vec::new(),
         }
     }
+
+    /// The random bot of the game with `seed` as `castellan simulate` plays it
+    /// ([`simulate::play_random`]): its own seed differs from the bag's.
+    pub fn for_game(seed: u64) -> RandomBot {
+        RandomBot::new(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Draws the index of one of `n` legal actions (at least one), as [`Bot::choose`] draws
+    /// it: a loop that plays the `index`-th legal action plays the bot's game.
+    pub fn index(&mut self, n: usize) -> usize {
+        draw(&mut self.rng, n)
+    }
+}
+
+/// One of `0..n`, uniformly: the random bot's draw.
+fn draw(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    rng.random_range(0..n)
 }
 
 impl Bot for RandomBot {
@@ -47,7 +64,7 @@ impl Bot for RandomBot {
 
     fn choose(&mut self, game: &Game) -> Action {
         let rng = &mut self.rng;
-        game.pick_legal(&mut self.buffer, |n| rng.random_range(0..n))
+        game.pick_legal(&mut self.buffer, |n| draw(rng, n))
             .unwrap_or(Action::Pass)
     }
 }

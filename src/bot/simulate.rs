@@ -53,7 +53,7 @@ pub enum SimulateError {
 pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, SimulateError> {
     let names = (1..=players).map(|i| format!("P{i}")).collect();
     let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
-    let mut bot = RandomBot::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut bot = RandomBot::for_game(seed);
     let mut events = Vec::new();
     while !game.is_over() {
         let action = bot.choose(&game);
