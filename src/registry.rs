@@ -13,6 +13,7 @@ use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::{Asked, Mechanic, Mechanics};
+use crate::engine::show::Presenter;
 use crate::engine::vocabulary::Vocabulary;
 use crate::mechanic::abbot::Abbot;
 use crate::mechanic::base::Base;
@@ -35,6 +36,17 @@ pub fn vocabularies() -> [&'static dyn Vocabulary; 4] {
         crate::mechanic::count::vocabulary::words(),
         crate::mechanic::abbot::vocabulary::words(),
         crate::mechanic::tb::vocabulary::words(),
+    ]
+}
+
+/// The presentations of the built-in mechanic families (`engine::show`): their words, tallies,
+/// JSON and pictures, which the user interfaces ask in this order.
+pub fn presenters() -> &'static [&'static dyn Presenter] {
+    &[
+        &crate::mechanic::base::show::Show,
+        &crate::mechanic::pd::show::Show,
+        &crate::mechanic::count::show::Show,
+        &crate::mechanic::tb::show::Show,
     ]
 }
 

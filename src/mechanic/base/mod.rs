@@ -5,6 +5,7 @@
 pub mod farm;
 pub mod rules;
 pub mod scoring;
+pub mod show;
 
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
