@@ -23,6 +23,7 @@ use crate::engine::event::Event;
 use crate::engine::family::{Builder, Descriptor, Route};
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::Mechanics;
+use crate::engine::show::Presenter;
 use crate::engine::vocabulary::Vocabulary;
 use crate::mechanic::{abbot, base, count, ic, pd, tb};
 use crate::script::mechanic::ScriptMechanic;
@@ -42,6 +43,17 @@ pub const FAMILIES: &[Descriptor] = &[
 /// The families' parts of a ruleset (switches and sections), for the ruleset loader.
 pub fn family_rules() -> Vec<FamilyRules> {
     FAMILIES.iter().map(|f| f.rules).collect()
+}
+
+/// The presentations of the built-in mechanic families (`engine::show`): their words, tallies,
+/// JSON and pictures, which the user interfaces ask in this order.
+pub fn presenters() -> &'static [&'static dyn Presenter] {
+    &[
+        &crate::mechanic::base::show::Show,
+        &crate::mechanic::pd::show::Show,
+        &crate::mechanic::count::show::Show,
+        &crate::mechanic::tb::show::Show,
+    ]
 }
 
 /// The vocabularies of the built-in families: their actions', decisions' and events' names,

@@ -269,9 +269,12 @@ fn the_terminal_legend_shows_builders_pigs_and_goods_held() {
     );
     assert!(legend.contains(text::BUILDER_PIG_SYMBOLS), "{legend}");
     assert!(text::extra_symbols(&r.game).contains(&text::BUILDER_PIG_SYMBOLS));
-    assert_eq!(text::goods_words(&r.game, 1).as_deref(), Some("1 wine"));
+    assert_eq!(
+        text::tokens_words(&r.game, 1).as_deref(),
+        Some("goods: 1 wine")
+    );
     let off = replay("goods", Some("tb-figures-only.toml"));
-    assert_eq!(text::goods_words(&off.game, 0), None);
+    assert_eq!(text::tokens_words(&off.game, 0), None);
 }
 
 #[test]

@@ -12,5 +12,6 @@ pub mod mechanic;
 pub mod named;
 pub mod opening;
 pub mod refusal;
+pub mod show;
 pub mod vocabulary;
 pub mod words;

@@ -8,14 +8,13 @@
 //! no two entries read the same.
 
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
+use crate::engine::show::{self, Phrases, and_list};
 use crate::engine::words;
-use crate::mechanic::count::vocabulary::{CountAction, CountDecision, how_many};
-use crate::mechanic::pd::vocabulary::{PdAction, PdDecision};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::{FeatureDef, FeatureKind};
+use crate::registry;
 
 /// What a follower is called on a feature of this kind: knight, thief, monk or farmer.
 pub fn role(kind: FeatureKind) -> &'static str {
@@ -35,23 +34,6 @@ pub fn side(edge: Edge) -> &'static str {
         Edge::E => "east",
         Edge::S => "south",
         Edge::W => "west",
-    }
-}
-
-/// The compass direction of a step from one position to another (`y` grows south), e.g.
-/// "north-east"; "here" for no step.
-pub fn direction(from: Pos, to: Pos) -> &'static str {
-    let (dx, dy) = ((to.x - from.x).signum(), (to.y - from.y).signum());
-    match (dx, dy) {
-        (0, -1) => "north",
-        (1, -1) => "north-east",
-        (1, 0) => "east",
-        (1, 1) => "south-east",
-        (0, 1) => "south",
-        (-1, 1) => "south-west",
-        (-1, 0) => "west",
-        (-1, -1) => "north-west",
-        _ => "here",
     }
 }
 
@@ -152,18 +134,6 @@ fn field_edges(halves: u8) -> String {
     format!("along {}", and_list(&parts))
 }
 
-/// "a", "a and b", "a, b and c".
-fn and_list<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.as_ref().to_string(),
-        [rest @ .., last] => {
-            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
-            format!("{} and {}", rest.join(", "), last.as_ref())
-        }
-    }
-}
-
 /// The feature at `spot` of the tile at `pos`, in words: "the city to the north", "the field
 /// to the south-west", "the cloister", "the garden".
 pub fn feature(game: &Game, pos: Pos, spot: Spot) -> String {
@@ -211,8 +181,8 @@ pub fn figure_role(kind: FigureKind, feature: Option<FeatureKind>) -> String {
 }
 
 /// Whose a figure is, seen by the deciding player: "your" or "Bob's".
-fn whose(owner: usize, me: usize, names: &[String]) -> String {
-    if owner == me {
+fn whose(owner: usize, me: Option<usize>, names: &[String]) -> String {
+    if Some(owner) == me {
         "your".to_string()
     } else {
         format!("{}'s", names.get(owner).map_or("?", String::as_str))
@@ -231,16 +201,6 @@ fn placed_this_turn(game: &Game) -> Option<Pos> {
 fn figure_at(game: &Game, pos: Pos, spot: Spot) -> Option<Figure> {
     let seg = game.seg_at(pos, spot)?;
     game.figures().iter().find(|f| f.seg == seg).copied()
-}
-
-/// A figure in words, seen by the deciding player: "Bob's knight".
-fn figure_words(game: &Game, f: &Figure, me: usize, names: &[String]) -> String {
-    let kind = game.features().segment(f.seg).kind;
-    format!(
-        "{} {}",
-        whose(f.owner, me, names),
-        figure_role(f.kind, Some(kind))
-    )
 }
 
 /// How much to say: `Short` is the usual entry; `Long` adds detail to tell apart entries
@@ -281,17 +241,7 @@ pub fn actions(game: &Game, list: &[Action], names: &[String]) -> Vec<String> {
 fn spot_of(action: &Action) -> Option<Spot> {
     match *action {
         Action::Deploy { spot, .. } => Some(spot),
-        _ => match (PdAction::of(action), CountAction::of(action)) {
-            (Some(PdAction::Remove { spot, .. }), _)
-            | (
-                Some(PdAction::Fairy {
-                    spot: Some(spot), ..
-                }),
-                _,
-            )
-            | (_, Some(CountAction::Score { spot, .. })) => Some(spot),
-            _ => None,
-        },
+        _ => show::first(registry::presenters(), |p| p.action_spot(action)),
     }
 }
 
@@ -312,158 +262,87 @@ fn words(game: &Game, action: &Action, names: &[String], detail: Detail) -> Stri
             }
         }
         Action::Mechanic(_) => {
-            if let Some(a) = PdAction::of(action) {
-                pd_words(game, a, action, names, detail)
-            } else if let Some(a) = CountAction::of(action) {
-                count_words(game, a)
-            } else {
-                words::action(action)
-            }
+            let say = Speaker {
+                game,
+                me: Some(decision.player),
+                names,
+                detail,
+            };
+            show::first(registry::presenters(), |p| p.action_words(action, &say))
+                .unwrap_or_else(|| words::action(action))
         }
         Action::Script(_) => words::action(action),
-        Action::Pass => match (decision.kind, PdDecision::of(&decision.kind)) {
-            (DecisionKind::Deploy, _) => "pass (deploy nothing)".to_string(),
-            (_, Some(PdDecision::Princess)) => "pass (the knights stay)".to_string(),
-            (_, Some(PdDecision::ClaimFairyPoint)) => {
-                "pass (give up the fairy's point)".to_string()
-            }
-            (_, Some(PdDecision::FairyMove)) => "pass (the fairy stays)".to_string(),
-            _ => "pass".to_string(),
+        Action::Pass => match decision.kind {
+            DecisionKind::Deploy => "pass (deploy nothing)".to_string(),
+            kind => show::first(registry::presenters(), |p| p.pass_words(&kind))
+                .unwrap_or("pass")
+                .to_string(),
         },
     }
 }
 
-/// A P&D action in words, seen by the player who decides now.
-fn pd_words(game: &Game, a: PdAction, action: &Action, names: &[String], detail: Detail) -> String {
-    let me = game.decision().player;
-    match a {
-        PdAction::Fairy {
-            pos,
-            spot: Some(spot),
-        } => {
-            let who = figure_at(game, pos, spot).map_or_else(
-                || format!("your follower {spot}"),
-                |f| figure_words(game, &f, me, names),
-            );
-            match detail {
-                Detail::Short => format!("move the fairy next to {who} at {pos}"),
-                Detail::Long => format!(
-                    "move the fairy next to {who} on {} at {pos}",
-                    feature_long(game, pos, spot)
-                ),
-            }
-        }
-        PdAction::Fairy { pos, spot: None } => format!("move the fairy to {pos}"),
-        PdAction::Dragon { pos } => {
-            let way = game.dragon().map_or("", |from| direction(from, pos));
-            let eaten = dragon_eats(game, action, pos, me, names);
-            let step = format!("move the dragon {way} to {pos}").replace("  ", " ");
-            if eaten.is_empty() {
-                step
-            } else {
-                format!("{step} — eats {}", and_list(&eaten))
-            }
-        }
-        PdAction::Remove { pos, spot } => {
-            let who = figure_at(game, pos, spot).map_or_else(
-                || "the knight".to_string(),
-                |f| figure_words(game, &f, me, names),
-            );
-            match detail {
-                Detail::Short => format!("the princess sends {who} at {pos} home"),
-                Detail::Long => format!(
-                    "the princess sends {who} on {} at {pos} home",
-                    feature_long(game, pos, spot)
-                ),
-            }
-        }
-        PdAction::Claim => "claim the fairy's point".to_string(),
-    }
+/// The generic phrases a family's words are made of ([`Phrases`]), seen by the player `me`
+/// (none: by nobody in particular, as a narrator).
+pub(crate) struct Speaker<'a> {
+    /// The game described.
+    pub game: &'a Game,
+    /// The seat whose figures are "your …".
+    pub me: Option<usize>,
+    /// The players' names by seat.
+    pub names: &'a [String],
+    detail: Detail,
 }
 
-/// An action of the Count in words, seen by the player who decides now.
-fn count_words(game: &Game, a: CountAction) -> String {
-    match a {
-        CountAction::Quarter { quarter, figure } => {
-            format!(
-                "put {} into the {} of Carcassonne",
-                figure.words(),
-                quarter.name()
-            )
-        }
-        CountAction::Count { quarter } => format!("move the Count to the {}", quarter.name()),
-        CountAction::Leave {
-            quarter,
-            count,
-            figure,
-        } => {
-            let into = match CountDecision::of(&game.decision().kind) {
-                Some(CountDecision::Leave { x, y, .. }) => {
-                    format!(" into the feature at ({x},{y})")
-                }
-                _ => String::new(),
-            };
-            format!(
-                "move {} out of the {}{into}",
-                how_many(count, figure),
-                quarter.name()
-            )
-        }
-        CountAction::Score { pos, spot } => {
-            format!("score {} at {pos} next", feature(game, pos, spot))
+impl<'a> Speaker<'a> {
+    /// A narrator of `game`: no figure is "your …".
+    pub fn narrator(game: &'a Game, names: &'a [String]) -> Self {
+        Speaker {
+            game,
+            me: None,
+            names,
+            detail: Detail::Short,
         }
     }
 }
 
-/// The figures a dragon step onto `pos` would eat, in words, found by trying the step on a
-/// copy of the game.
-fn dragon_eats(game: &Game, step: &Action, pos: Pos, me: usize, names: &[String]) -> Vec<String> {
-    let mut copy = game.clone();
-    let Ok(events) = copy.apply(step) else {
-        return Vec::new();
-    };
-    let eaten = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Event::FigureReturned {
-                    reason: ReturnReason::Eaten,
-                    ..
-                }
-            )
-        })
-        .count();
-    let on_tile: Vec<&Figure> = game
-        .figures()
-        .iter()
-        .filter(|f| game.figure_spot(f).0 == pos)
-        .collect();
-    if eaten == 0 {
-        return Vec::new();
+impl Phrases for Speaker<'_> {
+    fn game(&self) -> &Game {
+        self.game
     }
-    if eaten == on_tile.len() {
-        return on_tile
-            .iter()
-            .map(|f| figure_words(game, f, me, names))
-            .collect();
+
+    fn detailed(&self) -> bool {
+        self.detail == Detail::Long
     }
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::FigureReturned {
-                player,
-                figure,
-                reason: ReturnReason::Eaten,
-                ..
-            } => Some(format!(
-                "{} {}",
-                whose(*player, me, names),
-                figure_role(*figure, None)
-            )),
-            _ => None,
-        })
-        .collect()
+
+    fn feature(&self, pos: Pos, spot: Spot) -> String {
+        feature(self.game, pos, spot)
+    }
+
+    fn feature_exactly(&self, pos: Pos, spot: Spot) -> String {
+        feature_long(self.game, pos, spot)
+    }
+
+    fn role(&self, kind: FigureKind, feature: Option<FeatureKind>) -> String {
+        figure_role(kind, feature)
+    }
+
+    fn figure(&self, owner: usize, kind: FigureKind, feature: Option<FeatureKind>) -> String {
+        format!(
+            "{} {}",
+            whose(owner, self.me, self.names),
+            figure_role(kind, feature)
+        )
+    }
+
+    fn figure_at(&self, pos: Pos, spot: Spot) -> Option<String> {
+        let f = figure_at(self.game, pos, spot)?;
+        let kind = self.game.features().segment(f.seg).kind;
+        Some(self.figure(f.owner, f.kind, Some(kind)))
+    }
+
+    fn name(&self, seat: usize) -> String {
+        self.names.get(seat).map_or("?", String::as_str).to_string()
+    }
 }
 
 /// An event's words for a player named "You" (the default human of `play` and the web page): the verb agrees ("You draw",
@@ -493,6 +372,7 @@ pub fn second_person(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::show::direction;
 
     #[test]
     fn fields_are_named_by_where_they_lie() {

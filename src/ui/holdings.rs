@@ -5,11 +5,10 @@
 
 use crate::engine::event::Event;
 use crate::engine::game::Game;
-use crate::mechanic::base::rules::BaseRules;
-use crate::mechanic::base::{farm, score_feature, scoring};
 use crate::model::feature::SegId;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::FeatureKind;
+use crate::registry;
 use crate::ui::describe;
 use std::collections::BTreeMap;
 
@@ -119,37 +118,19 @@ pub fn on_board(game: &Game) -> Vec<Holding> {
     let mut sizes = game.clone();
     for (root, h) in &mut out {
         if h.kind != FeatureKind::Field && !h.completed {
-            h.worth = Some(worth_now(game, &mut sizes, *root, !h.holders.is_empty()));
+            h.worth = worth_now(game, &mut sizes, *root, !h.holders.is_empty());
         }
     }
     farm_worth(game, &mut out);
     out.into_iter().map(|(_, h)| h).collect()
 }
 
-/// What a road, city or cloister pays its majority if scored now, incomplete. A feature held
-/// by figures is scored on a copy of the game, so every mechanic's bonus counts; one nobody
-/// holds has its base value (RULES.md §1.8), its size read on `sizes` (a copy of `game`).
-fn worth_now(game: &Game, sizes: &mut Game, root: SegId, held: bool) -> u32 {
-    if held {
-        let mut copy = game.clone();
-        let mut events = Vec::new();
-        score_feature(&mut copy, root, false, &mut events);
-        let paid = events.iter().filter_map(|e| match e {
-            Event::Scored { points, .. } => Some(*points),
-            _ => None,
-        });
-        if let Some(most) = paid.max() {
-            return most;
-        }
-    }
-    let kind = game.features().segment(root).kind;
-    let size = sizes.size(root);
-    scoring::value(
-        kind,
-        size,
-        false,
-        BaseRules::of(game.rules()).small_city_two_tiles,
-    )
+/// What a road, city or cloister pays its majority if scored now, incomplete, as the family
+/// that scores it says (`Presenter::worth_now`); `sizes` is a copy of `game`.
+fn worth_now(game: &Game, sizes: &mut Game, root: SegId, held: bool) -> Option<u32> {
+    registry::presenters()
+        .iter()
+        .find_map(|p| p.worth_now(game, sizes, root, held))
 }
 
 /// What each field with farmers would pay now: the farms are scored on a copy of the game
@@ -161,9 +142,12 @@ fn farm_worth(game: &Game, out: &mut [(SegId, Holding)]) {
     if held.is_empty() {
         return;
     }
-    let mut copy = game.clone();
-    let mut events = Vec::new();
-    farm::score(&mut copy, &mut events);
+    let Some(events) = registry::presenters()
+        .iter()
+        .find_map(|p| p.farms_now(game))
+    else {
+        return;
+    };
     for i in &held {
         out[*i].1.worth = Some(0);
     }

@@ -8,11 +8,12 @@
 
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
+use crate::engine::show;
 use crate::engine::words;
-use crate::mechanic::pd::vocabulary::PdEvent;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::{FeatureKind, TileType};
+use crate::registry;
 use crate::ui::describe;
 
 /// One line of the log: the words, and the rule behind them if one is named.
@@ -319,31 +320,15 @@ fn line(game: &Game, event: &Event, names: &[String], standing: &[Standing]) -> 
     }
 }
 
-/// A mechanic's event: the fairy's move names the figure by its role; others speak as
-/// [`words::event`] does, made [`plain`].
+/// A mechanic's event: in its family's own words where it has some ([`Presenter::narrate`]);
+/// others speak as [`words::event`] does, made [`plain`].
+///
+/// [`Presenter::narrate`]: crate::engine::show::Presenter::narrate
 fn mechanic_line(game: &Game, event: &Event, names: &[String]) -> Line {
-    let who = |p: usize| names.get(p).map_or("?", String::as_str).to_string();
-    match PdEvent::of(event) {
-        Some(PdEvent::FairyMoved {
-            player,
-            x,
-            y,
-            spot: Some(spot),
-        }) => {
-            let kind = game
-                .seg_at(Pos::new(x, y), spot)
-                .map(|s| game.features().segment(s).kind);
-            let figure = game
-                .seg_at(Pos::new(x, y), spot)
-                .and_then(|s| game.figures().iter().find(|f| f.seg == s).map(|f| f.kind))
-                .unwrap_or(FigureKind::Follower);
-            said(format!(
-                "{} moves the fairy next to the {} at ({x},{y})",
-                who(player),
-                role(figure, kind)
-            ))
-        }
-        _ => plain(game, &words::event(event, names).to_string()),
+    let say = describe::Speaker::narrator(game, names);
+    match show::first(registry::presenters(), |p| p.narrate(event, &say)) {
+        Some(text) => said(text),
+        None => plain(game, &words::event(event, names).to_string()),
     }
 }
 

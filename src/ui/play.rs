@@ -22,12 +22,11 @@ use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
+use crate::engine::show::{self, Tone};
 use crate::engine::words;
-use crate::mechanic::count::vocabulary::CountDecision;
-use crate::mechanic::pd::vocabulary::{PdDecision, PdEvent};
-use crate::mechanic::tb::vocabulary::TbEvent;
 use crate::model::geometry::Rotation;
 use crate::record::{self, Record, RecordError};
+use crate::registry;
 use crate::ui::describe;
 use crate::ui::render;
 use crate::ui::undo::Steps;
@@ -530,10 +529,10 @@ impl Session {
         let game = &self.game;
         let scores: Vec<String> = (0..self.names.len())
             .map(|p| {
-                let goods = render::text::goods_words(game, p)
-                    .map_or(String::new(), |g| format!("; goods: {g}"));
+                let tokens =
+                    render::text::tokens_words(game, p).map_or(String::new(), |t| format!("; {t}"));
                 format!(
-                    "{} {} ({} left{goods})",
+                    "{} {} ({} left{tokens})",
                     self.names[p],
                     game.scores()[p],
                     render::text::supply_words(game, p)
@@ -592,11 +591,10 @@ impl Session {
                 writeln!(out)?;
             }
             let text = describe::second_person(&words::event(event, &self.names).to_string());
-            let goods = matches!(TbEvent::of(event), Some(TbEvent::GoodsMajority { .. }));
-            let paint = match (event, PdEvent::of(event)) {
+            let tone = show::first(registry::presenters(), |p| p.tone(event));
+            let paint = match (event, tone) {
                 (Event::TurnStarted { .. } | Event::GameEnded { .. }, _) => Paint::Bold,
-                (Event::Scored { .. }, _) | (_, Some(PdEvent::FairyPoint { .. })) => Paint::Green,
-                _ if goods => Paint::Green,
+                (Event::Scored { .. }, _) | (_, Some(Tone::Gain)) => Paint::Green,
                 (
                     Event::FigureReturned {
                         reason: ReturnReason::Eaten,
@@ -604,7 +602,7 @@ impl Session {
                     },
                     _,
                 )
-                | (_, Some(PdEvent::DragonMoved { .. })) => Paint::Red,
+                | (_, Some(Tone::Loss)) => Paint::Red,
                 (Event::FigureReturned { .. }, _) => Paint::Yellow,
                 _ => Paint::Plain,
             };
@@ -911,27 +909,11 @@ pub(crate) fn clock_seed() -> u64 {
         % 1_000_000
 }
 
-/// A mechanic's (or a script's) decision in words, for the prompt.
+/// A mechanic's (or a script's) decision in words, for the prompt: in its family's words
+/// where it has some.
 fn decision_words(kind: DecisionKind) -> String {
-    if let Some(d) = PdDecision::of(&kind) {
-        return match d {
-            PdDecision::Princess => "the princess".to_string(),
-            PdDecision::DragonStep { step } => format!("move the dragon (step {step})"),
-            PdDecision::ClaimFairyPoint => "the fairy's point".to_string(),
-            PdDecision::FairyMove => "the fairy may move too".to_string(),
-        };
-    }
-    match CountDecision::of(&kind) {
-        Some(CountDecision::Quarter) => {
-            "only others scored: a follower may go into the City of Carcassonne".to_string()
-        }
-        Some(CountDecision::Move) => "the Count may move to another quarter".to_string(),
-        Some(CountDecision::Leave { .. }) => {
-            "followers may leave the City for the feature being scored".to_string()
-        }
-        Some(CountDecision::Order) => "choose the feature scored next".to_string(),
-        None => kind.name().replace('_', " "),
-    }
+    show::first(registry::presenters(), |p| p.decision_words(&kind))
+        .unwrap_or_else(|| kind.name().replace('_', " "))
 }
 
 #[cfg(test)]

@@ -1,22 +1,20 @@
 //! Where each player's points came from, read off a game's events: a breakdown by source
-//! (roads, cities, cloisters, fields, the fairy, goods, a script) and the scores turn by turn,
+//! (roads, cities, cloisters, fields, a script, and what the families name) and the scores turn by turn,
 //! for the end of a game on the web page.
 
 use crate::engine::event::Event;
-use crate::mechanic::pd::vocabulary::PdEvent;
-use crate::mechanic::tb::vocabulary::TbEvent;
+use crate::engine::show;
 use crate::model::tile::FeatureKind;
+use crate::registry;
 
-/// The points one event pays, to whom and from what source ("roads", "fairy"), if it pays.
+/// The points one event pays, to whom and from what source ("roads", "a script", or as its
+/// family names it), if it pays.
 pub fn payment(event: &Event) -> Option<(usize, u32, String)> {
+    if let Some((player, points, from)) = show::first(registry::presenters(), |p| p.payment(event))
+    {
+        return Some((player, points, from.to_string()));
+    }
     match event {
-        // The fairy's bonus on a scored feature (FA8) is the fairy's, not the feature's.
-        Event::Scored {
-            player,
-            points,
-            rule,
-            ..
-        } if rule.contains("fairy") => Some((*player, *points, "fairy".to_string())),
         Event::Scored {
             player,
             points,
@@ -29,15 +27,7 @@ pub fn payment(event: &Event) -> Option<(usize, u32, String)> {
             points,
             ..
         } => Some((*player, *points, script.to_string())),
-        _ => match (PdEvent::of(event), TbEvent::of(event)) {
-            (Some(PdEvent::FairyPoint { player, points }), _) => {
-                Some((player, points, "fairy".to_string()))
-            }
-            (_, Some(TbEvent::GoodsMajority { player, points, .. })) => {
-                Some((player, points, "goods".to_string()))
-            }
-            _ => None,
-        },
+        _ => None,
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod farm;
 pub mod rules;
 pub mod scoring;
+pub mod show;
 
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Reader, Switch};

@@ -32,6 +32,7 @@
 //! that holds followers and is not the Count's).
 
 pub mod rules;
+pub mod show;
 pub mod vocabulary;
 
 use self::rules::{FeatureOrder, FinalIncomplete, Quarter};

@@ -17,6 +17,7 @@
 //! - **Goods**: whoever completes a city takes its goods tokens, follower or not; at the end the
 //!   player(s) with the most tokens of each good score 10 (ties: all of them; B-E2).
 
+pub mod show;
 pub mod vocabulary;
 
 use crate::data::ruleset::Ruleset;

@@ -10,7 +10,8 @@
 //! magic portal). Above the tiles come the figures, each a
 //! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x`, `data-y` and
 //! `data-kind` (a big follower is drawn larger, an abbot with a white cross on its chest),
-//! then the dragon (`<g class="dragon">`) and the fairy (`<g class="fairy">`). Coordinates run
+//! then the families' pieces that stand on no feature, each a `<g class="NAME">` with `data-x`
+//! and `data-y` (`engine::show::Piece`: the dragon, the fairy). Coordinates run
 //! along the top and left; a legend below gives every player's colour, name and score.
 
 use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
@@ -544,64 +545,44 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             .map(|(_, _, p)| *p)
             .collect()
     };
-    let mut dragon_at = None;
-    if let Some(pos) = game.dragon()
-        && let Some(id) = game.board().at(pos)
+    // The families' pieces on no feature: beside their figure, or on a free point of their
+    // tile away from the figures, the printed symbol and the pieces drawn before.
+    let mut drawn: Vec<(Pos, Pt)> = Vec::new();
+    for piece in crate::registry::presenters()
+        .iter()
+        .flat_map(|p| p.pieces(game))
     {
+        let Some(id) = game.board().at(piece.pos) else {
+            continue;
+        };
         let p = &placed[id as usize];
         let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
-        let mut taken = taken_on(pos, &at);
-        taken.extend(layout.symbol.map(|(_, q)| q));
-        let q = free_point(layout, &taken);
-        dragon_at = Some((pos, q));
-        let (ox, oy) = origin(pos);
-        let _ = writeln!(
-            s,
-            concat!(
-                r##"<g class="dragon" data-x="{}" data-y="{}" transform="translate({},{})">"##,
-                r##"<path d="M-4,-4 L-19,-14 L-15,2 L-6,4 Z M4,-4 L19,-14 L15,2 L6,4 Z" fill="#7d1010" stroke="#2a0505" stroke-width="1.2"/>"##,
-                r##"<ellipse cx="0" cy="3" rx="7" ry="11" fill="#c0201a" stroke="#2a0505" stroke-width="1.5"/>"##,
-                r##"<circle cx="0" cy="-10" r="5.5" fill="#c0201a" stroke="#2a0505" stroke-width="1.5"/>"##,
-                r##"<circle cx="-2" cy="-11" r="1.2" fill="#ffd400"/><circle cx="2" cy="-11" r="1.2" fill="#ffd400"/></g>"##
-            ),
-            pos.x,
-            pos.y,
-            num(ox + inside(q.0) * TILE),
-            num(oy + inside(q.1) * TILE)
-        );
-    }
-    if let Some(fairy) = game.fairy()
-        && let Some(id) = game.board().at(fairy.pos)
-    {
-        let p = &placed[id as usize];
-        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
-        let beside = fairy
-            .follower
+        let beside = piece
+            .beside
             .and_then(|f| at.iter().find(|(id, _, _)| *id == f))
             .map(|(_, _, q)| (q.0 + 0.13, q.1 - 0.1));
         let q = beside.unwrap_or_else(|| {
-            let mut taken = taken_on(fairy.pos, &at);
+            let mut taken = taken_on(piece.pos, &at);
             taken.extend(layout.symbol.map(|(_, q)| q));
             taken.extend(
-                dragon_at
-                    .filter(|(pos, _)| *pos == fairy.pos)
-                    .map(|(_, q)| q),
+                drawn
+                    .iter()
+                    .filter(|(pos, _)| *pos == piece.pos)
+                    .map(|(_, q)| *q),
             );
             free_point(layout, &taken)
         });
-        let (ox, oy) = origin(fairy.pos);
+        drawn.push((piece.pos, q));
+        let (ox, oy) = origin(piece.pos);
         let _ = writeln!(
             s,
-            concat!(
-                r##"<g class="fairy" data-x="{}" data-y="{}" transform="translate({},{})">"##,
-                r##"<ellipse cx="-5" cy="-3" rx="5" ry="7" transform="rotate(-30 -5 -3)" fill="#e8f4ff" fill-opacity="0.9" stroke="#6a4c93" stroke-width="1"/>"##,
-                r##"<ellipse cx="5" cy="-3" rx="5" ry="7" transform="rotate(30 5 -3)" fill="#e8f4ff" fill-opacity="0.9" stroke="#6a4c93" stroke-width="1"/>"##,
-                r##"<circle cx="0" cy="0" r="4.5" fill="#f06bb0" stroke="#6a4c93" stroke-width="1.2"/></g>"##
-            ),
-            fairy.pos.x,
-            fairy.pos.y,
+            r##"<g class="{}" data-x="{}" data-y="{}" transform="translate({},{})">{}</g>"##,
+            piece.name,
+            piece.pos.x,
+            piece.pos.y,
             num(ox + inside(q.0) * TILE),
-            num(oy + inside(q.1) * TILE)
+            num(oy + inside(q.1) * TILE),
+            piece.svg
         );
     }
     s.push_str("</g>\n");

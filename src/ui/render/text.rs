@@ -51,8 +51,8 @@ enum Style {
     Princess,
     Symbol,
     Player(usize),
-    Dragon,
-    Fairy,
+    /// A family's piece, in the colour it gives (`engine::show::Piece::ansi`).
+    Piece(&'static str),
 }
 
 impl Style {
@@ -77,8 +77,7 @@ impl Style {
                 4 => "\x1b[0;1;97;45m",
                 _ => "\x1b[0;1;30;47m",
             },
-            Style::Dragon => "\x1b[0;1;91;40m",
-            Style::Fairy => "\x1b[0;1;30;105m",
+            Style::Piece(ansi) => ansi,
         }
     }
 }
@@ -421,17 +420,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     for (pos, cell, ch, owner) in beside {
         piece(pos, Some(cell), ch, Style::Player(owner));
     }
-    if let Some(pos) = game.dragon() {
-        piece(pos, None, '&', Style::Dragon);
-    }
-    if let Some(fairy) = game.fairy() {
-        let near = fairy.follower.and_then(|id| {
+    for p in crate::registry::presenters()
+        .iter()
+        .flat_map(|p| p.pieces(game))
+    {
+        let near = p.beside.and_then(|id| {
             figure_cells
                 .iter()
                 .find(|(f, _, _)| *f == id)
                 .map(|(_, _, cell)| *cell)
         });
-        piece(fairy.pos, near, 'F', Style::Fairy);
+        piece(p.pos, near, p.letter, Style::Piece(p.ansi));
     }
     // A big follower or an abbot: its kind's letter beside its seat number.
     for f in game.figures() {
@@ -503,16 +502,14 @@ pub fn supply_words(game: &Game, seat: usize) -> String {
     words.join(", ")
 }
 
-/// The goods tokens `seat` holds (Traders & Builders), "2 wine, 1 cloth"; `None` when none.
-pub fn goods_words(game: &Game, seat: usize) -> Option<String> {
-    let goods = crate::mechanic::tb::goods(game);
-    let held = goods.get(seat)?;
-    let words: Vec<String> = crate::model::tile::Good::ALL
+/// The tokens `seat` holds, as each family says them ("goods: 2 wine, 1 cloth"), joined by
+/// "; "; `None` when none.
+pub fn tokens_words(game: &Game, seat: usize) -> Option<String> {
+    let words: Vec<String> = crate::registry::presenters()
         .iter()
-        .filter(|g| held[**g as usize] > 0)
-        .map(|g| format!("{} {}", held[*g as usize], g.name()))
+        .filter_map(|p| p.tokens_words(game, seat))
         .collect();
-    (!words.is_empty()).then(|| words.join(", "))
+    (!words.is_empty()).then(|| words.join("; "))
 }
 
 /// The key lines a game needs beyond [`SYMBOLS`]: the marks of expansion tiles, the builder
@@ -551,7 +548,7 @@ pub fn legend(game: &Game, colour: bool) -> String {
             Style::Player(seat),
         );
         out.push_str(&line(&[mark], colour));
-        let held = goods_words(game, seat).map_or(String::new(), |h| format!("; goods: {h}"));
+        let held = tokens_words(game, seat).map_or(String::new(), |h| format!("; {h}"));
         out.push_str(&format!(
             " {name}: {}, {} in supply{held}\n",
             count(game.scores()[seat], "point"),
