@@ -9,6 +9,9 @@
 //! portal, the abbot's recall, Traders & Builders (its builders and pigs follow the P&D figures'
 //! moves), and the ruleset's scripts last (their hooks see what the built-in rules did).
 
+use crate::data::diagnostic::Diagnostic;
+use crate::data::files::Named;
+use crate::data::library::{self, Kind};
 use crate::data::ruleset::Ruleset;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup, SetupError};
@@ -25,6 +28,7 @@ use crate::mechanic::pd::princess::Princess;
 use crate::mechanic::pd::volcano::Volcano;
 use crate::mechanic::tb::TradersBuilders;
 use crate::script::mechanic::ScriptMechanic;
+use std::path::Path;
 use std::sync::Arc;
 
 /// The vocabularies of the built-in mechanic families: their actions', decisions' and events'
@@ -53,6 +57,12 @@ pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
     .into_iter()
     .filter_map(|(used, v)| used.then_some(v))
     .collect()
+}
+
+/// The families' script commands and queries: each family that scripts can reach registers
+/// its own (`script::family`), one line per family.
+pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 1] {
+    [crate::mechanic::pd::script::commands]
 }
 
 /// The mechanics `rules` switches on, in registry order.
@@ -107,6 +117,23 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
         list.push(Box::new(ScriptMechanic::new(next(&list), scripts)));
     }
     Mechanics::new(list)
+}
+
+impl Ruleset {
+    /// Loads a ruleset the user names: by name (`rulesets/NAME.toml` or built in) or by path.
+    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+        let source = library::find(Kind::Ruleset, reference, Named::ByUser)
+            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
+        Ruleset::from_source(source).map(Arc::new)
+    }
+
+    /// Loads a ruleset from a file's text and compiles its scripts with every family's script
+    /// commands.
+    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
+        let rules = Ruleset::read(source)?;
+        rules.compile_scripts(&script_families())?;
+        Ok(rules)
+    }
 }
 
 impl Game {

@@ -8,13 +8,11 @@ use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
-use crate::mechanic::pd::dragon::{self, Journey};
-use crate::mechanic::pd::fairy::{self, Fairy};
-use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::model::figure::{FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
-use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
+use crate::script::family::{Filter, FilterKey};
+use crate::script::{self, Arg, Command, ScriptError};
 use rhai::{Array, Dynamic, Map};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -230,29 +228,19 @@ impl Game {
                 }
             }
             DecisionKind::Deploy => self.run_hook("deploy", Vec::new(), events),
-            kind => self.mechanic_decision_hook(kind, events),
-        }
-    }
-
-    /// The hook that follows an answered P&D decision (`princess`, `dragon_step`).
-    fn mechanic_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
-        match PdDecision::of(&kind) {
-            Some(PdDecision::Princess) => self.run_hook("princess", Vec::new(), events),
-            Some(PdDecision::DragonStep { .. }) => {
-                let step = dragon::journey(self).map_or(0, |j| j.steps) as i64;
-                self.run_hook("dragon_step", vec![step.into()], events);
-                // The narrow forms, for a tile with that symbol or tag.
-                if let Some(at) = dragon::at(self).and_then(|p| self.board.at(p)) {
-                    self.marked_hooks("dragon_step", at, vec![step.into()], events);
+            kind => {
+                let rules = Arc::clone(&self.rules);
+                let families = rules.compiled_scripts().map(|s| &s.bridge.answered);
+                for hook in families.into_iter().flatten() {
+                    hook(self, kind, events);
                 }
             }
-            _ => {}
         }
     }
 
     /// Runs `<hook>_<name>(args…)` for the symbol and each tag of the placed tile `placed`
     /// (`place_dragon`, `dragon_step_tower_foundation`, …), where a script defines it.
-    fn marked_hooks(
+    pub(crate) fn marked_hooks(
         &mut self,
         hook: &str,
         placed: crate::model::board::PlacedId,
@@ -498,10 +486,10 @@ impl Game {
         let filter = match kind {
             DecisionKind::PlaceTile { .. } => Some("filter_placements"),
             DecisionKind::Deploy => Some("filter_deploy"),
-            k if matches!(PdDecision::of(&k), Some(PdDecision::DragonStep { .. })) => {
-                Some("filter_dragon_steps")
-            }
-            _ => None,
+            k => self.rules.compiled_scripts().and_then(|s| {
+                let mut filters = s.bridge.filters.iter();
+                filters.find(|f| (f.applies)(&k)).map(|f| f.hook)
+            }),
         }
         .filter(|hook| self.hooked(hook));
         // Nothing offered and nothing filtered: the built-in list and checks stand as they are,
@@ -566,7 +554,14 @@ impl Game {
         if !self.hooked(hook) {
             return base;
         }
-        let items: Array = base.iter().filter_map(filter_item).collect();
+        let rules = Arc::clone(&self.rules);
+        let filters = rules
+            .compiled_scripts()
+            .map_or(&[][..], |s| &s.bridge.filters);
+        let items: Array = base
+            .iter()
+            .filter_map(|a| filter_item(filters, a))
+            .collect();
         let Some(answers) = self.call_hook(hook, vec![items.into()]) else {
             return base;
         };
@@ -579,7 +574,7 @@ impl Game {
                 self.fail(&answer.script, hook, message);
                 return base;
             };
-            let allowed: Vec<Key> = list
+            let allowed: Vec<FilterKey> = list
                 .iter()
                 .filter_map(|d| {
                     let m = d.read_lock::<Map>()?;
@@ -588,9 +583,9 @@ impl Game {
                     Some((int("x")?, int("y")?, spot, int("rotation")))
                 })
                 .collect();
-            keep.retain(|a| filter_key(a).is_none_or(|k| allowed.contains(&k)));
+            keep.retain(|a| filter_key(filters, a).is_none_or(|k| allowed.contains(&k)));
         }
-        if keep.iter().all(|a| filter_key(a).is_none())
+        if keep.iter().all(|a| filter_key(filters, a).is_none())
             && base.iter().any(|a| matches!(a, Action::Place { .. }))
         {
             // The drawn tile must go somewhere: a filter that leaves no placement is ignored.
@@ -724,7 +719,7 @@ impl Game {
             ));
         }
         if row.joins_own {
-            if !crate::mechanic::base::has_own_follower(self, p, seg) {
+            if !self.has_own_follower(p, seg) {
                 return Err(format!(
                     "{} joins one of its owner's followers, and there is none in that {}",
                     kind.words(),
@@ -737,14 +732,25 @@ impl Game {
         Ok(())
     }
 
-    fn figure_index(&self, id: i64) -> Result<usize, String> {
+    /// Whether `player` has a follower (a figure whose row is tagged `follower`) in the
+    /// feature of `seg`.
+    fn has_own_follower(&self, player: usize, seg: u32) -> bool {
+        let followers = self.rules.figures.kinds(|r| r.has_tag("follower"));
+        self.figures.iter().any(|f| {
+            f.owner == player && followers.contains(f.kind) && self.features.same(f.seg, seg)
+        })
+    }
+
+    /// The index in `figures` of the figure with id `id` (an error naming it otherwise).
+    pub(crate) fn figure_index(&self, id: i64) -> Result<usize, String> {
         self.figures
             .iter()
             .position(|f| f.id as i64 == id)
             .ok_or_else(|| format!("there is no figure {id} on the board"))
     }
 
-    fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
+    /// The position of the tile at (x, y) (an error where there is none).
+    pub(crate) fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
         script::pos_of(x, y)
             .filter(|p| self.board.at(*p).is_some())
             .ok_or_else(|| format!("there is no tile at ({x},{y})"))
@@ -870,94 +876,7 @@ impl Game {
                     spot: self.seg_spot(seg).1,
                 });
             }
-            Command::MoveDragon { x, y } => {
-                let pos = self.tile_pos(x, y)?;
-                dragon::put(self, pos);
-                events.push(
-                    PdEvent::DragonPlaced {
-                        script: Arc::clone(script),
-                        x: pos.x,
-                        y: pos.y,
-                    }
-                    .into(),
-                );
-            }
-            Command::HideDragon => {
-                dragon::hide(self);
-                events.push(
-                    PdEvent::DragonHidden {
-                        script: Arc::clone(script),
-                    }
-                    .into(),
-                );
-            }
-            Command::Eat { x, y } => {
-                let pos = self.tile_pos(x, y)?;
-                crate::mechanic::pd::dragon::eat(self, pos, events);
-            }
-            Command::EndJourney => {
-                if let Some(j) = dragon::state_mut(self).journey.take() {
-                    events.push(
-                        PdEvent::JourneyEnded {
-                            steps: j.steps,
-                            reason: "script",
-                        }
-                        .into(),
-                    );
-                }
-                dragon::set_due(self, false);
-            }
-            Command::StartJourney { steps_done } => {
-                let at = dragon::at(self).ok_or("the dragon is not on the board")?;
-                let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
-                dragon::set_due(self, true);
-                dragon::state_mut(self).journey = Some(Journey {
-                    open: None,
-                    steps,
-                    visited: vec![at],
-                });
-            }
-            Command::MoveFairy { x, y, follower } => {
-                let pos = self.tile_pos(x, y)?;
-                let follower = match follower {
-                    FairyTarget::Tile => None,
-                    FairyTarget::Figure(id) => Some(self.figures[self.figure_index(id)?].id),
-                    FairyTarget::Spot(name) => {
-                        let seg = script::spot_of(&name)
-                            .and_then(|s| self.seg_at(pos, s))
-                            .ok_or_else(|| {
-                                format!("the tile at ({x},{y}) has no feature at `{name}`")
-                            })?;
-                        let newest = self.figures.iter().rev().find(|f| f.seg == seg);
-                        Some(
-                            newest
-                                .ok_or_else(|| format!("no figure stands at ({x},{y}) {name}"))?
-                                .id,
-                        )
-                    }
-                };
-                let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
-                let spot = figure.map(|f| self.figure_spot(f).1);
-                fairy::set(self, Some(Fairy::next_to(pos, figure)));
-                events.push(
-                    PdEvent::FairyMoved {
-                        player: self.active,
-                        x: pos.x,
-                        y: pos.y,
-                        spot,
-                    }
-                    .into(),
-                );
-            }
-            Command::HideFairy => {
-                fairy::set(self, None);
-                events.push(
-                    PdEvent::FairyHidden {
-                        script: Arc::clone(script),
-                    }
-                    .into(),
-                );
-            }
+            Command::Family(apply) => apply(self, script, events)?,
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
                 let saved = rhai::serde::from_dynamic(&state)
@@ -1087,11 +1006,9 @@ fn points_of(points: i64) -> Result<u32, String> {
     })
 }
 
-/// What a filter hook compares: x, y, the spot and the rotation in degrees.
-type Key = (i64, i64, Option<String>, Option<i64>);
-
-/// The filter key of a placement, dragon step or deployment (other actions are not filtered).
-fn filter_key(a: &Action) -> Option<Key> {
+/// The filter key of a placement, a deployment or an action some family's filter compares
+/// (`filters`: the dragon's step); other actions are not filtered.
+fn filter_key(filters: &[Filter], a: &Action) -> Option<FilterKey> {
     match *a {
         Action::Place { pos, rotation } => Some((
             pos.x as i64,
@@ -1105,16 +1022,13 @@ fn filter_key(a: &Action) -> Option<Key> {
             Some(spot.name().to_string()),
             None,
         )),
-        a => match PdAction::of(&a) {
-            Some(PdAction::Dragon { pos }) => Some((pos.x as i64, pos.y as i64, None, None)),
-            _ => None,
-        },
+        ref a => filters.iter().find_map(|f| (f.key)(a)),
     }
 }
 
 /// A filtered action as scripts see it: `#{x, y}`, with `spot` or `rotation` where it has one.
-fn filter_item(a: &Action) -> Option<Dynamic> {
-    let (x, y, spot, rotation) = filter_key(a)?;
+fn filter_item(filters: &[Filter], a: &Action) -> Option<Dynamic> {
+    let (x, y, spot, rotation) = filter_key(filters, a)?;
     let mut m = Map::new();
     m.insert("x".into(), x.into());
     m.insert("y".into(), y.into());

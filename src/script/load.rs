@@ -1,31 +1,30 @@
 //! Loading a ruleset compiles its scripts: the data layer reads and checks the files
-//! ([`Ruleset::read`]), this layer compiles the scripts into the ruleset's `compiled` slot, so
-//! that a script that does not compile is refused when the ruleset is loaded.
+//! ([`Ruleset::read`]), this layer compiles the scripts, with every family's script commands,
+//! into the ruleset's `compiled` slot, so that a script that does not compile is refused when
+//! the ruleset is loaded (`Ruleset::load`, in the registry, which knows the families).
 
 use crate::data::diagnostic::Diagnostic;
-use crate::data::files::Named;
-use crate::data::library::{self, Kind};
 use crate::data::ruleset::Ruleset;
 use crate::script::Scripts;
-use std::path::Path;
-use std::sync::Arc;
+use crate::script::family::ScriptApi;
 
 impl Ruleset {
-    /// Loads a ruleset the user names: by name (`rulesets/NAME.toml` or built in) or by path.
-    pub fn load(reference: &str) -> Result<Arc<Ruleset>, Diagnostic> {
-        let source = library::find(Kind::Ruleset, reference, Named::ByUser)
-            .map_err(|msg| Diagnostic::new(Path::new(reference), &Arc::from(""), None, msg))?;
-        Ruleset::from_source(source).map(Arc::new)
-    }
-
-    /// Loads a ruleset from a file's text and compiles its scripts.
-    pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
-        let rules = Ruleset::read(source)?;
-        if let Some(sources) = &rules.scripts {
-            let scripts = Scripts::load(&sources.files, sources.limits, sources.values.clone())?;
-            rules.compiled.init(scripts);
+    /// Compiles the ruleset's scripts (if it has any) with the script commands of `families`
+    /// (`registry::script_families`).
+    pub(crate) fn compile_scripts(
+        &self,
+        families: &[fn(&mut ScriptApi)],
+    ) -> Result<(), Diagnostic> {
+        if let Some(sources) = &self.scripts {
+            let scripts = Scripts::load(
+                &sources.files,
+                sources.limits,
+                sources.values.clone(),
+                families,
+            )?;
+            self.compiled.init(scripts);
         }
-        Ok(rules)
+        Ok(())
     }
 
     /// The compiled scripts (none without scripts).

@@ -6,6 +6,7 @@ pub mod fairy;
 pub mod portal;
 pub mod princess;
 pub mod rules;
+pub(crate) mod script;
 pub mod vocabulary;
 pub mod volcano;
 
