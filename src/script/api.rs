@@ -321,6 +321,8 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
         read(&s, |g| g.held(p as usize) as i64).unwrap_or(0)
     });
     register_kind_queries(engine, slot);
+    register_custody_queries(engine, slot);
+    crate::script::chance::register(engine, slot);
     let s = Arc::clone(slot);
     engine.register_fn("decision", move || -> Dynamic {
         read(&s, |g| {
@@ -685,6 +687,8 @@ fn register_commands(engine: &mut Engine, out: &Out) {
         emit(&o, &ctx, Command::ReturnFigure { id });
     });
     register_figure_commands(engine, out);
+    register_points(engine, out);
+    register_custody(engine, out);
     let o = Arc::clone(out);
     engine.register_fn(
         "set_state",
@@ -706,4 +710,136 @@ fn register_commands(engine: &mut Engine, out: &Out) {
             emit(&o, &ctx, Command::Log(text.to_string()));
         },
     );
+}
+
+/// `points(p, n, rule, why)` and `transfer(from, to, n, rule, why)`.
+fn register_points(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "points",
+        move |ctx: NativeCallContext,
+              player: i64,
+              points: i64,
+              rule: ImmutableString,
+              why: ImmutableString| {
+            let (rule, why) = (rule.to_string(), why.to_string());
+            let command = Command::Points {
+                player,
+                points,
+                rule,
+                why,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "transfer",
+        move |ctx: NativeCallContext,
+              from: i64,
+              to: i64,
+              points: i64,
+              rule: ImmutableString,
+              why: ImmutableString| {
+            let (rule, why) = (rule.to_string(), why.to_string());
+            let command = Command::Transfer {
+                from,
+                to,
+                points,
+                rule,
+                why,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+}
+
+/// `hold_figure(p, kind, holder)`, `capture(id, holder)`, `release_custody(p, kind, holder)`.
+fn register_custody(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "hold_figure",
+        move |ctx: NativeCallContext, player: i64, kind: ImmutableString, holder: i64| {
+            let kind = kind.to_string();
+            let command = Command::Custody {
+                player,
+                kind,
+                holder,
+                from: None,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "capture",
+        move |ctx: NativeCallContext, id: i64, holder: i64| {
+            let command = Command::Custody {
+                player: 0,
+                kind: String::new(),
+                holder,
+                from: Some(id),
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "release_custody",
+        move |ctx: NativeCallContext, player: i64, kind: ImmutableString, holder: i64| {
+            let kind = kind.to_string();
+            emit(
+                &o,
+                &ctx,
+                Command::Free {
+                    player,
+                    kind,
+                    holder,
+                },
+            );
+        },
+    );
+}
+
+/// `custody(holder)`, `custody_of(p, kind, holder)` and `turn_half()`.
+fn register_custody_queries(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn("custody", move |holder: i64| -> Array {
+        read(&s, |g| {
+            let Some(holder) = usize::try_from(holder).ok() else {
+                return Array::new();
+            };
+            g.custody(holder)
+                .into_iter()
+                .map(|(owner, kind, n)| {
+                    map(vec![
+                        ("player", (owner as i64).into()),
+                        ("kind", ImmutableString::from(kind.name()).into()),
+                        ("count", i64::from(n).into()),
+                    ])
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "custody_of",
+        move |p: i64, kind: ImmutableString, holder: i64| {
+            count_of(&s, p, &kind, |g, p, i| {
+                let holder = usize::try_from(holder).unwrap_or(usize::MAX);
+                g.custody(holder)
+                    .into_iter()
+                    .filter(|(owner, k, _)| {
+                        *owner == p && g.rules().figures.find(*k).map(|(j, _)| j) == Some(i)
+                    })
+                    .map(|(_, _, n)| n)
+                    .sum()
+            })
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn("turn_half", move || -> i64 {
+        read(&s, Game::turn_half).unwrap_or(0)
+    });
 }

@@ -14,7 +14,7 @@ use crate::model::tile::{FeatureKind, Symbol};
 use crate::script::family::{Filter, FilterKey};
 use crate::script::{self, Arg, Command, ScriptError};
 use rhai::{Array, Dynamic, Map};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The scripts' own state, kept with the game (copied with it) and read through the host's
@@ -33,6 +33,11 @@ pub(crate) struct ScriptState {
     /// The turn of the last `ask` and how many decisions scripts asked in it (bounded, so no
     /// script makes a turn endless).
     asks: (u32, u32),
+    /// The scripts' hidden bags: by name, each token with how many are in it.
+    pub(crate) bags: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Figures in a player's custody: (holder, owner, the kind's place in the figure table)
+    /// and how many.
+    pub(crate) custody: BTreeMap<(usize, usize, usize), u8>,
 }
 
 crate::own_state!(ScriptState);
@@ -215,10 +220,31 @@ impl Game {
         self.run_hook("turn_start", Vec::new(), events);
     }
 
-    /// The hook that follows an answered decision (`place`, `princess`, `deploy`,
-    /// `dragon_step`, with their narrow forms).
+    /// The hooks that follow an answered decision of any kind: first its own (`place()`,
+    /// `deploy()`, and those a family registers: `princess()`, `dragon_step(step)`), then
+    /// `answered(decision)` and `answered_<kind>()`.
     pub(crate) fn decision_hook(&mut self, answered: Decision, events: &mut Vec<Event>) {
-        match answered.kind {
+        self.own_decision_hook(answered.kind, events);
+        if self.hooked("answered") {
+            let map = decision_map(answered);
+            self.run_hook("answered", vec![map], events);
+        }
+        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
+            return;
+        };
+        let kind = answered.kind.name();
+        let narrow = scripts
+            .hooks_starting("answered_")
+            .find(|name| name.strip_prefix("answered_") == Some(kind));
+        if let Some(narrow) = narrow {
+            self.run_hook(narrow, Vec::new(), events);
+        }
+    }
+
+    /// The hooks named after one kind of decision: `place()` and its narrow forms, `deploy()`,
+    /// and the families' (`princess()`, `dragon_step(step)`, …).
+    fn own_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
+        match kind {
             DecisionKind::PlaceTile { .. } => {
                 self.run_hook("place", Vec::new(), events);
                 // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
@@ -443,45 +469,20 @@ impl Game {
             return;
         }
         let kind = self.decision().kind;
-        if kind == DecisionKind::Script {
-            let ids = (self.scripts().and_then(|s| s.asked.front()))
-                .map(|a| a.1.clone())
-                .unwrap_or_default();
-            self.offer = Some(ids.into_iter().map(Action::Script).collect());
-            return;
-        }
         if kind == DecisionKind::GameOver {
             return;
         }
-        let mut extra = Vec::new();
-        for hook in self.offer_hooks() {
-            let arg = if hook == "actions" {
-                self.decision_map()
-            } else {
-                (self.decision().player as i64).into()
-            };
-            let Some(answers) = self.call_hook(&hook, vec![arg]) else {
-                continue;
-            };
-            for answer in answers {
-                let offers = if answer.value.is_unit() {
-                    Vec::new()
-                } else if let Ok(offers) = answer.value.into_array() {
-                    offers
-                } else {
-                    let message = format!("{hook}() must answer an array of offers, or ()");
-                    self.fail(&answer.script, &hook, message);
-                    return;
-                };
-                let mut ids = Vec::new();
-                for o in &offers {
-                    if let Err(m) = offer_of(o, &mut ids) {
-                        self.fail(&answer.script, &hook, m.to_string());
-                        return;
-                    }
-                }
-                extra.extend(ids.into_iter().map(Action::Script));
-            }
+        let Some(extra) = self.extra_offers() else {
+            return;
+        };
+        if kind == DecisionKind::Script {
+            // A script's question: what it asked, and what any script adds to it.
+            let asked = self.scripts().and_then(|s| s.asked.front());
+            let ids = asked.map(|a| a.1.clone()).unwrap_or_default();
+            let mut offer: Vec<Action> = ids.into_iter().map(Action::Script).collect();
+            offer.extend(extra);
+            self.offer = Some(offer);
+            return;
         }
         let filter = match kind {
             DecisionKind::PlaceTile { .. } => Some("filter_placements"),
@@ -504,6 +505,42 @@ impl Game {
         }
         base.extend(extra);
         self.offer = Some(base);
+    }
+
+    /// The actions the offer hooks add to the pending decision, of any kind (`None`: a hook
+    /// failed, kept in `fault`).
+    fn extra_offers(&mut self) -> Option<Vec<Action>> {
+        let mut extra = Vec::new();
+        for hook in self.offer_hooks() {
+            let arg = if hook == "actions" {
+                self.decision_map()
+            } else {
+                (self.decision().player as i64).into()
+            };
+            let Some(answers) = self.call_hook(&hook, vec![arg]) else {
+                continue;
+            };
+            for answer in answers {
+                let offers = if answer.value.is_unit() {
+                    Vec::new()
+                } else if let Ok(offers) = answer.value.into_array() {
+                    offers
+                } else {
+                    let message = format!("{hook}() must answer an array of offers, or ()");
+                    self.fail(&answer.script, &hook, message);
+                    return None;
+                };
+                let mut ids = Vec::new();
+                for o in &offers {
+                    if let Err(m) = offer_of(o, &mut ids) {
+                        self.fail(&answer.script, &hook, m.to_string());
+                        return None;
+                    }
+                }
+                extra.extend(ids.into_iter().map(Action::Script));
+            }
+        }
+        Some(extra)
     }
 
     /// The offer hooks that apply to the pending decision, in calling order: `actions(decision)`
@@ -542,11 +579,7 @@ impl Game {
     }
 
     fn decision_map(&self) -> Dynamic {
-        let d = self.decision();
-        let mut m = Map::new();
-        m.insert("player".into(), (d.player as i64).into());
-        m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
-        Dynamic::from_map(m)
+        decision_map(self.decision())
     }
 
     /// Passes the dragon steps or deploy targets of `base` through a filter hook.
@@ -639,7 +672,7 @@ impl Game {
     }
 
     /// The scripts' own state to change (made on first use).
-    fn scripts_mut(&mut self) -> &mut ScriptState {
+    pub(crate) fn scripts_mut(&mut self) -> &mut ScriptState {
         self.slots.entry::<ScriptState>()
     }
 
@@ -658,19 +691,29 @@ impl Game {
         &mut held[player]
     }
 
-    /// Figures of every kind a script holds off the board for `player` (a variant's hiding
-    /// place).
+    /// Figures of every kind of `player` that scripts keep off the board (a variant's hiding
+    /// place, or any player's custody).
     pub fn held(&self, player: usize) -> u32 {
-        (self.scripts().and_then(|s| s.held.get(player)))
-            .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum())
+        let own = (self.scripts().and_then(|s| s.held.get(player)))
+            .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum());
+        let custody = self.scripts().map_or(0, |s| {
+            s.custody
+                .iter()
+                .filter(|((_, owner, _), _)| *owner == player)
+                .map(|(_, n)| u32::from(*n))
+                .sum()
+        });
+        own + custody
     }
 
-    /// Figures of `kind` a script holds off the board for `player`.
+    /// Figures of `player` of `kind` that scripts keep off the board (held, or in any
+    /// player's custody).
     pub fn held_of(&self, player: usize, kind: FigureKind) -> u8 {
         let Some((i, _)) = self.rules.figures.find(kind) else {
             return 0;
         };
         self.held_at(player, i)
+            .saturating_add(self.in_custody(player, i))
     }
 
     /// The script state (JSON), saved with the game.
@@ -877,6 +920,89 @@ impl Game {
                 });
             }
             Command::Family(apply) => apply(self, script, events)?,
+            Command::Points {
+                player,
+                points,
+                rule,
+                why,
+            } => {
+                let player = self.seat(player)?;
+                let points = signed_points(points)?;
+                let before = i64::from(self.scores[player]);
+                let after = (before + points).clamp(0, i64::from(u32::MAX));
+                self.scores[player] = u32::try_from(after).unwrap_or(u32::MAX);
+                events.push(Event::ScriptPoints {
+                    script: Arc::clone(script),
+                    player,
+                    points: after - before,
+                    rule: rule_id(&rule)?,
+                    why,
+                });
+            }
+            Command::Transfer {
+                from,
+                to,
+                points,
+                rule,
+                why,
+            } => {
+                let (from, to) = (self.seat(from)?, self.seat(to)?);
+                if from == to {
+                    return Err(format!("a transfer needs two players, not {from} twice"));
+                }
+                let points = u32::try_from(signed_points(points)?)
+                    .map_err(|_| format!("a transfer moves 0 or more points, not {points}"))?;
+                let room = u32::MAX - self.scores[to];
+                let moved = points.min(self.scores[from]).min(room);
+                self.scores[from] -= moved;
+                self.scores[to] += moved;
+                events.push(Event::ScriptTransfer {
+                    script: Arc::clone(script),
+                    from,
+                    to,
+                    points: moved,
+                    rule: rule_id(&rule)?,
+                    why,
+                });
+            }
+            Command::Custody {
+                player,
+                kind,
+                holder,
+                from,
+            } => {
+                self.take_into_custody(script, player, &kind, holder, from, events)?;
+            }
+            Command::Free {
+                player,
+                kind,
+                holder,
+            } => {
+                let (p, kind, i) = self.seat_kind(player, &kind)?;
+                let holder = self.seat(holder)?;
+                let held = self
+                    .scripts_mut()
+                    .custody
+                    .entry((holder, p, i))
+                    .or_default();
+                if *held == 0 {
+                    return Err(format!(
+                        "player {holder} holds no {} of player {p}",
+                        kind.noun()
+                    ));
+                }
+                *held -= 1;
+                if *held == 0 {
+                    self.scripts_mut().custody.remove(&(holder, p, i));
+                }
+                self.supply[p][i] += 1;
+                events.push(Event::FigureFreed {
+                    script: Arc::clone(script),
+                    player: p,
+                    holder,
+                    figure: kind,
+                });
+            }
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
                 let saved = rhai::serde::from_dynamic(&state)
@@ -916,6 +1042,88 @@ impl Game {
         Ok(())
     }
 
+    /// Puts a figure of `player` into `holder`'s custody: from the board (`from`: its id; it
+    /// goes home first, as `return_figure` sends it) or from its owner's supply (`None`: a
+    /// figure of the kind called `kind`).
+    fn take_into_custody(
+        &mut self,
+        script: &Arc<str>,
+        player: i64,
+        kind: &str,
+        holder: i64,
+        from: Option<i64>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let holder = self.seat(holder)?;
+        let (p, kind) = match from {
+            Some(id) => {
+                let f = &self.figures[self.figure_index(id)?];
+                let (fid, owner, kind) = (f.id, f.owner, f.kind);
+                self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
+                (owner, kind)
+            }
+            None => {
+                let (p, kind, _) = self.seat_kind(player, kind)?;
+                (p, kind)
+            }
+        };
+        let (_, i) = figure_kind(self, kind.name())?;
+        if self.supply[p][i] == 0 {
+            return Err(format!("player {p} has no {} in supply", kind.noun()));
+        }
+        self.supply[p][i] -= 1;
+        let held = self
+            .scripts_mut()
+            .custody
+            .entry((holder, p, i))
+            .or_default();
+        *held = held.saturating_add(1);
+        events.push(Event::FigureInCustody {
+            script: Arc::clone(script),
+            player: p,
+            holder,
+            figure: kind,
+        });
+        Ok(())
+    }
+
+    /// The figures in `holder`'s custody: each owner and kind with how many, in seat and
+    /// figure-table order.
+    pub fn custody(&self, holder: usize) -> Vec<(usize, FigureKind, u8)> {
+        let Some(state) = self.scripts() else {
+            return Vec::new();
+        };
+        let rows = self.rules.figures.rows();
+        state
+            .custody
+            .range((holder, 0, 0)..(holder + 1, 0, 0))
+            .filter_map(|(&(_, owner, i), n)| rows.get(i).map(|r| (owner, r.kind, *n)))
+            .collect()
+    }
+
+    /// Figures of `player` of the kind at `i` of the figure table in anyone's custody.
+    fn in_custody(&self, player: usize, i: usize) -> u8 {
+        self.scripts().map_or(0, |s| {
+            s.custody
+                .iter()
+                .filter(|((_, owner, k), _)| *owner == player && *k == i)
+                .map(|(_, n)| *n)
+                .sum()
+        })
+    }
+
+    /// Whether this turn is half of a double turn: 2 in the turn a mechanic gave, 1 in a turn
+    /// that has earned one, 0 otherwise (`turn_half()`).
+    pub(crate) fn turn_half(&self) -> i64 {
+        if self.is_extra_turn() {
+            2
+        } else if self.is_half_turn() {
+            1
+        } else {
+            0
+        }
+    }
+
     /// The decision a script asked for: its player.
     pub(crate) fn script_decision(&self) -> (usize, DecisionKind) {
         let asking = self.scripts().and_then(|s| s.asked.front());
@@ -942,6 +1150,14 @@ pub(crate) fn figure_kind(game: &Game, name: &str) -> Result<(FigureKind, usize)
                 names.join(", ")
             )
         })
+}
+
+/// A decision as scripts see it: `#{player, kind}`.
+fn decision_map(d: Decision) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("player".into(), (d.player as i64).into());
+    m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
+    Dynamic::from_map(m)
 }
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.
@@ -993,6 +1209,34 @@ fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), St
         ));
     }
     Ok(())
+}
+
+/// The most points one command may give, take or move.
+pub(crate) const MAX_POINTS: i64 = 1_000_000;
+
+/// Signed points of `points(…)` and `transfer(…)`: at most [`MAX_POINTS`] either way.
+fn signed_points(points: i64) -> Result<i64, String> {
+    if points.abs() > MAX_POINTS {
+        return Err(format!(
+            "points are between -{MAX_POINTS} and {MAX_POINTS}, not {points}"
+        ));
+    }
+    Ok(points)
+}
+
+/// A rule id a script names (`TW-8`): 1 to 32 letters, digits, `-`, `.` or `_`.
+fn rule_id(rule: &str) -> Result<String, String> {
+    let ok = (1..=32).contains(&rule.len())
+        && rule
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    if ok {
+        Ok(rule.to_string())
+    } else {
+        Err(format!(
+            "a rule id is 1 to 32 letters, digits, `-`, `.` or `_` (as `TW-8`), not {rule:?}"
+        ))
+    }
 }
 
 /// Points a script gives: a whole number from 0 to 4294967295.

@@ -126,9 +126,13 @@ impl Mechanic for ScriptMechanic {
         let Action::Script(id) = *action else {
             return None;
         };
-        let kind = g.decision().kind;
+        let decision = g.decision();
+        let kind = decision.kind;
         g.apply_script_action(id, events);
         if asked.by == self.id {
+            // A script's own question interrupts the turn: the game calls no `answered` for
+            // it, so its hooks run here.
+            g.decision_hook(decision, events);
             return Some(Then::Resume);
         }
         // The decision's family says how its stage goes on (a script's answer to a dragon

@@ -14,6 +14,7 @@
 //! from `scripts/`. The API is documented in `scripts/README.md`.
 
 pub(crate) mod api;
+pub(crate) mod chance;
 pub(crate) mod family;
 pub use crate::engine::budget;
 pub(crate) mod host;
@@ -81,6 +82,34 @@ pub(crate) enum Command {
         y: i64,
         spot: String,
         ignore_occupancy: bool,
+    },
+    /// `points(p, n, rule, why)`: signed points under a rule.
+    Points {
+        player: i64,
+        points: i64,
+        rule: String,
+        why: String,
+    },
+    /// `transfer(from, to, n, rule, why)`.
+    Transfer {
+        from: i64,
+        to: i64,
+        points: i64,
+        rule: String,
+        why: String,
+    },
+    /// `hold_figure(p, kind, holder)` (`from: None`) or `capture(id, holder)`.
+    Custody {
+        player: i64,
+        kind: String,
+        holder: i64,
+        from: Option<i64>,
+    },
+    /// `release_custody(p, kind, holder)`.
+    Free {
+        player: i64,
+        kind: String,
+        holder: i64,
     },
     /// A family's own command (the dragon's, the fairy's, …).
     Family(family::FamilyCommand),
