@@ -76,10 +76,10 @@ pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
         .collect()
 }
 
-/// The script commands the families offer, each registering its own with a rhai engine (the
-/// families' `script` slots, in registry order).
-pub fn script_commands() -> impl Iterator<Item = fn(&mut rhai::Engine)> {
-    FAMILIES.iter().filter_map(|f| f.script)
+/// The families' script commands and queries: each family that scripts can reach registers
+/// its own (`script::family`), one line per family.
+pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 1] {
+    [crate::mechanic::pd::script::commands]
 }
 
 /// The mechanics `rules` switches on, in registry order, each answering its family's actions.
@@ -105,10 +105,10 @@ impl Ruleset {
     }
 
     /// Loads a ruleset from a file's text with every family's switches and section, and
-    /// compiles its scripts.
+    /// compiles its scripts with every family's script commands.
     pub fn from_source(source: library::Source) -> Result<Ruleset, Diagnostic> {
         let rules = Ruleset::read(source, &family_rules())?;
-        rules.compile_scripts()?;
+        rules.compile_scripts(&script_families())?;
         Ok(rules)
     }
 }

@@ -1,11 +1,11 @@
 //! The crate's layering (src/README.md): each layer of `src/` uses only the layers below it.
 //!
-//! model (0) < data (1) < engine (2) < mechanic (3) < script (4) < registry (5) < record (6) <
+//! model (0) < data (1) < engine (2) < script (3) < mechanic (4) < registry (5) < record (6) <
 //! bot (7) < ui (8) < lab (9). A mechanic family's `rules.rs` holds only its toggles (plain data read
 //! from TOML), so it counts as data: the ruleset loader may read it, and it may use only
-//! `model` and other `rules` modules. Scripts may use the mechanics' public functions (the
-//! dragon's meal, the fairy's rules) for the commands and queries they offer; only the
-//! registry names every mechanic.
+//! `model` and other `rules` modules. Scripts name no mechanic: each family registers its own
+//! script commands and queries (`mechanic/pd/script.rs`) through the script layer's
+//! `ScriptApi`; only the registry names every mechanic.
 //!
 //! The check reads every `crate::…` path in `src/` (imports and inline paths alike). Edges
 //! that break the layering and are still to be removed are listed in [`KNOWN`] with the reason;
@@ -22,8 +22,8 @@ fn rank(layer: &str) -> Option<u8> {
         "model" => 0,
         "data" => 1,
         "engine" => 2,
-        "mechanic" => 3,
-        "script" => 4,
+        "script" => 3,
+        "mechanic" => 4,
         "registry" => 5,
         "record" => 6,
         "bot" => 7,

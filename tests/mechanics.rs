@@ -207,9 +207,16 @@ fn the_script_hooks_and_the_trait_are_one_list() {
         .flat_map(|r| names(&r[0]))
         .collect();
     assert!(script_hooks.len() > 15, "{script_hooks:?}");
+    // The host, and the families' own script hooks (`src/mechanic/*/script.rs`).
+    let families = std::fs::read_dir(root().join("src/mechanic"))
+        .expect("src/mechanic is readable")
+        .map(|e| e.expect("a directory entry").path().join("script.rs"))
+        .filter(|p| p.exists());
     let host: String = ["mod.rs", "host.rs", "mechanic.rs"]
         .iter()
-        .map(|f| std::fs::read_to_string(root().join("src/script").join(f)).expect("readable"))
+        .map(|f| root().join("src/script").join(f))
+        .chain(families)
+        .map(|f| std::fs::read_to_string(f).expect("readable"))
         .collect();
     for hook in &script_hooks {
         assert!(

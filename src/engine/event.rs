@@ -160,6 +160,59 @@ pub enum Event {
         #[serde(skip_serializing_if = "plain_follower")]
         figure: FigureKind,
     },
+    /// A script gave or took points under a rule of its own (negative points are taken away;
+    /// a score never goes below 0, so `points` is what really changed).
+    ScriptPoints {
+        /// The script's name.
+        script: Arc<str>,
+        /// Seat.
+        player: usize,
+        /// The change of the score.
+        points: i64,
+        /// The rule's id (`TW-8`).
+        rule: String,
+        /// The script's reason.
+        why: String,
+    },
+    /// A script moved points from one player to another under a rule of its own (at most
+    /// what the payer had).
+    ScriptTransfer {
+        /// The script's name.
+        script: Arc<str>,
+        /// The payer's seat.
+        from: usize,
+        /// The payee's seat.
+        to: usize,
+        /// The points moved.
+        points: u32,
+        /// The rule's id.
+        rule: String,
+        /// The script's reason.
+        why: String,
+    },
+    /// A script put a figure into another player's custody (a prisoner), off the board and
+    /// out of its owner's supply.
+    FigureInCustody {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+        /// The seat that holds it.
+        holder: usize,
+        /// Its kind.
+        figure: FigureKind,
+    },
+    /// A figure in a player's custody went back to its owner's supply.
+    FigureFreed {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+        /// The seat that held it.
+        holder: usize,
+        /// Its kind.
+        figure: FigureKind,
+    },
     /// A script explains what it did.
     ScriptLog {
         /// The script's name.

@@ -1,7 +1,7 @@
 //! A family of mechanics as the registry lists it: one [`Descriptor`] per family folder
 //! (`mechanic/*/mod.rs`, `pub const FAMILY`), declaring in one place its switches and its own
-//! ruleset section, its vocabulary, its figures, its script commands and how it puts its
-//! mechanics into a game's list ([`Builder`]).
+//! ruleset section, its vocabulary, its figures and how it puts its
+//! mechanics into a game's list ([`Builder`]). (A family's script commands sit a layer up, in `registry::script_families`: they need the script layer.)
 
 use super::action::Action;
 use super::mechanic::{Mechanic, Mechanics};
@@ -23,9 +23,6 @@ pub struct Descriptor {
     pub vocabulary: Option<fn() -> &'static dyn Vocabulary>,
     /// The rows of the shipped figure table (`src/data/figures.toml`) that are its figures.
     pub figures: &'static [&'static str],
-    /// Registers the script commands the family offers to rhai scripts, if it offers any (the
-    /// family's `script.rs`).
-    pub script: Option<fn(&mut rhai::Engine)>,
     /// Puts the mechanics `rules` switches on into the game's list, in their order.
     pub build: fn(&Ruleset, &mut Builder),
 }

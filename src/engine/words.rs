@@ -181,6 +181,57 @@ impl fmt::Display for Described<'_> {
                     figure.noun()
                 )
             }
+            Event::ScriptPoints {
+                script,
+                player,
+                points,
+                rule,
+                why,
+            } => {
+                let (verb, n) = if *points < 0 {
+                    ("loses", points.unsigned_abs())
+                } else {
+                    ("gains", points.unsigned_abs())
+                };
+                write!(f, "{script}: {} {verb} {n} ({why}; {rule})", who(player))
+            }
+            Event::ScriptTransfer {
+                script,
+                from,
+                to,
+                points,
+                rule,
+                why,
+            } => write!(
+                f,
+                "{script}: {} pays {} {points} ({why}; {rule})",
+                who(from),
+                who(to)
+            ),
+            Event::FigureInCustody {
+                script,
+                player,
+                holder,
+                figure,
+            } => write!(
+                f,
+                "{script}: {} holds one of {}'s {}s",
+                who(holder),
+                who(player),
+                figure.noun()
+            ),
+            Event::FigureFreed {
+                script,
+                player,
+                holder,
+                figure,
+            } => write!(
+                f,
+                "{script}: {} gives one of {}'s {}s back to supply",
+                who(holder),
+                who(player),
+                figure.noun()
+            ),
             Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
             Event::Mechanic(e) => match vocabulary::of(e.mechanic) {
                 Some(v) => v.event_words(e, self.names, f),

@@ -2,24 +2,19 @@
 //! change it (see `scripts/README.md` for the reference).
 
 use crate::engine::game::Game;
-use crate::script::{Command, FairyTarget, lock, pos_of, spot_of};
+use crate::script::family::{Out, Slot};
+use crate::script::{Command, lock, pos_of, spot_of};
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map, NativeCallContext};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-type Slot = Arc<Mutex<Option<Game>>>;
-type Out = Arc<Mutex<Vec<(Command, rhai::Position)>>>;
-
-fn map(entries: Vec<(&str, Dynamic)>) -> Dynamic {
+/// A rhai map of `entries`.
+pub(crate) fn map(entries: Vec<(&str, Dynamic)>) -> Dynamic {
     let mut m = Map::new();
     for (k, v) in entries {
         m.insert(k.into(), v);
     }
     Dynamic::from_map(m)
-}
-
-fn xy(x: i32, y: i32) -> Dynamic {
-    map(vec![("x", (x as i64).into()), ("y", (y as i64).into())])
 }
 
 /// The tile at `pos` as a map: x, y, id, rotation, symbol, tags.
@@ -326,36 +321,8 @@ fn register_queries(engine: &mut Engine, slot: &Slot) {
         read(&s, |g| g.held(p as usize) as i64).unwrap_or(0)
     });
     register_kind_queries(engine, slot);
-    let s = Arc::clone(slot);
-    engine.register_fn("dragon", move || -> Dynamic {
-        read(&s, |g| g.dragon().map_or(Dynamic::UNIT, |p| xy(p.x, p.y))).unwrap_or(Dynamic::UNIT)
-    });
-    let s = Arc::clone(slot);
-    engine.register_fn("dragon_in_play", move || -> bool {
-        read(&s, |g| g.dragon_in_play()).unwrap_or(false)
-    });
-    let s = Arc::clone(slot);
-    engine.register_fn("fairy", move || -> Dynamic {
-        read(&s, |g| {
-            g.fairy().map_or(Dynamic::UNIT, |f| {
-                let follower = f.follower.map_or(Dynamic::UNIT, |id| (id as i64).into());
-                map(vec![
-                    ("x", (f.pos.x as i64).into()),
-                    ("y", (f.pos.y as i64).into()),
-                    ("follower", follower),
-                ])
-            })
-        })
-        .unwrap_or(Dynamic::UNIT)
-    });
-    let s = Arc::clone(slot);
-    engine.register_fn("may_move_fairy", move || -> bool {
-        read(&s, crate::mechanic::pd::fairy::fairy_may_move).unwrap_or(false)
-    });
-    let s = Arc::clone(slot);
-    engine.register_fn("princess_removed", move || -> bool {
-        read(&s, crate::mechanic::pd::princess::removed_this_turn).unwrap_or(false)
-    });
+    register_custody_queries(engine, slot);
+    crate::script::chance::register(engine, slot);
     let s = Arc::clone(slot);
     engine.register_fn("decision", move || -> Dynamic {
         read(&s, |g| {
@@ -720,50 +687,8 @@ fn register_commands(engine: &mut Engine, out: &Out) {
         emit(&o, &ctx, Command::ReturnFigure { id });
     });
     register_figure_commands(engine, out);
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "move_dragon",
-        move |ctx: NativeCallContext, x: i64, y: i64| {
-            emit(&o, &ctx, Command::MoveDragon { x, y });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn("hide_dragon", move |ctx: NativeCallContext| {
-        emit(&o, &ctx, Command::HideDragon)
-    });
-    let o = Arc::clone(out);
-    engine.register_fn("eat", move |ctx: NativeCallContext, x: i64, y: i64| {
-        emit(&o, &ctx, Command::Eat { x, y });
-    });
-    let o = Arc::clone(out);
-    engine.register_fn("end_journey", move |ctx: NativeCallContext| {
-        emit(&o, &ctx, Command::EndJourney)
-    });
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "start_journey",
-        move |ctx: NativeCallContext, steps_done: i64| {
-            emit(&o, &ctx, Command::StartJourney { steps_done });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn(
-        "move_fairy",
-        move |ctx: NativeCallContext, x: i64, y: i64, follower: Dynamic| {
-            let follower = if let Ok(id) = follower.as_int() {
-                FairyTarget::Figure(id)
-            } else if let Ok(spot) = follower.into_string() {
-                FairyTarget::Spot(spot)
-            } else {
-                FairyTarget::Tile
-            };
-            emit(&o, &ctx, Command::MoveFairy { x, y, follower });
-        },
-    );
-    let o = Arc::clone(out);
-    engine.register_fn("hide_fairy", move |ctx: NativeCallContext| {
-        emit(&o, &ctx, Command::HideFairy)
-    });
+    register_points(engine, out);
+    register_custody(engine, out);
     let o = Arc::clone(out);
     engine.register_fn(
         "set_state",
@@ -785,4 +710,136 @@ fn register_commands(engine: &mut Engine, out: &Out) {
             emit(&o, &ctx, Command::Log(text.to_string()));
         },
     );
+}
+
+/// `points(p, n, rule, why)` and `transfer(from, to, n, rule, why)`.
+fn register_points(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "points",
+        move |ctx: NativeCallContext,
+              player: i64,
+              points: i64,
+              rule: ImmutableString,
+              why: ImmutableString| {
+            let (rule, why) = (rule.to_string(), why.to_string());
+            let command = Command::Points {
+                player,
+                points,
+                rule,
+                why,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "transfer",
+        move |ctx: NativeCallContext,
+              from: i64,
+              to: i64,
+              points: i64,
+              rule: ImmutableString,
+              why: ImmutableString| {
+            let (rule, why) = (rule.to_string(), why.to_string());
+            let command = Command::Transfer {
+                from,
+                to,
+                points,
+                rule,
+                why,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+}
+
+/// `hold_figure(p, kind, holder)`, `capture(id, holder)`, `release_custody(p, kind, holder)`.
+fn register_custody(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "hold_figure",
+        move |ctx: NativeCallContext, player: i64, kind: ImmutableString, holder: i64| {
+            let kind = kind.to_string();
+            let command = Command::Custody {
+                player,
+                kind,
+                holder,
+                from: None,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "capture",
+        move |ctx: NativeCallContext, id: i64, holder: i64| {
+            let command = Command::Custody {
+                player: 0,
+                kind: String::new(),
+                holder,
+                from: Some(id),
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "release_custody",
+        move |ctx: NativeCallContext, player: i64, kind: ImmutableString, holder: i64| {
+            let kind = kind.to_string();
+            emit(
+                &o,
+                &ctx,
+                Command::Free {
+                    player,
+                    kind,
+                    holder,
+                },
+            );
+        },
+    );
+}
+
+/// `custody(holder)`, `custody_of(p, kind, holder)` and `turn_half()`.
+fn register_custody_queries(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn("custody", move |holder: i64| -> Array {
+        read(&s, |g| {
+            let Some(holder) = usize::try_from(holder).ok() else {
+                return Array::new();
+            };
+            g.custody(holder)
+                .into_iter()
+                .map(|(owner, kind, n)| {
+                    map(vec![
+                        ("player", (owner as i64).into()),
+                        ("kind", ImmutableString::from(kind.name()).into()),
+                        ("count", i64::from(n).into()),
+                    ])
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "custody_of",
+        move |p: i64, kind: ImmutableString, holder: i64| {
+            count_of(&s, p, &kind, |g, p, i| {
+                let holder = usize::try_from(holder).unwrap_or(usize::MAX);
+                g.custody(holder)
+                    .into_iter()
+                    .filter(|(owner, k, _)| {
+                        *owner == p && g.rules().figures.find(*k).map(|(j, _)| j) == Some(i)
+                    })
+                    .map(|(_, _, n)| n)
+                    .sum()
+            })
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn("turn_half", move || -> i64 {
+        read(&s, Game::turn_half).unwrap_or(0)
+    });
 }

@@ -8,15 +8,13 @@ use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
-use crate::mechanic::pd::dragon::{self, Journey};
-use crate::mechanic::pd::fairy::{self, Fairy};
-use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::model::figure::{FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureKind, Symbol};
-use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
+use crate::script::family::{Filter, FilterKey};
+use crate::script::{self, Arg, Command, ScriptError};
 use rhai::{Array, Dynamic, Map};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The scripts' own state, kept with the game (copied with it) and read through the host's
@@ -35,6 +33,11 @@ pub(crate) struct ScriptState {
     /// The turn of the last `ask` and how many decisions scripts asked in it (bounded, so no
     /// script makes a turn endless).
     asks: (u32, u32),
+    /// The scripts' hidden bags: by name, each token with how many are in it.
+    pub(crate) bags: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Figures in a player's custody: (holder, owner, the kind's place in the figure table)
+    /// and how many.
+    pub(crate) custody: BTreeMap<(usize, usize, usize), u8>,
 }
 
 crate::own_state!(ScriptState);
@@ -217,10 +220,31 @@ impl Game {
         self.run_hook("turn_start", Vec::new(), events);
     }
 
-    /// The hook that follows an answered decision (`place`, `princess`, `deploy`,
-    /// `dragon_step`, with their narrow forms).
+    /// The hooks that follow an answered decision of any kind: first its own (`place()`,
+    /// `deploy()`, and those a family registers: `princess()`, `dragon_step(step)`), then
+    /// `answered(decision)` and `answered_<kind>()`.
     pub(crate) fn decision_hook(&mut self, answered: Decision, events: &mut Vec<Event>) {
-        match answered.kind {
+        self.own_decision_hook(answered.kind, events);
+        if self.hooked("answered") {
+            let map = decision_map(answered);
+            self.run_hook("answered", vec![map], events);
+        }
+        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
+            return;
+        };
+        let kind = answered.kind.name();
+        let narrow = scripts
+            .hooks_starting("answered_")
+            .find(|name| name.strip_prefix("answered_") == Some(kind));
+        if let Some(narrow) = narrow {
+            self.run_hook(narrow, Vec::new(), events);
+        }
+    }
+
+    /// The hooks named after one kind of decision: `place()` and its narrow forms, `deploy()`,
+    /// and the families' (`princess()`, `dragon_step(step)`, …).
+    fn own_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
+        match kind {
             DecisionKind::PlaceTile { .. } => {
                 self.run_hook("place", Vec::new(), events);
                 // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
@@ -230,29 +254,19 @@ impl Game {
                 }
             }
             DecisionKind::Deploy => self.run_hook("deploy", Vec::new(), events),
-            kind => self.mechanic_decision_hook(kind, events),
-        }
-    }
-
-    /// The hook that follows an answered P&D decision (`princess`, `dragon_step`).
-    fn mechanic_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
-        match PdDecision::of(&kind) {
-            Some(PdDecision::Princess) => self.run_hook("princess", Vec::new(), events),
-            Some(PdDecision::DragonStep { .. }) => {
-                let step = dragon::journey(self).map_or(0, |j| j.steps) as i64;
-                self.run_hook("dragon_step", vec![step.into()], events);
-                // The narrow forms, for a tile with that symbol or tag.
-                if let Some(at) = dragon::at(self).and_then(|p| self.board.at(p)) {
-                    self.marked_hooks("dragon_step", at, vec![step.into()], events);
+            kind => {
+                let rules = Arc::clone(&self.rules);
+                let families = rules.compiled_scripts().map(|s| &s.bridge.answered);
+                for hook in families.into_iter().flatten() {
+                    hook(self, kind, events);
                 }
             }
-            _ => {}
         }
     }
 
     /// Runs `<hook>_<name>(args…)` for the symbol and each tag of the placed tile `placed`
     /// (`place_dragon`, `dragon_step_tower_foundation`, …), where a script defines it.
-    fn marked_hooks(
+    pub(crate) fn marked_hooks(
         &mut self,
         hook: &str,
         placed: crate::model::board::PlacedId,
@@ -455,16 +469,47 @@ impl Game {
             return;
         }
         let kind = self.decision().kind;
-        if kind == DecisionKind::Script {
-            let ids = (self.scripts().and_then(|s| s.asked.front()))
-                .map(|a| a.1.clone())
-                .unwrap_or_default();
-            self.offer = Some(ids.into_iter().map(Action::Script).collect());
-            return;
-        }
         if kind == DecisionKind::GameOver {
             return;
         }
+        let Some(extra) = self.extra_offers() else {
+            return;
+        };
+        if kind == DecisionKind::Script {
+            // A script's question: what it asked, and what any script adds to it.
+            let asked = self.scripts().and_then(|s| s.asked.front());
+            let ids = asked.map(|a| a.1.clone()).unwrap_or_default();
+            let mut offer: Vec<Action> = ids.into_iter().map(Action::Script).collect();
+            offer.extend(extra);
+            self.offer = Some(offer);
+            return;
+        }
+        let filter = match kind {
+            DecisionKind::PlaceTile { .. } => Some("filter_placements"),
+            DecisionKind::Deploy => Some("filter_deploy"),
+            k => self.rules.compiled_scripts().and_then(|s| {
+                let mut filters = s.bridge.filters.iter();
+                filters.find(|f| (f.applies)(&k)).map(|f| f.hook)
+            }),
+        }
+        .filter(|hook| self.hooked(hook));
+        // Nothing offered and nothing filtered: the built-in list and checks stand as they are,
+        // computed when asked (as without scripts).
+        if extra.is_empty() && filter.is_none() {
+            return;
+        }
+        let mut base = Vec::new();
+        self.legal_actions(&mut base);
+        if let Some(hook) = filter {
+            base = self.filtered(base, hook);
+        }
+        base.extend(extra);
+        self.offer = Some(base);
+    }
+
+    /// The actions the offer hooks add to the pending decision, of any kind (`None`: a hook
+    /// failed, kept in `fault`).
+    fn extra_offers(&mut self) -> Option<Vec<Action>> {
         let mut extra = Vec::new();
         for hook in self.offer_hooks() {
             let arg = if hook == "actions" {
@@ -483,39 +528,19 @@ impl Game {
                 } else {
                     let message = format!("{hook}() must answer an array of offers, or ()");
                     self.fail(&answer.script, &hook, message);
-                    return;
+                    return None;
                 };
                 let mut ids = Vec::new();
                 for o in &offers {
                     if let Err(m) = offer_of(o, &mut ids) {
                         self.fail(&answer.script, &hook, m.to_string());
-                        return;
+                        return None;
                     }
                 }
                 extra.extend(ids.into_iter().map(Action::Script));
             }
         }
-        let filter = match kind {
-            DecisionKind::PlaceTile { .. } => Some("filter_placements"),
-            DecisionKind::Deploy => Some("filter_deploy"),
-            k if matches!(PdDecision::of(&k), Some(PdDecision::DragonStep { .. })) => {
-                Some("filter_dragon_steps")
-            }
-            _ => None,
-        }
-        .filter(|hook| self.hooked(hook));
-        // Nothing offered and nothing filtered: the built-in list and checks stand as they are,
-        // computed when asked (as without scripts).
-        if extra.is_empty() && filter.is_none() {
-            return;
-        }
-        let mut base = Vec::new();
-        self.legal_actions(&mut base);
-        if let Some(hook) = filter {
-            base = self.filtered(base, hook);
-        }
-        base.extend(extra);
-        self.offer = Some(base);
+        Some(extra)
     }
 
     /// The offer hooks that apply to the pending decision, in calling order: `actions(decision)`
@@ -554,11 +579,7 @@ impl Game {
     }
 
     fn decision_map(&self) -> Dynamic {
-        let d = self.decision();
-        let mut m = Map::new();
-        m.insert("player".into(), (d.player as i64).into());
-        m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
-        Dynamic::from_map(m)
+        decision_map(self.decision())
     }
 
     /// Passes the dragon steps or deploy targets of `base` through a filter hook.
@@ -566,7 +587,14 @@ impl Game {
         if !self.hooked(hook) {
             return base;
         }
-        let items: Array = base.iter().filter_map(filter_item).collect();
+        let rules = Arc::clone(&self.rules);
+        let filters = rules
+            .compiled_scripts()
+            .map_or(&[][..], |s| &s.bridge.filters);
+        let items: Array = base
+            .iter()
+            .filter_map(|a| filter_item(filters, a))
+            .collect();
         let Some(answers) = self.call_hook(hook, vec![items.into()]) else {
             return base;
         };
@@ -579,7 +607,7 @@ impl Game {
                 self.fail(&answer.script, hook, message);
                 return base;
             };
-            let allowed: Vec<Key> = list
+            let allowed: Vec<FilterKey> = list
                 .iter()
                 .filter_map(|d| {
                     let m = d.read_lock::<Map>()?;
@@ -588,9 +616,9 @@ impl Game {
                     Some((int("x")?, int("y")?, spot, int("rotation")))
                 })
                 .collect();
-            keep.retain(|a| filter_key(a).is_none_or(|k| allowed.contains(&k)));
+            keep.retain(|a| filter_key(filters, a).is_none_or(|k| allowed.contains(&k)));
         }
-        if keep.iter().all(|a| filter_key(a).is_none())
+        if keep.iter().all(|a| filter_key(filters, a).is_none())
             && base.iter().any(|a| matches!(a, Action::Place { .. }))
         {
             // The drawn tile must go somewhere: a filter that leaves no placement is ignored.
@@ -644,7 +672,7 @@ impl Game {
     }
 
     /// The scripts' own state to change (made on first use).
-    fn scripts_mut(&mut self) -> &mut ScriptState {
+    pub(crate) fn scripts_mut(&mut self) -> &mut ScriptState {
         self.slots.entry::<ScriptState>()
     }
 
@@ -663,19 +691,29 @@ impl Game {
         &mut held[player]
     }
 
-    /// Figures of every kind a script holds off the board for `player` (a variant's hiding
-    /// place).
+    /// Figures of every kind of `player` that scripts keep off the board (a variant's hiding
+    /// place, or any player's custody).
     pub fn held(&self, player: usize) -> u32 {
-        (self.scripts().and_then(|s| s.held.get(player)))
-            .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum())
+        let own = (self.scripts().and_then(|s| s.held.get(player)))
+            .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum());
+        let custody = self.scripts().map_or(0, |s| {
+            s.custody
+                .iter()
+                .filter(|((_, owner, _), _)| *owner == player)
+                .map(|(_, n)| u32::from(*n))
+                .sum()
+        });
+        own + custody
     }
 
-    /// Figures of `kind` a script holds off the board for `player`.
+    /// Figures of `player` of `kind` that scripts keep off the board (held, or in any
+    /// player's custody).
     pub fn held_of(&self, player: usize, kind: FigureKind) -> u8 {
         let Some((i, _)) = self.rules.figures.find(kind) else {
             return 0;
         };
         self.held_at(player, i)
+            .saturating_add(self.in_custody(player, i))
     }
 
     /// The script state (JSON), saved with the game.
@@ -724,7 +762,7 @@ impl Game {
             ));
         }
         if row.joins_own {
-            if !crate::mechanic::base::has_own_follower(self, p, seg) {
+            if !self.has_own_follower(p, seg) {
                 return Err(format!(
                     "{} joins one of its owner's followers, and there is none in that {}",
                     kind.words(),
@@ -737,14 +775,25 @@ impl Game {
         Ok(())
     }
 
-    fn figure_index(&self, id: i64) -> Result<usize, String> {
+    /// Whether `player` has a follower (a figure whose row is tagged `follower`) in the
+    /// feature of `seg`.
+    fn has_own_follower(&self, player: usize, seg: u32) -> bool {
+        let followers = self.rules.figures.kinds(|r| r.has_tag("follower"));
+        self.figures.iter().any(|f| {
+            f.owner == player && followers.contains(f.kind) && self.features.same(f.seg, seg)
+        })
+    }
+
+    /// The index in `figures` of the figure with id `id` (an error naming it otherwise).
+    pub(crate) fn figure_index(&self, id: i64) -> Result<usize, String> {
         self.figures
             .iter()
             .position(|f| f.id as i64 == id)
             .ok_or_else(|| format!("there is no figure {id} on the board"))
     }
 
-    fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
+    /// The position of the tile at (x, y) (an error where there is none).
+    pub(crate) fn tile_pos(&self, x: i64, y: i64) -> Result<Pos, String> {
         script::pos_of(x, y)
             .filter(|p| self.board.at(*p).is_some())
             .ok_or_else(|| format!("there is no tile at ({x},{y})"))
@@ -870,93 +919,89 @@ impl Game {
                     spot: self.seg_spot(seg).1,
                 });
             }
-            Command::MoveDragon { x, y } => {
-                let pos = self.tile_pos(x, y)?;
-                dragon::put(self, pos);
-                events.push(
-                    PdEvent::DragonPlaced {
-                        script: Arc::clone(script),
-                        x: pos.x,
-                        y: pos.y,
-                    }
-                    .into(),
-                );
-            }
-            Command::HideDragon => {
-                dragon::hide(self);
-                events.push(
-                    PdEvent::DragonHidden {
-                        script: Arc::clone(script),
-                    }
-                    .into(),
-                );
-            }
-            Command::Eat { x, y } => {
-                let pos = self.tile_pos(x, y)?;
-                crate::mechanic::pd::dragon::eat(self, pos, events);
-            }
-            Command::EndJourney => {
-                if let Some(j) = dragon::state_mut(self).journey.take() {
-                    events.push(
-                        PdEvent::JourneyEnded {
-                            steps: j.steps,
-                            reason: "script",
-                        }
-                        .into(),
-                    );
-                }
-                dragon::set_due(self, false);
-            }
-            Command::StartJourney { steps_done } => {
-                let at = dragon::at(self).ok_or("the dragon is not on the board")?;
-                let steps = u32::try_from(steps_done).map_err(|_| "steps must be 0 or more")?;
-                dragon::set_due(self, true);
-                dragon::state_mut(self).journey = Some(Journey {
-                    open: None,
-                    steps,
-                    visited: vec![at],
+            Command::Family(apply) => apply(self, script, events)?,
+            Command::Points {
+                player,
+                points,
+                rule,
+                why,
+            } => {
+                let player = self.seat(player)?;
+                let points = signed_points(points)?;
+                let before = i64::from(self.scores[player]);
+                let after = (before + points).clamp(0, i64::from(u32::MAX));
+                self.scores[player] = u32::try_from(after).unwrap_or(u32::MAX);
+                events.push(Event::ScriptPoints {
+                    script: Arc::clone(script),
+                    player,
+                    points: after - before,
+                    rule: rule_id(&rule)?,
+                    why,
                 });
             }
-            Command::MoveFairy { x, y, follower } => {
-                let pos = self.tile_pos(x, y)?;
-                let follower = match follower {
-                    FairyTarget::Tile => None,
-                    FairyTarget::Figure(id) => Some(self.figures[self.figure_index(id)?].id),
-                    FairyTarget::Spot(name) => {
-                        let seg = script::spot_of(&name)
-                            .and_then(|s| self.seg_at(pos, s))
-                            .ok_or_else(|| {
-                                format!("the tile at ({x},{y}) has no feature at `{name}`")
-                            })?;
-                        let newest = self.figures.iter().rev().find(|f| f.seg == seg);
-                        Some(
-                            newest
-                                .ok_or_else(|| format!("no figure stands at ({x},{y}) {name}"))?
-                                .id,
-                        )
-                    }
-                };
-                let figure = follower.and_then(|id| self.figures.iter().find(|f| f.id == id));
-                let spot = figure.map(|f| self.figure_spot(f).1);
-                fairy::set(self, Some(Fairy::next_to(pos, figure)));
-                events.push(
-                    PdEvent::FairyMoved {
-                        player: self.active,
-                        x: pos.x,
-                        y: pos.y,
-                        spot,
-                    }
-                    .into(),
-                );
+            Command::Transfer {
+                from,
+                to,
+                points,
+                rule,
+                why,
+            } => {
+                let (from, to) = (self.seat(from)?, self.seat(to)?);
+                if from == to {
+                    return Err(format!("a transfer needs two players, not {from} twice"));
+                }
+                let points = u32::try_from(signed_points(points)?)
+                    .map_err(|_| format!("a transfer moves 0 or more points, not {points}"))?;
+                let room = u32::MAX - self.scores[to];
+                let moved = points.min(self.scores[from]).min(room);
+                self.scores[from] -= moved;
+                self.scores[to] += moved;
+                events.push(Event::ScriptTransfer {
+                    script: Arc::clone(script),
+                    from,
+                    to,
+                    points: moved,
+                    rule: rule_id(&rule)?,
+                    why,
+                });
             }
-            Command::HideFairy => {
-                fairy::set(self, None);
-                events.push(
-                    PdEvent::FairyHidden {
-                        script: Arc::clone(script),
-                    }
-                    .into(),
-                );
+            Command::Custody {
+                player,
+                kind,
+                holder,
+                from,
+            } => {
+                self.take_into_custody(script, player, &kind, holder, from, events)?;
+            }
+            Command::Free {
+                player,
+                kind,
+                holder,
+            } => {
+                let (p, kind, i) = self.seat_kind(player, &kind)?;
+                let holder = self.seat(holder)?;
+                let held = self
+                    .scripts_mut()
+                    .custody
+                    .entry((holder, p, i))
+                    .or_default();
+                if *held == 0 {
+                    return Err(format!(
+                        "player {holder} holds no {} of player {p}",
+                        kind.noun()
+                    ));
+                }
+                *held -= 1;
+                if *held == 0 {
+                    self.scripts_mut().custody.remove(&(holder, p, i));
+                }
+                self.supply[p][i] += 1;
+                events.push(Event::FigureFreed {
+                    script: Arc::clone(script),
+                    player: p,
+                    holder,
+                    figure: kind,
+                });
             }
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
@@ -997,6 +1042,88 @@ impl Game {
         Ok(())
     }
 
+    /// Puts a figure of `player` into `holder`'s custody: from the board (`from`: its id; it
+    /// goes home first, as `return_figure` sends it) or from its owner's supply (`None`: a
+    /// figure of the kind called `kind`).
+    fn take_into_custody(
+        &mut self,
+        script: &Arc<str>,
+        player: i64,
+        kind: &str,
+        holder: i64,
+        from: Option<i64>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let holder = self.seat(holder)?;
+        let (p, kind) = match from {
+            Some(id) => {
+                let f = &self.figures[self.figure_index(id)?];
+                let (fid, owner, kind) = (f.id, f.owner, f.kind);
+                self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
+                (owner, kind)
+            }
+            None => {
+                let (p, kind, _) = self.seat_kind(player, kind)?;
+                (p, kind)
+            }
+        };
+        let (_, i) = figure_kind(self, kind.name())?;
+        if self.supply[p][i] == 0 {
+            return Err(format!("player {p} has no {} in supply", kind.noun()));
+        }
+        self.supply[p][i] -= 1;
+        let held = self
+            .scripts_mut()
+            .custody
+            .entry((holder, p, i))
+            .or_default();
+        *held = held.saturating_add(1);
+        events.push(Event::FigureInCustody {
+            script: Arc::clone(script),
+            player: p,
+            holder,
+            figure: kind,
+        });
+        Ok(())
+    }
+
+    /// The figures in `holder`'s custody: each owner and kind with how many, in seat and
+    /// figure-table order.
+    pub fn custody(&self, holder: usize) -> Vec<(usize, FigureKind, u8)> {
+        let Some(state) = self.scripts() else {
+            return Vec::new();
+        };
+        let rows = self.rules.figures.rows();
+        state
+            .custody
+            .range((holder, 0, 0)..(holder + 1, 0, 0))
+            .filter_map(|(&(_, owner, i), n)| rows.get(i).map(|r| (owner, r.kind, *n)))
+            .collect()
+    }
+
+    /// Figures of `player` of the kind at `i` of the figure table in anyone's custody.
+    fn in_custody(&self, player: usize, i: usize) -> u8 {
+        self.scripts().map_or(0, |s| {
+            s.custody
+                .iter()
+                .filter(|((_, owner, k), _)| *owner == player && *k == i)
+                .map(|(_, n)| *n)
+                .sum()
+        })
+    }
+
+    /// Whether this turn is half of a double turn: 2 in the turn a mechanic gave, 1 in a turn
+    /// that has earned one, 0 otherwise (`turn_half()`).
+    pub(crate) fn turn_half(&self) -> i64 {
+        if self.is_extra_turn() {
+            2
+        } else if self.is_half_turn() {
+            1
+        } else {
+            0
+        }
+    }
+
     /// The decision a script asked for: its player.
     pub(crate) fn script_decision(&self) -> (usize, DecisionKind) {
         let asking = self.scripts().and_then(|s| s.asked.front());
@@ -1023,6 +1150,14 @@ pub(crate) fn figure_kind(game: &Game, name: &str) -> Result<(FigureKind, usize)
                 names.join(", ")
             )
         })
+}
+
+/// A decision as scripts see it: `#{player, kind}`.
+fn decision_map(d: Decision) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("player".into(), (d.player as i64).into());
+    m.insert("kind".into(), Dynamic::from(d.kind.name().to_string()));
+    Dynamic::from_map(m)
 }
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.
@@ -1076,6 +1211,34 @@ fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), St
     Ok(())
 }
 
+/// The most points one command may give, take or move.
+pub(crate) const MAX_POINTS: i64 = 1_000_000;
+
+/// Signed points of `points(…)` and `transfer(…)`: at most [`MAX_POINTS`] either way.
+fn signed_points(points: i64) -> Result<i64, String> {
+    if points.abs() > MAX_POINTS {
+        return Err(format!(
+            "points are between -{MAX_POINTS} and {MAX_POINTS}, not {points}"
+        ));
+    }
+    Ok(points)
+}
+
+/// A rule id a script names (`TW-8`): 1 to 32 letters, digits, `-`, `.` or `_`.
+fn rule_id(rule: &str) -> Result<String, String> {
+    let ok = (1..=32).contains(&rule.len())
+        && rule
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    if ok {
+        Ok(rule.to_string())
+    } else {
+        Err(format!(
+            "a rule id is 1 to 32 letters, digits, `-`, `.` or `_` (as `TW-8`), not {rule:?}"
+        ))
+    }
+}
+
 /// Points a script gives: a whole number from 0 to 4294967295.
 fn points_of(points: i64) -> Result<u32, String> {
     u32::try_from(points).map_err(|_| {
@@ -1087,11 +1250,9 @@ fn points_of(points: i64) -> Result<u32, String> {
     })
 }
 
-/// What a filter hook compares: x, y, the spot and the rotation in degrees.
-type Key = (i64, i64, Option<String>, Option<i64>);
-
-/// The filter key of a placement, dragon step or deployment (other actions are not filtered).
-fn filter_key(a: &Action) -> Option<Key> {
+/// The filter key of a placement, a deployment or an action some family's filter compares
+/// (`filters`: the dragon's step); other actions are not filtered.
+fn filter_key(filters: &[Filter], a: &Action) -> Option<FilterKey> {
     match *a {
         Action::Place { pos, rotation } => Some((
             pos.x as i64,
@@ -1105,16 +1266,13 @@ fn filter_key(a: &Action) -> Option<Key> {
             Some(spot.name().to_string()),
             None,
         )),
-        a => match PdAction::of(&a) {
-            Some(PdAction::Dragon { pos }) => Some((pos.x as i64, pos.y as i64, None, None)),
-            _ => None,
-        },
+        ref a => filters.iter().find_map(|f| (f.key)(a)),
     }
 }
 
 /// A filtered action as scripts see it: `#{x, y}`, with `spot` or `rotation` where it has one.
-fn filter_item(a: &Action) -> Option<Dynamic> {
-    let (x, y, spot, rotation) = filter_key(a)?;
+fn filter_item(filters: &[Filter], a: &Action) -> Option<Dynamic> {
+    let (x, y, spot, rotation) = filter_key(filters, a)?;
     let mut m = Map::new();
     m.insert("x".into(), x.into());
     m.insert("y".into(), y.into());

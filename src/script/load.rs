@@ -1,18 +1,27 @@
 //! Loading a ruleset compiles its scripts: the data layer reads and checks the files
-//! ([`Ruleset::read`], with the families' sections the registry lists), this layer compiles the
-//! scripts into the ruleset's `compiled` slot, so that a script that does not compile is
-//! refused when the ruleset is loaded.
+//! ([`Ruleset::read`], with the families' sections the registry lists), this layer compiles the scripts, with every family's script commands,
+//! into the ruleset's `compiled` slot, so that a script that does not compile is refused when
+//! the ruleset is loaded (`Ruleset::load`, in the registry, which knows the families).
 
 use crate::data::diagnostic::Diagnostic;
 use crate::data::ruleset::Ruleset;
 use crate::script::Scripts;
+use crate::script::family::ScriptApi;
 
 impl Ruleset {
-    /// Compiles the ruleset's scripts into its `compiled` slot (nothing without scripts); the
-    /// registry's `Ruleset::from_source` calls it once the files are read.
-    pub(crate) fn compile_scripts(&self) -> Result<(), Diagnostic> {
+    /// Compiles the ruleset's scripts (if it has any) with the script commands of `families`
+    /// (`registry::script_families`).
+    pub(crate) fn compile_scripts(
+        &self,
+        families: &[fn(&mut ScriptApi)],
+    ) -> Result<(), Diagnostic> {
         if let Some(sources) = &self.scripts {
-            let scripts = Scripts::load(&sources.files, sources.limits, sources.values.clone())?;
+            let scripts = Scripts::load(
+                &sources.files,
+                sources.limits,
+                sources.values.clone(),
+                families,
+            )?;
             self.compiled.init(scripts);
         }
         Ok(())

@@ -12,7 +12,6 @@ use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Size};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
-use crate::mechanic::pd::vocabulary::PdDecision;
 use crate::model::feature::SegId;
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
@@ -127,14 +126,20 @@ impl Mechanic for ScriptMechanic {
         let Action::Script(id) = *action else {
             return None;
         };
-        let kind = g.decision().kind;
+        let decision = g.decision();
+        let kind = decision.kind;
         g.apply_script_action(id, events);
-        Some(match PdDecision::of(&kind) {
-            _ if asked.by == self.id => Then::Resume,
-            // A script's answer to a dragon step lets the journey stage look again.
-            Some(PdDecision::DragonStep { .. }) => Then::Again,
-            _ => Then::Next,
-        })
+        if asked.by == self.id {
+            // A script's own question interrupts the turn: the game calls no `answered` for
+            // it, so its hooks run here.
+            g.decision_hook(decision, events);
+            return Some(Then::Resume);
+        }
+        // The decision's family says how its stage goes on (a script's answer to a dragon
+        // step lets the journey stage look again); by default the stage is done.
+        let then = (g.rules().compiled_scripts())
+            .and_then(|s| s.bridge.then.iter().find_map(|then| then(&kind)));
+        Some(then.unwrap_or(Then::Next))
     }
 
     fn answered(&self, g: &mut Game, decision: Decision, events: &mut Vec<Event>) {

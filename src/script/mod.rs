@@ -3,40 +3,19 @@
 //! A ruleset lists its scripts (`scripts = ["../scripts/my-rule.rhai"]`, or bare names of
 //! scripts in `scripts/`); every script of an `extends` chain is loaded. A script defines any
 //! of the hook functions below; the game calls each one at its stage of the turn pipeline, the
-//! same stages the built-in mechanics use:
-//!
-//! | hook | when |
-//! |---|---|
-//! | `game_start()` | once, as the first turn begins |
-//! | `turn_start()` | a turn begins (before the fairy's point) |
-//! | `draw()` | the tile is drawn |
-//! | `place()` | the tile is laid (after volcano and dragon-tile effects) |
-//! | `princess()` | after the princess decision |
-//! | `deploy()` | after the deploy decision (deploy, portal, fairy or pass) |
-//! | `dragon_step(step)` | after each dragon step (the dragon has eaten) |
-//! | `feature_scored(feature)` | a feature is scored, before its followers go home |
-//! | `score()` | after the turn's scoring |
-//! | `turn_end()` | the turn ends |
-//! | `game_end()` | after final scoring |
-//! | `actions(decision)` | a decision is pending: return extra actions to offer |
-//! | `action(name, args)` | one of the script's own actions was chosen |
-//! | `filter_dragon_steps(steps)` | return the allowed subset of the dragon's steps |
-//! | `filter_deploy(targets)` | return the allowed subset of the deploy targets |
-//! | `filter_eaten(x, y, ids)` | return the ids of the figures the dragon really eats |
-//!
-//! Narrow forms run only on the turns they concern, so a script pays nothing elsewhere:
-//! `place_<name>()` and `dragon_step_<name>(step)` for a tile carrying the symbol or tag
-//! `<name>`; `actions_<kind>(player)` for one kind of decision, `actions_<kind>_<name>(player)`
-//! when the tile laid this turn carries `<name>`, `actions_<kind>_holding(player)` when scripts
-//! hold followers of the deciding player.
+//! same stages the built-in mechanics use; `scripts/README.md` lists them beside the trait's
+//! hooks (one table, checked by `tests/mechanics.rs`) with their narrow forms.
 //!
 //! Hooks read the game through query functions (`figures()`, `tile_at(x, y)`, …) and change it
 //! only through commands (`score(…)`, `put_follower(…)`, `ask(…)`, …) that the host checks like
-//! any move, so a script cannot corrupt a game. Scripts run sandboxed: operation, call-depth
-//! and size limits, no `eval`, no file or network access, imports only from `scripts/`. The API
-//! is documented in `scripts/README.md`.
+//! any move, so a script cannot corrupt a game. This layer names no family: each family
+//! registers its own queries, commands and decision hooks (`family`). Scripts run sandboxed:
+//! operation, call-depth and size limits, no `eval`, no file or network access, imports only
+//! from `scripts/`. The API is documented in `scripts/README.md`.
 
 pub(crate) mod api;
+pub(crate) mod chance;
+pub(crate) mod family;
 pub use crate::engine::budget;
 pub(crate) mod host;
 pub(crate) mod load;
@@ -70,7 +49,6 @@ pub fn calls_on_this_thread() -> u64 {
 }
 
 /// A command a hook gives; the host applies and checks it after the hook returns.
-#[derive(Clone, Debug)]
 pub(crate) enum Command {
     Score {
         player: i64,
@@ -105,42 +83,42 @@ pub(crate) enum Command {
         spot: String,
         ignore_occupancy: bool,
     },
-    MoveDragon {
-        x: i64,
-        y: i64,
+    /// `points(p, n, rule, why)`: signed points under a rule.
+    Points {
+        player: i64,
+        points: i64,
+        rule: String,
+        why: String,
     },
-    HideDragon,
-    Eat {
-        x: i64,
-        y: i64,
+    /// `transfer(from, to, n, rule, why)`.
+    Transfer {
+        from: i64,
+        to: i64,
+        points: i64,
+        rule: String,
+        why: String,
     },
-    EndJourney,
-    StartJourney {
-        steps_done: i64,
+    /// `hold_figure(p, kind, holder)` (`from: None`) or `capture(id, holder)`.
+    Custody {
+        player: i64,
+        kind: String,
+        holder: i64,
+        from: Option<i64>,
     },
-    MoveFairy {
-        x: i64,
-        y: i64,
-        follower: FairyTarget,
+    /// `release_custody(p, kind, holder)`.
+    Free {
+        player: i64,
+        kind: String,
+        holder: i64,
     },
-    HideFairy,
+    /// A family's own command (the dragon's, the fairy's, …).
+    Family(family::FamilyCommand),
     SetState(Dynamic),
     Ask {
         player: i64,
         offers: Array,
     },
     Log(String),
-}
-
-/// Where `move_fairy(x, y, …)` puts the fairy on its tile.
-#[derive(Clone, Debug)]
-pub(crate) enum FairyTarget {
-    /// Next to the figure with this id.
-    Figure(i64),
-    /// Next to the newest figure on this spot of the tile.
-    Spot(String),
-    /// On the tile, next to nobody (tile mode).
-    Tile,
 }
 
 /// One loaded script.
@@ -163,9 +141,11 @@ pub struct Scripts {
     commands: Arc<Mutex<Vec<(Command, Position)>>>,
     /// One hook call at a time per ruleset: games on several threads share the slot.
     running: Mutex<()>,
-    /// The hooks with narrow forms that some script defines (`actions…`, `place…`,
-    /// `dragon_step…`), so that finding the ones that apply builds no names.
+    /// The functions the scripts define, in name order, so that finding the narrow forms of a
+    /// hook that apply builds no names.
     narrow: Vec<String>,
+    /// What the families told the host (their decision hooks, filters, answers).
+    pub(crate) bridge: family::Bridge,
 }
 
 impl fmt::Debug for Scripts {
@@ -184,17 +164,23 @@ pub(crate) struct Answer {
 }
 
 impl Scripts {
-    /// Compiles the scripts (`(path, text)` pairs) under `limits`; `vars` and `rules` are what
-    /// `vars(name)` and `rule(path)` read.
+    /// Compiles the scripts (`(path, text)` pairs) under `limits`, with the script commands of
+    /// `families`; `rules` is what `vars(name)` and `rule(path)` read.
     pub fn load(
         sources: &[(PathBuf, String)],
         limits: Limits,
         rules: toml::Table,
+        families: &[fn(&mut family::ScriptApi)],
     ) -> Result<Scripts, Diagnostic> {
         let slot: Arc<Mutex<Option<Game>>> = Arc::new(Mutex::new(None));
         let commands: Arc<Mutex<Vec<(Command, Position)>>> = Arc::new(Mutex::new(Vec::new()));
         let mut engine = sandbox(limits, sources);
         crate::script::api::register(&mut engine, &slot, &commands, Arc::new(rules));
+        let mut api = family::ScriptApi::new(&mut engine, &slot, &commands);
+        for family in families {
+            family(&mut api);
+        }
+        let bridge = api.into_bridge();
         let mut units = Vec::new();
         for (path, text) in sources {
             // Imports are resolved here, once, so a script that reaches outside the scripts
@@ -228,11 +214,6 @@ impl Scripts {
         let mut narrow: Vec<String> = units
             .iter()
             .flat_map(|u| u.functions.keys())
-            .filter(|f| {
-                ["actions", "place", "dragon_step"]
-                    .iter()
-                    .any(|p| f.starts_with(p))
-            })
             .cloned()
             .collect();
         narrow.sort();
@@ -244,11 +225,12 @@ impl Scripts {
             commands,
             running: Mutex::new(()),
             narrow,
+            bridge,
         })
     }
 
-    /// The hooks some script defines whose names start with `prefix` (`actions`, `place`,
-    /// `dragon_step`: the broad hook and its narrow forms), in name order.
+    /// The functions some script defines whose names start with `prefix` (`actions`, `place`,
+    /// `answered`: the broad hook and its narrow forms), in name order.
     pub(crate) fn hooks_starting(&self, prefix: &str) -> impl Iterator<Item = &str> {
         self.narrow
             .iter()

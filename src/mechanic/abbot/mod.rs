@@ -33,7 +33,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: Some(vocabulary::words),
     figures: &["abbot"],
-    script: None,
     build,
 };
 

@@ -33,7 +33,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: None,
     figures: &["follower"],
-    script: None,
     build,
 };
 

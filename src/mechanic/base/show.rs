@@ -1,8 +1,8 @@
 //! How the base game shows itself (`engine::show`): what a feature or a farm would pay if it
 //! were scored now, for the board's hover notes.
 
-use super::{farm, score_feature, scoring};
 use super::rules::BaseRules;
+use super::{farm, score_feature, scoring};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::show::Presenter;

@@ -69,7 +69,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: Some(vocabulary::words),
     figures: &["count"],
-    script: None,
     build,
 };
 

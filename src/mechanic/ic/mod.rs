@@ -29,7 +29,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: None,
     figures: &["big"],
-    script: None,
     build,
 };
 

@@ -6,6 +6,7 @@ pub mod fairy;
 pub mod portal;
 pub mod princess;
 pub mod rules;
+pub(crate) mod script;
 pub mod show;
 pub mod vocabulary;
 pub mod volcano;
@@ -34,7 +35,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: Some(vocabulary::words),
     figures: &[],
-    script: None,
     build,
 };
 

@@ -49,7 +49,6 @@ pub const FAMILY: Descriptor = Descriptor {
     },
     vocabulary: Some(vocabulary::words),
     figures: &["builder", "pig"],
-    script: None,
     build,
 };
 

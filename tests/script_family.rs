@@ -1,0 +1,494 @@
+//! Scripts as a full family (issue 30 §4, scripts/README.md): the hooks that follow any
+//! decision, offers at any decision (another family's, another script's), and the primitives
+//! the next boxes need: seeded random numbers, hidden bags, signed points and transfers under a
+//! rule id, figures in another player's custody, and the halves of a double turn.
+
+use castellan::bot::{Bot, RandomBot};
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::{Action, DecisionKind};
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, RuleError, Setup};
+use castellan::model::figure::FigureKind;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Writes the scripts (`name`, text) and a ruleset extending `base` that loads them into a
+/// fresh folder named after `tag`; returns the loaded ruleset.
+fn rules(tag: &str, base: &str, scripts: &[(&str, &str)], extra: &str) -> Arc<Ruleset> {
+    let dir = std::env::temp_dir().join(format!("castellan-family-{tag}"));
+    std::fs::create_dir_all(dir.join("scripts")).expect("dir");
+    let mut names = Vec::new();
+    for (name, text) in scripts {
+        std::fs::write(dir.join(format!("scripts/{name}.rhai")), text).expect("script");
+        names.push(format!("\"scripts/{name}.rhai\""));
+    }
+    let path = dir.join("test.toml");
+    let text = format!(
+        "extends = \"{base}\"\nname = \"t\"\nscripts = [{}]\n{extra}",
+        names.join(", ")
+    );
+    std::fs::write(&path, text).expect("ruleset");
+    Ruleset::load(&path.display().to_string()).expect("the ruleset loads")
+}
+
+fn start(rules: &Arc<Ruleset>, seed: u64) -> (Game, Vec<Event>) {
+    Game::new(
+        Arc::clone(rules),
+        Setup::new(vec!["A".into(), "B".into()], seed),
+    )
+    .expect("the game starts")
+}
+
+/// Plays on with a random bot; returns every event.
+fn finish(game: &mut Game, mut events: Vec<Event>, seed: u64) -> Vec<Event> {
+    let mut bot = RandomBot::new(seed + 7);
+    while !game.is_over() {
+        let action = bot.choose(game);
+        events.extend(game.apply(&action).expect("a legal action is accepted"));
+    }
+    events
+}
+
+fn logs(events: &[Event]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptLog { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first script action offered at the pending decision whose words are `words`.
+fn offered(game: &Game, words: &str) -> Option<Action> {
+    game.legal()
+        .into_iter()
+        .find(|a| matches!(a, Action::Script(_)) && castellan::engine::words::action(a) == words)
+}
+
+const COUNTING: &str = r#"
+fn answered(decision) {
+    let s = state();
+    if type_of(s) == "()" { s = #{}; }
+    let k = decision.kind;
+    if k in s { s[k] += 1; } else { s[k] = 1; }
+    set_state(s);
+}
+fn answered_count_quarter() { log("a quarter decision was answered"); }
+"#;
+
+/// `answered(decision)` follows every answered decision of every family (here the base game's
+/// and the Count's, RULES.md CO-1), and `answered_<kind>()` the decisions of one kind: the
+/// counts the script keeps equal the decisions the game asked, kind by kind.
+#[test]
+fn a_script_hears_every_answered_decision() {
+    let rules = rules("answered", "count", &[("counting", COUNTING)], "");
+    let mut quarters = 0;
+    for seed in 0..6 {
+        let (mut game, _) = start(&rules, seed);
+        let mut bot = RandomBot::new(seed);
+        let mut asked: BTreeMap<String, u64> = BTreeMap::new();
+        let mut events = Vec::new();
+        while !game.is_over() {
+            *asked
+                .entry(game.decision().kind.name().to_string())
+                .or_default() += 1;
+            let action = bot.choose(&game);
+            events.extend(game.apply(&action).expect("legal"));
+        }
+        let heard: BTreeMap<String, u64> = game
+            .script_state()
+            .as_object()
+            .expect("the script kept counts")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_u64().expect("a count")))
+            .collect();
+        assert_eq!(heard, asked, "seed {seed}");
+        let narrow = logs(&events).len() as u64;
+        assert_eq!(narrow, asked.get("count_quarter").copied().unwrap_or(0));
+        quarters += narrow;
+    }
+    assert!(quarters > 0, "the games must include the Count's decisions");
+}
+
+const BRIBE: &str = r#"
+fn actions_count_quarter(player) {
+    [#{ name: "bribe", args: [player], label: "bribe the Count" }]
+}
+fn action(name, args) {
+    if name == "bribe" { points(args[0], 1, "house-bribe", "the Count is bribed"); }
+}
+"#;
+
+/// A script offers its own answer to another family's decision (the Count's quarter, CO-1):
+/// it is in the legal list beside the Count's answers, choosing it answers the decision (the
+/// Count's stage goes on) and runs the script's action.
+#[test]
+fn a_script_answers_another_familys_decision() {
+    let rules = rules("bribe", "count", &[("bribe", BRIBE)], "");
+    let mut bribed = 0;
+    for seed in 0..10 {
+        let (mut game, mut events) = start(&rules, seed);
+        let mut bot = RandomBot::new(seed);
+        while !game.is_over() {
+            let d = game.decision();
+            let action = if d.kind.name() == "count_quarter" {
+                let bribe = offered(&game, "bribe the Count").expect("offered");
+                assert!(game.legal().len() > 1, "the Count's own answers stay");
+                bribe
+            } else {
+                assert!(offered(&game, "bribe the Count").is_none(), "{d:?}");
+                bot.choose(&game)
+            };
+            let score = game.scores()[d.player];
+            let new = game.apply(&action).expect("legal");
+            if d.kind.name() == "count_quarter" {
+                bribed += 1;
+                assert_eq!(game.scores()[d.player], score + 1, "seed {seed}");
+                assert_ne!(game.decision(), d, "the decision was answered");
+            }
+            events.extend(new);
+        }
+        assert!(matches!(events.last(), Some(Event::GameEnded { .. })));
+    }
+    assert!(bribed > 0, "the games must reach the Count's quarters");
+}
+
+const ASKER: &str = r#"
+fn turn_start() {
+    if turn() == 2 { ask(active(), [#{ name: "yes", label: "say yes" }]); }
+}
+fn answered_script() { log("asker heard the answer"); }
+"#;
+
+const ADDER: &str = r#"
+fn actions_script(player) { [#{ name: "maybe", label: "say maybe" }] }
+fn action(name, args) { if name == "maybe" { score(active(), 3, "maybe"); } }
+"#;
+
+/// One script adds an answer to another script's question; choosing it ends the question and
+/// runs its own action, and `answered_script()` follows the answer.
+#[test]
+fn a_script_adds_to_another_scripts_question() {
+    let rules = rules("ask", "hig", &[("asker", ASKER), ("adder", ADDER)], "");
+    let (mut game, _) = start(&rules, 3);
+    while game.decision().kind != DecisionKind::Script {
+        let action = game.legal()[0];
+        game.apply(&action).expect("legal");
+    }
+    let words: Vec<String> = game
+        .legal()
+        .iter()
+        .map(castellan::engine::words::action)
+        .collect();
+    assert_eq!(words, ["say yes", "say maybe"]);
+    let player = game.decision().player;
+    let before = game.scores()[player];
+    let maybe = offered(&game, "say maybe").expect("offered");
+    let events = game.apply(&maybe).expect("legal");
+    assert_eq!(game.scores()[player], before + 3);
+    assert_ne!(
+        game.decision().kind,
+        DecisionKind::Script,
+        "the question is over"
+    );
+    assert_eq!(logs(&events), ["asker heard the answer"]);
+}
+
+const DICE: &str = r#"
+fn turn_start() { log(`${random(6)} ${random(1000000)}`); }
+"#;
+
+/// `random(n)` comes from the game's seeded generator: the same seed gives the same numbers
+/// (and a replay of the record too), another seed others; every number is in 0..n.
+#[test]
+fn random_numbers_replay_and_differ_by_seed() {
+    let rules = rules("dice", "hig", &[("dice", DICE)], "");
+    let play = |seed| {
+        let (mut game, events) = start(&rules, seed);
+        let events = finish(&mut game, events, seed);
+        let rolls: Vec<(i64, i64)> = logs(&events)
+            .iter()
+            .map(|l| {
+                let (a, b) = l.split_once(' ').expect("two numbers");
+                (a.parse().expect("a number"), b.parse().expect("a number"))
+            })
+            .collect();
+        (game, rolls)
+    };
+    let (game, first) = play(11);
+    let (_, again) = play(11);
+    let (_, other) = play(12);
+    assert_eq!(first, again, "the same seed rolls the same");
+    assert_ne!(first, other, "another seed rolls otherwise");
+    assert!(
+        first
+            .iter()
+            .all(|(d, m)| (0..6).contains(d) && (0..1_000_000).contains(m))
+    );
+    let faces: std::collections::BTreeSet<i64> = first.iter().map(|r| r.0).collect();
+    assert_eq!(faces.len(), 6, "a game's rolls show every face: {faces:?}");
+    // A written record replays to the same rolls.
+    let text = castellan::record::write(&game, "t");
+    let path = std::env::temp_dir().join("castellan-family-dice/test.toml");
+    let replay = castellan::record::Record::parse(castellan::data::library::Source {
+        path: std::env::temp_dir().join("castellan-family-dice/mem.toml"),
+        text: text.replace(
+            "ruleset = \"t\"",
+            &format!("ruleset = {:?}", path.display().to_string()),
+        ),
+    })
+    .expect("parses")
+    .replay()
+    .expect("replays");
+    assert_eq!(replay.game.scores(), game.scores());
+}
+
+const FLOCK: &str = r#"
+fn game_start() {
+    bag_put("flock", "sheep", 3);
+    bag_put("flock", "wolf", 1);
+}
+fn turn_start() {
+    if bag_count("flock") > 0 {
+        let before = bag_count("flock", "wolf");
+        let token = bag_draw("flock");
+        log(`${token} ${bag_count("flock")} ${before - bag_count("flock", "wolf")}`);
+    }
+}
+"#;
+
+/// A hidden bag (RULES-MORE.md HS, the sheep bag): four tokens put in come out one a turn,
+/// each once, in an order that depends on the seed; `bag_count` counts what is left; a search
+/// bot's copy (`resample_hidden`) draws in its own order.
+#[test]
+fn a_bag_gives_its_tokens_in_a_seeded_order() {
+    let rules = rules("flock", "hig", &[("flock", FLOCK)], "");
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let (mut game, events) = start(&rules, seed);
+        let events = finish(&mut game, events, seed);
+        let drawn: Vec<&str> = logs(&events);
+        assert_eq!(drawn.len(), 4, "seed {seed}: {drawn:?}");
+        let mut tokens: Vec<&str> = drawn
+            .iter()
+            .map(|l| l.split(' ').next().unwrap_or(""))
+            .collect();
+        let left: Vec<&str> = drawn
+            .iter()
+            .map(|l| l.split(' ').nth(1).unwrap_or(""))
+            .collect();
+        assert_eq!(left, ["3", "2", "1", "0"], "seed {seed}");
+        for l in &drawn {
+            let wolf_out = l.split(' ').nth(2) == Some("1");
+            assert_eq!(wolf_out, l.starts_with("wolf"), "seed {seed}: {l}");
+        }
+        orders.insert(tokens.join(","));
+        tokens.sort_unstable();
+        assert_eq!(tokens, ["sheep", "sheep", "sheep", "wolf"], "seed {seed}");
+    }
+    assert!(
+        orders.len() > 1,
+        "the order depends on the seed: {orders:?}"
+    );
+    // A copy re-sampled for a search draws the rest in an order of its own seed.
+    let (game, _) = start(&rules, 1);
+    let mut resampled = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let mut copy = game.clone();
+        copy.resample_hidden(seed);
+        let events = finish(&mut copy, Vec::new(), 1);
+        resampled.insert(logs(&events).join("|"));
+    }
+    assert!(resampled.len() > 1, "{resampled:?}");
+}
+
+const RANSOM: &str = r#"
+fn turn_start() {
+    if turn() == 1 {
+        score(0, 2, "a gift");
+        score(1, 10, "a gift");
+        points(0, -5, "TW-8", "ransom paid");
+        transfer(1, 0, 4, "TW-8", "ransom");
+        transfer(0, 1, 100, "TW-8", "more than there is");
+    }
+}
+"#;
+
+/// Signed points and transfers under a rule id (RULES-MORE.md TW-8, ransom): a score never goes
+/// below 0, a transfer moves at most what the payer has, and each is logged in words with its
+/// rule id.
+#[test]
+fn points_are_signed_and_move_between_players() {
+    let rules = rules("ransom", "hig", &[("ransom", RANSOM)], "");
+    let (game, events) = start(&rules, 1);
+    assert_eq!(game.scores(), [0, 10]);
+    let moved: Vec<(String, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptPoints { points, rule, .. } => Some((rule.clone(), *points)),
+            Event::ScriptTransfer { points, rule, .. } => Some((rule.clone(), i64::from(*points))),
+            _ => None,
+        })
+        .collect();
+    let tw8 = |n| ("TW-8".to_string(), n);
+    assert_eq!(moved, [tw8(-2), tw8(4), tw8(4)]);
+    let names = vec!["A".to_string(), "B".to_string()];
+    let words: Vec<String> = events
+        .iter()
+        .filter(|e| matches!(e, Event::ScriptPoints { .. } | Event::ScriptTransfer { .. }))
+        .map(|e| castellan::engine::words::event(e, &names).to_string())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "ransom: A loses 2 (ransom paid; TW-8)",
+            "ransom: B pays A 4 (ransom; TW-8)",
+            "ransom: A pays B 4 (more than there is; TW-8)",
+        ]
+    );
+}
+
+const CAPTOR: &str = r#"
+fn deploy() {
+    let mine = figures().filter(|f| f.player == active());
+    if turn() <= 2 && mine.len() > 0 {
+        capture(mine[0].id, 1 - active());
+    }
+}
+fn turn_start() {
+    if turn() == 5 {
+        for c in custody(1) { release_custody(c.player, c.kind, 1); }
+    }
+}
+fn turn_end() {
+    if turn() == 5 { log(`${custody_of(0, "follower", 1)} ${custody(0).len()}`); }
+}
+"#;
+
+/// A figure in another player's custody (RULES-MORE.md TW-5/TW-7, prisoners): captured from
+/// the board it stands nowhere and is in no supply, it is counted as its owner's held figure
+/// (every figure stays counted), and released it goes back to its owner's supply.
+#[test]
+fn figures_go_into_custody_and_back() {
+    let rules = rules("captor", "hig", &[("captor", CAPTOR)], "");
+    let follower = FigureKind::Follower;
+    let total = |g: &Game, p: usize| {
+        let board = g.figures().iter().filter(|f| f.owner == p).count() as u32;
+        board + u32::from(g.supply(p, follower)) + g.held(p)
+    };
+    let (mut game, mut events) = start(&rules, 4);
+    let per_player = total(&game, 0);
+    let mut captured = 0;
+    while game.turn() < 6 && !game.is_over() {
+        // Deploy a follower whenever possible, so there is one to capture.
+        let legal = game.legal();
+        let action = legal
+            .iter()
+            .find(|a| matches!(a, Action::Deploy { .. }))
+            .copied()
+            .unwrap_or(legal[0]);
+        let new = game.apply(&action).expect("legal");
+        for e in &new {
+            if let Event::FigureInCustody { player, holder, .. } = e {
+                captured += 1;
+                assert_eq!(*holder, 1 - player);
+                assert_eq!(game.custody(*holder).len(), 1);
+            }
+        }
+        events.extend(new);
+        assert_eq!((total(&game, 0), total(&game, 1)), (per_player, per_player));
+    }
+    assert_eq!(captured, 2, "turns 1 and 2 each capture one");
+    assert!(
+        game.custody(1).is_empty(),
+        "B gave A's follower back on turn 5"
+    );
+    assert_eq!(
+        game.custody(0),
+        [(1, follower, 1)],
+        "A still holds B's follower"
+    );
+    assert_eq!((game.held(0), game.held(1)), (0, 1));
+    let freed: Vec<(usize, usize)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::FigureFreed { player, holder, .. } => Some((*player, *holder)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(freed, [(0, 1)]);
+    assert_eq!(logs(&events).last(), Some(&"0 1"));
+}
+
+const HALVES: &str = r#"
+fn turn_start() { log(`start ${turn_half()} ${active()}`); }
+fn turn_end() { log(`end ${turn_half()} ${active()}`); }
+"#;
+
+/// The two halves of a builder's double turn told apart (RULES.md §1.10): `turn_half()` is 1
+/// at the end of a turn that earned a second one, 2 in that second turn (played by the same
+/// player), and 0 in every other turn (a turn that earned nothing is followed by a plain one).
+#[test]
+fn the_halves_of_a_double_turn_are_told_apart() {
+    let rules = rules("halves", "hig-tb", &[("halves", HALVES)], "");
+    let mut doubles = 0;
+    for seed in 0..8 {
+        let (mut game, events) = start(&rules, seed);
+        let events = finish(&mut game, events, seed);
+        let lines: Vec<Vec<&str>> = logs(&events)
+            .iter()
+            .map(|l| l.split(' ').collect())
+            .collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l[0] == "start" && l[1] == "2" {
+                doubles += 1;
+                let before = &lines[i - 1];
+                assert_eq!(before[..], ["end", "1", l[2]], "seed {seed}: line {i}");
+            }
+            if l[0] == "start" && l[1] == "0" && i > 0 {
+                assert_ne!(lines[i - 1][1], "1", "seed {seed}: line {i}");
+            }
+        }
+    }
+    assert!(doubles > 0, "the games must include double turns");
+}
+
+/// Hostile arguments are script errors at the call's line and column; the action is refused
+/// and the game stays as it was.
+#[test]
+fn bad_arguments_are_located_errors() {
+    for (call, what) in [
+        ("random(0)", "random(n) needs n from 1"),
+        ("bag_put(\"b\", \"t\", 0)", "bag_put puts 1 to 10000"),
+        ("bag_put(\"b\", \"t\", 20000)", "bag_put puts 1 to 10000"),
+        (
+            "points(0, 2000000, \"X-1\", \"too many\")",
+            "points are between",
+        ),
+        ("points(0, 1, \"no rule!\", \"bad rule\")", "a rule id is"),
+        (
+            "transfer(0, 0, 1, \"X-1\", \"to oneself\")",
+            "a transfer needs two players",
+        ),
+        (
+            "transfer(0, 1, -3, \"X-1\", \"backwards\")",
+            "a transfer moves 0 or more",
+        ),
+        ("capture(999, 1)", "there is no figure 999"),
+        ("release_custody(0, \"follower\", 1)", "holds no follower"),
+        ("hold_figure(0, \"wizard\", 1)", "no figure `wizard`"),
+    ] {
+        let script = format!("fn place() {{\n    {call};\n}}\n");
+        let rules = rules("hostile", "hig", &[("hostile", &script)], "");
+        let (mut game, _) = start(&rules, 2);
+        let before = castellan::record::write(&game, "t");
+        let action = game.legal()[0];
+        let Err(RuleError::Script(e)) = game.apply(&action) else {
+            panic!("{call} must fail")
+        };
+        assert!(e.message.contains(what), "{call}: {e}");
+        assert_eq!((e.line, e.column > 0), (2, true), "{call}: {e}");
+        assert_eq!(castellan::record::write(&game, "t"), before, "{call}");
+    }
+}
