@@ -8,10 +8,11 @@
 //! no two entries read the same.
 
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::words;
 use crate::mechanic::count::vocabulary::{CountAction, CountDecision, how_many};
+use crate::mechanic::pd::vocabulary::EATEN;
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision};
 use crate::model::figure::{Figure, FigureKind};
 use crate::model::geometry::{Edge, Pos, Spot};
@@ -424,15 +425,7 @@ fn dragon_eats(game: &Game, step: &Action, pos: Pos, me: usize, names: &[String]
     };
     let eaten = events
         .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Event::FigureReturned {
-                    reason: ReturnReason::Eaten,
-                    ..
-                }
-            )
-        })
+        .filter(|e| matches!(e, Event::FigureReturned { reason: EATEN, .. }))
         .count();
     let on_tile: Vec<&Figure> = game
         .figures()
@@ -454,7 +447,7 @@ fn dragon_eats(game: &Game, step: &Action, pos: Pos, me: usize, names: &[String]
             Event::FigureReturned {
                 player,
                 figure,
-                reason: ReturnReason::Eaten,
+                reason: EATEN,
                 ..
             } => Some(format!(
                 "{} {}",

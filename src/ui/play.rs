@@ -20,10 +20,11 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup};
 use crate::engine::words;
 use crate::mechanic::count::vocabulary::CountDecision;
+use crate::mechanic::pd::vocabulary::EATEN;
 use crate::mechanic::pd::vocabulary::{PdDecision, PdEvent};
 use crate::mechanic::tb::vocabulary::TbEvent;
 use crate::model::geometry::Rotation;
@@ -597,13 +598,7 @@ impl Session {
                 (Event::TurnStarted { .. } | Event::GameEnded { .. }, _) => Paint::Bold,
                 (Event::Scored { .. }, _) | (_, Some(PdEvent::FairyPoint { .. })) => Paint::Green,
                 _ if goods => Paint::Green,
-                (
-                    Event::FigureReturned {
-                        reason: ReturnReason::Eaten,
-                        ..
-                    },
-                    _,
-                )
+                (Event::FigureReturned { reason: EATEN, .. }, _)
                 | (_, Some(PdEvent::DragonMoved { .. })) => Paint::Red,
                 (Event::FigureReturned { .. }, _) => Paint::Yellow,
                 _ => Paint::Plain,
