@@ -12,6 +12,7 @@ use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::abbot::vocabulary::{AbbotAction, AbbotEvent};
+use castellan::mechanic::pd::vocabulary::EATEN;
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -277,7 +278,7 @@ fn d7_the_dragon_eats_the_abbot() {
     let Replay { game, events } = run(&load("dragon-eats-abbot"));
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::FigureReturned { player: 0, figure, x: 0, y: 1, reason: ReturnReason::Eaten, .. }
+        Event::FigureReturned { player: 0, figure, x: 0, y: 1, reason: EATEN, .. }
             if *figure == abbot()
     )));
     assert!(game.figures().is_empty());

@@ -7,10 +7,11 @@
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
-use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::event::Event;
 use castellan::engine::game::{Game, Setup};
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::pd::vocabulary::PdAction;
+use castellan::mechanic::pd::vocabulary::{EATEN, PRINCESS};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -139,7 +140,7 @@ fn a16_any_the_princess_takes_the_big_follower() {
     let Replay { game, events } = run(&load("princess-big-any"));
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::FigureReturned { player: BLUE, figure, reason: ReturnReason::Princess, .. }
+        Event::FigureReturned { player: BLUE, figure, reason: PRINCESS, .. }
             if *figure == big()
     )));
     assert_eq!(scored(&events), vec![(RED, 6, FeatureKind::City)]);
@@ -190,7 +191,7 @@ fn d7_every_menu_eats_the_big_follower() {
         assert!(
             events.iter().any(|e| matches!(
                 e,
-                Event::FigureReturned { player: RED, figure, x: 0, y: 1, reason: ReturnReason::Eaten }
+                Event::FigureReturned { player: RED, figure, x: 0, y: 1, reason: EATEN }
                     if *figure == big()
             )),
             "{fixture}"

@@ -12,8 +12,9 @@ mod common;
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, DecisionKind};
-use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::event::Event;
 use castellan::engine::game::{Game, Setup, SetupError};
+use castellan::mechanic::pd::vocabulary::EATEN;
 use castellan::mechanic::pd::vocabulary::{PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
@@ -223,13 +224,9 @@ fn dg_t2_dragon_rushes_into_an_occupied_dungeon() {
     assert_eq!(held(g), [1, 0]);
     assert_eq!(journey_end(&r.events), [(3, "script")]);
     assert!(
-        !r.events.iter().any(|e| matches!(
-            e,
-            Event::FigureReturned {
-                reason: ReturnReason::Eaten,
-                ..
-            }
-        )),
+        !r.events
+            .iter()
+            .any(|e| matches!(e, Event::FigureReturned { reason: EATEN, .. })),
         "nothing is eaten"
     );
     assert!(matches!(g.decision().kind, DecisionKind::PlaceTile { .. }));
@@ -271,7 +268,7 @@ fn dg_t3_owners_flee_clockwise_and_the_rest_is_eaten() {
         e,
         Event::FigureReturned {
             player: 0,
-            reason: ReturnReason::Eaten,
+            reason: EATEN,
             x: 0,
             y: 2,
             ..
@@ -386,7 +383,7 @@ fn dg_t5_coming_out_is_step_one_and_the_next_player_goes_on() {
             end.events[placed + 1],
             Event::FigureReturned {
                 player: 2,
-                reason: ReturnReason::Eaten,
+                reason: EATEN,
                 ..
             }
         ),

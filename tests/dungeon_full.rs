@@ -10,8 +10,9 @@ mod common;
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
-use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::event::Event;
 use castellan::engine::game::{Game, Setup};
+use castellan::mechanic::pd::vocabulary::EATEN;
 use castellan::mechanic::pd::vocabulary::PdEvent;
 use castellan::model::geometry::Pos;
 use castellan::record::Record;
@@ -154,7 +155,7 @@ fn asked_on_e3(name: &str, figure: &str) -> (Record, Game) {
 /// Whether `events` send `player`'s figure of kind `figure` home as the dragon's meal.
 fn eaten(events: &[Event], player: usize, figure: &str) -> bool {
     events.iter().any(|e| {
-        matches!(e, Event::FigureReturned { player: p, figure: f, reason: ReturnReason::Eaten, .. }
+        matches!(e, Event::FigureReturned { player: p, figure: f, reason: EATEN, .. }
             if *p == player && *f == kind(figure))
     })
 }

@@ -21,6 +21,7 @@
 use castellan::engine::action::Action;
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::Game;
+use castellan::mechanic::pd::vocabulary::{EATEN, PRINCESS};
 use castellan::mechanic::pd::vocabulary::{PdAction, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
@@ -227,10 +228,7 @@ fn d4_three_players_move_the_dragon_in_seat_order_from_the_active_player() {
     ];
     assert_eq!(walked, expected);
     assert_eq!(r.game.dragon(), Some(at(5, 0)));
-    assert_eq!(
-        returned(&r.events),
-        [(GREEN, at(5, 0), ReturnReason::Eaten)]
-    );
+    assert_eq!(returned(&r.events), [(GREEN, at(5, 0), EATEN)]);
     assert_eq!(follower_supply(&r.game, GREEN), 7);
     assert!(r.game.figures().is_empty());
     assert!(r.game.is_over());
@@ -287,7 +285,7 @@ fn a24_a_princess_joining_two_cities_may_remove_a_knight_of_either() {
     assert_eq!(
         home,
         [
-            (BLUE, at(1, -1), ReturnReason::Princess),
+            (BLUE, at(1, -1), PRINCESS),
             (RED, at(-1, -1), ReturnReason::Scored),
         ]
     );
@@ -371,7 +369,7 @@ fn b_e1_a_dragon_tile_as_the_last_tile_moves_before_final_scoring() {
         journey_steps(&r.events),
         [(1, RED, at(0, 0)), (2, BLUE, at(1, 0)), (3, RED, at(2, 0))]
     );
-    assert_eq!(returned(&r.events), [(BLUE, at(1, 0), ReturnReason::Eaten)]);
+    assert_eq!(returned(&r.events), [(BLUE, at(1, 0), EATEN)]);
     let eaten = first(&r.events, |e| matches!(e, Event::FigureReturned { .. }));
     let end = first(&r.events, |e| matches!(e, Event::GameEnded { .. }));
     assert!(eaten < end);
@@ -457,7 +455,7 @@ fn v5_a_volcano_journey_when_toggled() {
         journey_steps(&r.events),
         [(1, BLUE, at(1, 0)), (2, RED, at(0, 0))]
     );
-    assert_eq!(returned(&r.events), [(RED, at(1, 0), ReturnReason::Eaten)]);
+    assert_eq!(returned(&r.events), [(RED, at(1, 0), EATEN)]);
     assert_eq!(r.game.dragon(), Some(at(0, 0)));
     assert!(r.game.figures().is_empty());
 }
@@ -509,7 +507,7 @@ fn d10_eat_on_start_eats_the_builder_on_the_volcano_when_toggled() {
     ));
     assert_eq!(
         builder_fate(&r.events),
-        [(at(2, 0), None), (at(2, 0), Some(ReturnReason::Eaten))]
+        [(at(2, 0), None), (at(2, 0), Some(EATEN))]
     );
     let eaten = first(&r.events, |e| matches!(e, Event::FigureReturned { .. }));
     let first_step = first(&r.events, |e| {

@@ -20,6 +20,7 @@ use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError};
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::pd::rules::PdRules;
+use castellan::mechanic::pd::vocabulary::{EATEN, PRINCESS};
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
@@ -470,7 +471,7 @@ fn t_d1_journey_step_by_step() {
     );
     assert_eq!(journey_ends(&events), vec![(6, "steps_done")]);
     assert_eq!(
-        returned(&events, ReturnReason::Eaten),
+        returned(&events, EATEN),
         vec![(BOB, at(-1, -1)), (ANNA, at(-2, 0))]
     );
     assert_eq!(game.dragon(), Some(at(-2, -2)));
@@ -505,10 +506,7 @@ fn t_d1b_start_tile_not_visited() {
     assert_eq!((s[4].0, s[4].1, &s[4].2), (5, ANNA, &positions(&[(1, 0)])));
     assert_eq!(journey_ends(&events), vec![(5, "dead_end")]);
     assert_eq!(game.dragon(), Some(at(1, 0)));
-    assert_eq!(
-        returned(&events, ReturnReason::Eaten),
-        vec![(BOB, at(-1, -1))]
-    );
+    assert_eq!(returned(&events, EATEN), vec![(BOB, at(-1, -1))]);
     assert_eq!(
         figures(&game),
         set([(ANNA, at(-2, 0), "C"), (CHRIS, at(-1, -2), "C")])
@@ -569,7 +567,7 @@ fn t_d2_fairy_bars_its_tile() {
     );
     // From (-1,-1) the only unvisited neighbour is the fairy's tile: dead end.
     assert_eq!(journey_ends(&events), vec![(2, "dead_end")]);
-    assert!(returned(&events, ReturnReason::Eaten).is_empty());
+    assert!(returned(&events, EATEN).is_empty());
     assert_eq!(game.dragon(), Some(at(-1, -1)));
     assert_eq!(figures(&game), set([(RED, at(-1, 0), "W")]));
     let f = game.fairy().expect("the fairy is on the board");
@@ -609,7 +607,7 @@ fn t_d2_house_fairy_shield_enters_but_eats_nothing() {
         ]
     );
     assert_eq!(journey_ends(&events), vec![(4, "dead_end")]);
-    assert!(returned(&events, ReturnReason::Eaten).is_empty());
+    assert!(returned(&events, EATEN).is_empty());
     assert_eq!(figures(&game), set([(RED, at(-1, 0), "W")]));
     assert_eq!(game.fairy().map(|f| f.pos), Some(at(-1, 0)));
     assert_eq!(game.dragon(), Some(at(0, -2)));
@@ -641,10 +639,7 @@ fn t_d3_journey(points: &[Point], game: &Game, events: &[Event]) {
 fn t_d3_before_scoring_thief_eaten_red_0() {
     let (points, game, events) = trace(&load("dragon/t-d3-before-scoring"));
     t_d3_journey(&points, &game, &events);
-    assert_eq!(
-        returned(&events, ReturnReason::Eaten),
-        vec![(RED, at(1, 0))]
-    );
+    assert_eq!(returned(&events, EATEN), vec![(RED, at(1, 0))]);
     assert!(scored(&events).is_empty());
     assert_eq!(game.scores(), &[0, 0]);
     // Order: deploy decision (Blue passes), journey, then the road is completed.
@@ -678,10 +673,7 @@ fn t_d3_after_tile_thief_eaten_red_0() {
     let record = load("dragon/t-d3-after-tile");
     let (points, game, events) = trace(&record);
     t_d3_journey(&points, &game, &events);
-    assert_eq!(
-        returned(&events, ReturnReason::Eaten),
-        vec![(RED, at(1, 0))]
-    );
+    assert_eq!(returned(&events, EATEN), vec![(RED, at(1, 0))]);
     assert!(scored(&events).is_empty());
     assert_eq!(game.scores(), &[0, 0]);
     let kinds: Vec<DecisionKind> = points.iter().map(|p| p.decision.kind).collect();
@@ -712,7 +704,7 @@ fn t_d3_after_tile_thief_eaten_red_0() {
 fn t_d3_after_scoring_road_scored_red_3() {
     let (points, game, events) = trace(&load("dragon/t-d3-after-scoring"));
     t_d3_journey(&points, &game, &events);
-    assert!(returned(&events, ReturnReason::Eaten).is_empty());
+    assert!(returned(&events, EATEN).is_empty());
     assert_eq!(
         returned(&events, ReturnReason::Scored),
         vec![(RED, at(1, 0))]
@@ -913,7 +905,7 @@ fn t_d5_volcano_turn() {
     let Replay { game, events } = replay(name);
     assert!(journey_steps(&events).is_empty());
     assert!(journey_ends(&events).is_empty());
-    assert!(returned(&events, ReturnReason::Eaten).is_empty());
+    assert!(returned(&events, EATEN).is_empty());
     assert_eq!(
         scored(&events),
         vec![(RED, 4, FeatureKind::City, "§1.6 completed city")]
@@ -1023,7 +1015,7 @@ fn d12_dragon_eats_on_the_tile_just_placed() {
                 player: 0,
                 x: 0,
                 y: 1,
-                reason: ReturnReason::Eaten,
+                reason: EATEN,
                 ..
             }
         )
@@ -1072,7 +1064,7 @@ fn d1_fairy_moved_before_the_journey() {
         ]
     );
     assert_eq!(journey_ends(&events), vec![(2, "dead_end")]);
-    assert!(returned(&events, ReturnReason::Eaten).is_empty());
+    assert!(returned(&events, EATEN).is_empty());
     assert_eq!(figures(&game), set([(RED, at(-1, 0), "W")]));
 }
 
@@ -1111,10 +1103,7 @@ fn d1_after_tile_journey_comes_before_the_fairy() {
     let err = refused(&mut game, fairy(-1, 0, "W"));
     assert!(matches!(err, RuleError::WrongDecision(_)), "{err:?}");
     let events = game.apply(&dragon_to(-1, 0)).expect("legal");
-    assert_eq!(
-        returned(&events, ReturnReason::Eaten),
-        vec![(RED, at(-1, 0))]
-    );
+    assert_eq!(returned(&events, EATEN), vec![(RED, at(-1, 0))]);
     assert!(game.figures().is_empty());
 }
 
@@ -1149,10 +1138,7 @@ fn t_p1_remove_then_nothing_may_be_deployed() {
     forbidden(&mut game, fairy(-1, 1, "C"), "FA2");
 
     let Replay { game, events } = replay(name);
-    assert_eq!(
-        returned(&events, ReturnReason::Princess),
-        vec![(BLUE, at(0, 0))]
-    );
+    assert_eq!(returned(&events, PRINCESS), vec![(BLUE, at(0, 0))]);
     assert_eq!(figures(&game), set([(RED, at(-1, 1), "C")]));
     assert_eq!([supply(&game, RED), supply(&game, BLUE)], [6, 7]);
     assert_eq!(game.fairy(), None);
@@ -1177,7 +1163,7 @@ fn t_p1_keep_then_deploy_normally() {
     );
     forbidden(&mut game, deploy(1, 0, "E"), "B-F3");
     let Replay { game, events } = replay(name);
-    assert!(returned(&events, ReturnReason::Princess).is_empty());
+    assert!(returned(&events, PRINCESS).is_empty());
     assert_eq!(
         figures(&game),
         set([
@@ -1220,10 +1206,7 @@ fn t_p1_must_remove() {
     game.apply(&remove(0, 0, "E")).expect("legal");
     assert_eq!(game.legal(), vec![Action::Pass]);
     let Replay { game, events } = replay(name);
-    assert_eq!(
-        returned(&events, ReturnReason::Princess),
-        vec![(BLUE, at(0, 0))]
-    );
+    assert_eq!(returned(&events, PRINCESS), vec![(BLUE, at(0, 0))]);
     assert_eq!([supply(&game, RED), supply(&game, BLUE)], [6, 7]);
 }
 
@@ -1247,10 +1230,7 @@ fn t_p2_princess_completes_a_fairy_city() {
             .iter()
             .any(|e| matches!(PdEvent::of(e), Some(PdEvent::FairyPoint { .. })))
     );
-    assert_eq!(
-        returned(&events, ReturnReason::Princess),
-        vec![(BLUE, at(0, 0))]
-    );
+    assert_eq!(returned(&events, PRINCESS), vec![(BLUE, at(0, 0))]);
     let f = game.fairy().expect("the fairy stays on the board");
     assert_eq!((f.pos, f.follower), (at(0, 0), None));
     assert_eq!(game.scores(), &[0, 0]);
@@ -1277,10 +1257,7 @@ fn t_p3_must_remove_own_knight() {
     assert_eq!(game.legal(), vec![Action::Pass]);
     forbidden(&mut game, deploy(1, 0, "NL"), "PR5");
     let Replay { game, events } = replay(name);
-    assert_eq!(
-        returned(&events, ReturnReason::Princess),
-        vec![(RED, at(0, 0))]
-    );
+    assert_eq!(returned(&events, PRINCESS), vec![(RED, at(0, 0))]);
     assert!(game.figures().is_empty());
     assert_eq!(supply(&game, RED), 7);
 }

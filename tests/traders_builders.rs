@@ -11,6 +11,7 @@
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
 use castellan::engine::event::{Event, ReturnReason};
+use castellan::mechanic::pd::vocabulary::{EATEN, LAST_FOLLOWER, PRINCESS};
 use castellan::mechanic::tb::{self, vocabulary::TbEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
@@ -297,14 +298,8 @@ fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
     // The knight goes by the princess (PR3), the builder with it by PR7 (issue 30), and the
     // words say so.
     let r = replay("pr7-princess", None);
-    assert_eq!(
-        returns(&r.events, "follower"),
-        vec![(0, ReturnReason::Princess)]
-    );
-    assert_eq!(
-        returns(&r.events, "builder"),
-        vec![(0, ReturnReason::LastFollower)]
-    );
+    assert_eq!(returns(&r.events, "follower"), vec![(0, PRINCESS)]);
+    assert_eq!(returns(&r.events, "builder"), vec![(0, LAST_FOLLOWER)]);
     let words: Vec<String> = (r.events.iter())
         .filter(|e| matches!(e, Event::FigureReturned { .. }))
         .map(|e| castellan::engine::words::event(e, &[]).to_string())
@@ -323,14 +318,8 @@ fn pr7_the_princess_sends_the_builder_home_with_the_last_knight() {
 fn d8_the_dragon_eating_the_last_knight_sends_the_builder_home() {
     // RULES.md D8 and scenario T-D6 (knight), `pd.dragon.return_builder_pig = true` (002, 004).
     let r = replay("d8-dragon", None);
-    assert_eq!(
-        returns(&r.events, "follower"),
-        vec![(0, ReturnReason::Eaten)]
-    );
-    assert_eq!(
-        returns(&r.events, "builder"),
-        vec![(0, ReturnReason::Eaten)]
-    );
+    assert_eq!(returns(&r.events, "follower"), vec![(0, EATEN)]);
+    assert_eq!(returns(&r.events, "builder"), vec![(0, EATEN)]);
     assert!(standing(&r, 0, "builder").is_empty());
 }
 
@@ -338,10 +327,7 @@ fn d8_the_dragon_eating_the_last_knight_sends_the_builder_home() {
 fn d8_without_return_builder_pig_the_builder_stays() {
     // RULES.md §3.1 #13 `pd.dragon.return_builder_pig = false`.
     let r = replay("d8-dragon", Some("tb-pd-no-return.toml"));
-    assert_eq!(
-        returns(&r.events, "follower"),
-        vec![(0, ReturnReason::Eaten)]
-    );
+    assert_eq!(returns(&r.events, "follower"), vec![(0, EATEN)]);
     assert!(returns(&r.events, "builder").is_empty());
     assert_eq!(
         standing(&r, 0, "builder"),
@@ -355,10 +341,7 @@ fn d7_flesh_and_blood_and_big_box_menus_eat_the_builder() {
     // Big Box, [ext:P2]) eat builders; the knight elsewhere stays.
     for rules in [None, Some("tb-pd-menu-bigbox.toml")] {
         let r = replay("d7-menu", rules);
-        assert_eq!(
-            returns(&r.events, "builder"),
-            vec![(0, ReturnReason::Eaten)]
-        );
+        assert_eq!(returns(&r.events, "builder"), vec![(0, EATEN)]);
         assert_eq!(
             standing(&r, 0, "follower"),
             vec![(Pos::new(0, -1), spot("E"))]
@@ -610,10 +593,7 @@ fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
         "pr5-builder-after-removal",
         Some("tb-pd-princess-tile-only.toml"),
     );
-    assert_eq!(
-        returns(&r.events, "follower"),
-        vec![(1, ReturnReason::Princess)]
-    );
+    assert_eq!(returns(&r.events, "follower"), vec![(1, PRINCESS)]);
     assert_eq!(
         standing(&r, 0, "builder"),
         vec![(Pos::new(1, -1), spot("N"))]
@@ -624,11 +604,8 @@ fn pr5_follower_on_tile_lets_the_builder_on_her_tile() {
 fn d8_the_dragon_eating_the_last_farmer_sends_the_pig_home() {
     // RULES.md D8 and scenario T-D6 (farmer) (002, 004), §1.10 "T&B pig".
     let r = replay("d8-pig", None);
-    assert_eq!(
-        returns(&r.events, "follower"),
-        vec![(0, ReturnReason::Eaten)]
-    );
-    assert_eq!(returns(&r.events, "pig"), vec![(0, ReturnReason::Eaten)]);
+    assert_eq!(returns(&r.events, "follower"), vec![(0, EATEN)]);
+    assert_eq!(returns(&r.events, "pig"), vec![(0, EATEN)]);
     assert!(r.game.figures().is_empty());
     assert_eq!(r.game.supply(0, kind("pig")), 1);
 }

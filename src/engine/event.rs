@@ -1,28 +1,73 @@
 //! Events: every change to a game, in order. The event log is what replays, user interfaces,
 //! statistics and tests read.
 
-use crate::engine::vocabulary::MechanicEvent;
+use crate::engine::vocabulary::{self, MechanicEvent, MechanicId};
 use crate::model::figure::FigureKind;
 use crate::model::geometry::Spot;
 use crate::model::tile::FeatureKind;
 use serde::Serialize;
 use std::sync::Arc;
 
-/// Why a figure went back to its owner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// Why a figure went back to its owner: the engine's own reasons, or a family's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReturnReason {
     /// Its feature was completed and scored (B-M3).
     Scored,
-    /// The dragon ate it (D7).
-    Eaten,
-    /// The princess sent it home (PR3).
-    Princess,
     /// A script sent it home.
     Script,
-    /// It went home with its owner's last follower in its feature, which the princess sent
-    /// home (PR7).
-    LastFollower,
+    /// A mechanic family sent it home for a reason of its own, which its vocabulary names
+    /// and words ([`Vocabulary::reason`](crate::engine::vocabulary::Vocabulary::reason)).
+    Mechanic(MechanicReason),
+}
+
+/// A family's own reason for sending a figure home: the family and the reason's code in its
+/// vocabulary's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MechanicReason {
+    /// The family.
+    pub mechanic: MechanicId,
+    /// The reason's place in the family's list.
+    pub code: u8,
+}
+
+/// How a family's reason reads: its JSON name, its words in the log and in a narration, and
+/// the rule it follows. `{}` in the words stands for the figure ("Anna's follower at (1,0)").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// Its name in the JSON form (`"reason": NAME`).
+    pub name: &'static str,
+    /// The log's words, without the rule.
+    pub words: &'static str,
+    /// A narration's words, without the rule.
+    pub told: &'static str,
+    /// The rule id written after the words.
+    pub rule: &'static str,
+}
+
+impl ReturnReason {
+    /// A family's reason as its vocabulary words it (none for the engine's own reasons or a
+    /// family whose vocabulary is not enlisted).
+    pub fn family_reason(self) -> Option<&'static Reason> {
+        match self {
+            ReturnReason::Mechanic(r) => vocabulary::of(r.mechanic)?.reason(r.code),
+            ReturnReason::Scored | ReturnReason::Script => None,
+        }
+    }
+
+    /// Its name in the JSON form: `scored`, `script` or the family's own.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReturnReason::Scored => "scored",
+            ReturnReason::Script => "script",
+            ReturnReason::Mechanic(_) => self.family_reason().map_or("?", |r| r.name),
+        }
+    }
+}
+
+impl Serialize for ReturnReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// One thing that happened. Seats are indices into the game's player list.

@@ -19,6 +19,7 @@
 //! event logs have no game at hand): every constructor enlists its vocabulary in a process-wide
 //! table, and the registry lists every built-in one (`vocabularies` in `registry.rs`).
 
+use crate::engine::event::Reason;
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::FeatureKind;
@@ -790,6 +791,7 @@ impl EventWords for Nothing {
 /// ([`Nothing`] for a kind it has none of): `static WORDS: Family<A, D, E> = Family::new(ID);`.
 pub struct Family<A, D, E> {
     id: MechanicId,
+    reasons: &'static [Reason],
     sets: PhantomData<Sets<A, D, E>>,
 }
 
@@ -801,8 +803,15 @@ impl<A, D, E> Family<A, D, E> {
     pub const fn new(id: MechanicId) -> Self {
         Family {
             id,
+            reasons: &[],
             sets: PhantomData,
         }
+    }
+
+    /// The family with its own reasons for sending figures home, by code
+    /// ([`crate::engine::event::ReturnReason::Mechanic`]).
+    pub const fn with_reasons(self, reasons: &'static [Reason]) -> Self {
+        Family { reasons, ..self }
     }
 
     /// Its id.
@@ -856,6 +865,10 @@ where
 
     fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>) {
         E::decode(event).map_or(("?", Vec::new()), |e| (e.name(), e.json()))
+    }
+
+    fn reason(&self, code: u8) -> Option<&'static Reason> {
+        self.reasons.get(usize::from(code))
     }
 
     fn event_words(
@@ -913,6 +926,9 @@ pub trait Vocabulary: Sync {
         names: &[String],
         f: &mut fmt::Formatter<'_>,
     ) -> fmt::Result;
+
+    /// The family's reason `code` for sending a figure home, if it has one.
+    fn reason(&self, code: u8) -> Option<&'static Reason>;
 }
 
 /// The vocabularies enlisted so far, by id.

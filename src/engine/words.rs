@@ -2,10 +2,10 @@
 //! `replay` and scripts' labels all read actions and events through here: [`action`] says an
 //! action on its own, [`event`] an event with the players' names. The terminal game's list of
 //! choices (`ui::describe`) builds on these with what the pending decision shows (which
-//! feature lies where, what the dragon would eat).
+//! feature lies where, what a mechanic's move would do).
 
 use crate::engine::action::Action;
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::vocabulary;
 use crate::model::geometry::{Pos, Rotation};
 use std::fmt;
@@ -132,21 +132,10 @@ impl fmt::Display for Described<'_> {
                 reason,
             } => {
                 let (who, what) = (who(player), figure.noun());
-                match reason {
-                    ReturnReason::Eaten => {
-                        write!(f, "the dragon eats {who}'s {what} at ({x},{y}) (D7)")
-                    }
-                    ReturnReason::Princess => write!(
-                        f,
-                        "the princess sends {who}'s {what} at ({x},{y}) home (PR3)"
-                    ),
-                    ReturnReason::LastFollower => write!(
-                        f,
-                        "{who}'s {what} at ({x},{y}) goes home with the last follower there (PR7)"
-                    ),
-                    ReturnReason::Scored | ReturnReason::Script => {
-                        write!(f, "{who}'s {what} at ({x},{y}) returns to supply")
-                    }
+                let figure = format!("{who}'s {what} at ({x},{y})");
+                match reason.family_reason() {
+                    Some(r) => write!(f, "{} ({})", r.words.replacen("{}", &figure, 1), r.rule),
+                    None => write!(f, "{figure} returns to supply"),
                 }
             }
             Event::ScriptScored {

@@ -6,7 +6,7 @@
 //! Built on [`crate::engine::words`] for what only a mechanic or a script can say, with tile
 //! ids, spot codes and rule ids taken out of its words.
 
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::show;
 use crate::engine::words;
@@ -303,16 +303,9 @@ fn line(game: &Game, event: &Event, names: &[String], standing: &[Standing]) -> 
                 .find(|s| s.player == *player && s.figure == *figure && s.at == Pos::new(*x, *y))
                 .map(|s| s.kind);
             let what = format!("{}'s {} at ({x},{y})", who(*player), role(*figure, kind));
-            match reason {
-                ReturnReason::Eaten => noted(format!("the dragon eats {what}"), "D7"),
-                ReturnReason::Princess => noted(format!("the princess sends {what} home"), "PR3"),
-                ReturnReason::LastFollower => noted(
-                    format!("{what} goes home with the last follower the princess sent home"),
-                    "PR7",
-                ),
-                ReturnReason::Scored | ReturnReason::Script => {
-                    said(format!("{what} goes back to {}'s supply", who(*player)))
-                }
+            match reason.family_reason() {
+                Some(r) => noted(r.told.replacen("{}", &what, 1), r.rule),
+                None => said(format!("{what} goes back to {}'s supply", who(*player))),
             }
         }
         Event::GameEnded { .. } => said(words::event(event, names).to_string()),

@@ -20,7 +20,7 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup};
 use crate::engine::show::{self, Tone};
 use crate::engine::words;
@@ -595,14 +595,7 @@ impl Session {
             let paint = match (event, tone) {
                 (Event::TurnStarted { .. } | Event::GameEnded { .. }, _) => Paint::Bold,
                 (Event::Scored { .. }, _) | (_, Some(Tone::Gain)) => Paint::Green,
-                (
-                    Event::FigureReturned {
-                        reason: ReturnReason::Eaten,
-                        ..
-                    },
-                    _,
-                )
-                | (_, Some(Tone::Loss)) => Paint::Red,
+                (_, Some(Tone::Loss)) => Paint::Red,
                 (Event::FigureReturned { .. }, _) => Paint::Yellow,
                 _ => Paint::Plain,
             };

@@ -5,11 +5,12 @@
 use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, Decision};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::pd::rules::PdRules;
+use crate::mechanic::pd::vocabulary::{EATEN, sent_home};
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
@@ -248,7 +249,7 @@ fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
     for m in mechanics.iter().flat_map(|m| m.on(Hooks::DRAGON)) {
         m.filter_eaten(g, pos, &mut eaten);
     }
-    g.return_figures(|_, f| eaten.contains(&f.id), ReturnReason::Eaten, events);
+    g.return_figures(|_, f| eaten.contains(&f.id), sent_home(EATEN), events);
 }
 
 impl Dragon {

@@ -4,11 +4,12 @@
 use super::rules::{BigFollower, Removal, RemovalBlocks};
 use super::vocabulary::{PdAction, PdDecision};
 use crate::engine::action::{Action, Decision};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::pd::rules::PdRules;
+use crate::mechanic::pd::vocabulary::{PRINCESS, sent_home};
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, FollowerKind, Kinds};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES};
@@ -92,7 +93,7 @@ impl Princess {
         let Some(id) = g.figures.iter().find(|f| f.seg == seg).map(|f| f.id) else {
             return;
         };
-        g.return_figures(|_, f| f.id == id, ReturnReason::Princess, events);
+        g.return_figures(|_, f| f.id == id, sent_home(PRINCESS), events);
         let turn = g.turn;
         g.slots.entry::<Removed>().on = Some(turn);
     }

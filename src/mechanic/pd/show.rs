@@ -2,9 +2,9 @@
 //! fairy's move in words, the fairy's points in a tally, the dragon's threat in a log, the
 //! dragon and the fairy in a game's JSON and as pieces on the board.
 
-use super::vocabulary::{PdAction, PdDecision, PdEvent};
+use super::vocabulary::{EATEN, PdAction, PdDecision, PdEvent};
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::show::{Phrases, Piece, Presenter, Tone, and_list, direction};
 use crate::model::geometry::{Pos, Spot};
@@ -128,6 +128,9 @@ impl Presenter for Show {
     }
 
     fn tone(&self, event: &Event) -> Option<Tone> {
+        if matches!(event, Event::FigureReturned { reason: EATEN, .. }) {
+            return Some(Tone::Loss);
+        }
         match PdEvent::of(event)? {
             PdEvent::FairyPoint { .. } => Some(Tone::Gain),
             PdEvent::DragonMoved { .. } => Some(Tone::Loss),
@@ -196,15 +199,7 @@ fn dragon_eats(step: &Action, pos: Pos, say: &dyn Phrases) -> Vec<String> {
     let Ok(events) = copy.apply(step) else {
         return Vec::new();
     };
-    let eaten = |e: &&Event| {
-        matches!(
-            e,
-            Event::FigureReturned {
-                reason: ReturnReason::Eaten,
-                ..
-            }
-        )
-    };
+    let eaten = |e: &&Event| matches!(e, Event::FigureReturned { reason: EATEN, .. });
     let count = events.iter().filter(eaten).count();
     let on_tile: Vec<_> = game
         .figures()

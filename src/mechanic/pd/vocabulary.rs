@@ -4,7 +4,10 @@
 //! them to and from the engine's mechanic arms and give their record keys and JSON form; this
 //! file writes their words.
 
-use crate::engine::vocabulary::{ActionWords, EventWords, Family, MechanicId, Vocabulary, seat};
+use crate::engine::event::{MechanicReason, Reason, ReturnReason};
+use crate::engine::vocabulary::{
+    ActionWords, EventWords, Family, MechanicId, Vocabulary, enlist, seat,
+};
 use crate::model::geometry::{Pos, Spot};
 use std::fmt;
 use std::sync::Arc;
@@ -13,7 +16,48 @@ use std::sync::Arc;
 pub const ID: MechanicId = MechanicId(2);
 
 /// The P&D family's vocabulary.
-static WORDS: Family<PdAction, PdDecision, PdEvent> = Family::new(ID);
+static WORDS: Family<PdAction, PdDecision, PdEvent> = Family::new(ID).with_reasons(&SENT_HOME);
+
+/// The P&D family's reasons for sending a figure home, by code.
+const SENT_HOME: [Reason; 3] = [
+    Reason {
+        name: "eaten",
+        words: "the dragon eats {}",
+        told: "the dragon eats {}",
+        rule: "D7",
+    },
+    Reason {
+        name: "princess",
+        words: "the princess sends {} home",
+        told: "the princess sends {} home",
+        rule: "PR3",
+    },
+    Reason {
+        name: "last_follower",
+        words: "{} goes home with the last follower there",
+        told: "{} goes home with the last follower the princess sent home",
+        rule: "PR7",
+    },
+];
+
+/// The P&D reason with `code`.
+const fn reason(code: u8) -> ReturnReason {
+    ReturnReason::Mechanic(MechanicReason { mechanic: ID, code })
+}
+
+/// The dragon ate it (D7).
+pub const EATEN: ReturnReason = reason(0);
+/// The princess sent it home (PR3).
+pub const PRINCESS: ReturnReason = reason(1);
+/// It went home with its owner's last follower in its feature, which the princess sent home
+/// (PR7).
+pub const LAST_FOLLOWER: ReturnReason = reason(2);
+
+/// `reason` (one of the P&D reasons), with the family's vocabulary enlisted so that it reads.
+pub fn sent_home(reason: ReturnReason) -> ReturnReason {
+    enlist(&WORDS);
+    reason
+}
 
 /// The P&D family's vocabulary, for the registry's list.
 pub fn words() -> &'static dyn Vocabulary {

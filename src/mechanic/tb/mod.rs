@@ -30,6 +30,7 @@ use crate::mechanic::base::has_own_follower;
 use crate::mechanic::base::rules::BaseRules;
 use crate::mechanic::base::rules::FarmScoring;
 use crate::mechanic::pd::rules::PdRules;
+use crate::mechanic::pd::vocabulary as pd;
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
@@ -207,13 +208,13 @@ impl Mechanic for TradersBuilders {
     /// feature home by itself (B-M3).
     fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
         let knock_on = match reason {
-            ReturnReason::Scored | ReturnReason::LastFollower => false,
-            ReturnReason::Eaten => PdRules::of(&g.rules).dragon.return_builder_pig,
-            ReturnReason::Princess | ReturnReason::Script => true,
+            pd::EATEN => PdRules::of(&g.rules).dragon.return_builder_pig,
+            pd::PRINCESS | ReturnReason::Script => true,
+            _ => false,
         };
         // The princess sends the follower home (PR3); what goes with it goes by PR7.
         let reason = match reason {
-            ReturnReason::Princess => ReturnReason::LastFollower,
+            pd::PRINCESS => pd::sent_home(pd::LAST_FOLLOWER),
             other => other,
         };
         if !knock_on
