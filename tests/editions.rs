@@ -17,7 +17,7 @@
 use castellan::data::library::{self, Kind, Source};
 use castellan::data::ruleset::Ruleset;
 use castellan::mechanic::pd::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
-use castellan::mechanic::pd::rules::{Menu, PreVolcano, Timing};
+use castellan::mechanic::pd::rules::{Menu, PdRules, PreVolcano, Timing};
 use castellan::mechanic::pd::rules::{Removal, RemovalBlocks};
 use castellan::record::{Record, RecordError};
 use serde_json::Value;
@@ -392,12 +392,16 @@ fn editions_match_their_presets() {
     let load = |name: &str| Ruleset::load(name).unwrap_or_else(|d| panic!("{name}: {d}"));
     for name in EDITIONS {
         let r = load(name);
-        let m = r.mechanics;
+        let on = |m: &str| r.switched_on(m);
         assert!(
-            m.volcano && m.dragon && m.fairy && m.princess && m.portal && m.farmers,
+            [
+                "volcano", "dragon", "fairy", "princess", "portal", "farmers"
+            ]
+            .into_iter()
+            .all(on),
             "{name}: every P&D mechanic is on"
         );
-        let pd = &r.pd;
+        let pd = PdRules::of(&r);
         let tile_mode = matches!(name, "rgg-2005" | "devir" | "rgg-bigbox1");
         let must = tile_mode;
         let literal = matches!(name, "rgg-2005" | "devir");
