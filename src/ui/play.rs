@@ -20,6 +20,7 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
+use crate::engine::budget::{GameClock, OverTime};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
 use crate::engine::words;
@@ -35,6 +36,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The ruleset a new game uses unless told otherwise.
 pub const DEFAULT_RULESET: &str = "hig";
@@ -76,6 +78,9 @@ pub enum PlayError {
     /// A ruleset or record file is wrong.
     #[error("{}", .0.render())]
     File(Box<Diagnostic>),
+    /// The game's scripts spent the time a whole game may spend ([`GameClock`]).
+    #[error("{0} (the game is not saved beyond your last `save`)")]
+    OverTime(#[from] OverTime),
     /// The input ended while a person still had to decide.
     #[error("the input ended before the game did (`save FILE` keeps a game for later)")]
     InputEnded,
@@ -154,6 +159,8 @@ struct Session {
     quitting: bool,
     /// The steps of the turn the person may still take back (`undo`).
     steps: Steps,
+    /// The time the game's scripts spent, against what a whole game may spend.
+    clock: GameClock,
 }
 
 /// What a person typed at their turn.
@@ -219,6 +226,7 @@ impl Session {
             .collect();
         let names = unique_names(players);
         let saved = game.history().len();
+        let clock = GameClock::new(game.rules());
         Session {
             game,
             ruleset_ref,
@@ -230,6 +238,7 @@ impl Session {
             saved_to: None,
             quitting: false,
             steps: Steps::default(),
+            clock,
         }
     }
 
@@ -251,6 +260,9 @@ impl Session {
                 return Ok(Outcome::Finished(self.game.scores().to_vec()));
             }
             let seat = self.game.decision().player;
+            // A bot's time to choose counts as the scripts' (they may filter its options); a
+            // person's does not.
+            let mut started = Instant::now();
             let action = match &self.bots[seat] {
                 Some(name) => {
                     let seed = decision_seed(&self.game, seat);
@@ -260,7 +272,10 @@ impl Session {
                     }
                 }
                 None => match self.ask(seat, input, out)? {
-                    Choice::Act(action) => action,
+                    Choice::Act(action) => {
+                        started = Instant::now();
+                        action
+                    }
                     Choice::Undo => {
                         self.undo(out)?;
                         continue;
@@ -276,7 +291,8 @@ impl Session {
                 Ok(events) => {
                     let by_person = self.bots[seat].is_none();
                     self.steps.taken(before, 0, &self.game, &events, by_person);
-                    self.print_events(&events, out)?
+                    self.print_events(&events, out)?;
+                    self.clock.charge(started)?;
                 }
                 Err(e) => {
                     // Every offered action is legal; say so loudly if one ever is not.
