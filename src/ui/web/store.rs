@@ -624,7 +624,8 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 /// Whether an uploaded file name is a plain name of a data file: letters, digits, `-`, `_`
-/// and dots (not first), ending in `.toml` or `.rhai`, at most 64 characters.
+/// and dots (not first), ending in `.toml` or `.rhai`, at most 64 characters, and not the name
+/// of a file the server keeps in a game's folder (the record, the seats' tokens).
 pub fn valid_file_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && !name.starts_with('.')
@@ -634,6 +635,7 @@ pub fn valid_file_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         && (name.ends_with(".toml") || name.ends_with(".rhai"))
         && name != RECORD
+        && name != super::seats::FILE
 }
 
 /// Checks the seats' names in time linear in their number: the count first (no game has more
@@ -861,11 +863,10 @@ fn load(id: &str, dir: &Path, shipped: &Shipped) -> Result<Entry, StoreError> {
 fn plays_shipped(dir: &Path, reference: &str) -> bool {
     crate::data::library::builtin_names(crate::data::library::Kind::Ruleset).contains(&reference)
         && std::fs::read_dir(dir).is_ok_and(|files| {
-            files.flatten().all(|f| {
-                let name = f.file_name();
-                let name = name.to_string_lossy();
-                name == RECORD || name == super::seats::FILE || !valid_file_name(&name)
-            })
+            // Only uploads have names an upload may have.
+            files
+                .flatten()
+                .all(|f| !valid_file_name(&f.file_name().to_string_lossy()))
         })
 }
 
