@@ -454,6 +454,8 @@ async fn ids_and_file_names_cannot_name_paths() {
         ".hidden.toml",
         "x.sh",
         "game.toml",
+        // The seats' tokens are kept under this name beside the record.
+        "seats.toml",
     ] {
         let (status, e) = call(
             &app,

@@ -2,6 +2,7 @@
 
 use crate::bot::{self, Bot, RandomBot};
 use crate::data::ruleset::Ruleset;
+use crate::engine::budget::{GameClock, OverTime};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError, Setup, SetupError};
 use std::sync::Arc;
@@ -47,6 +48,34 @@ pub enum SimulateError {
         /// Why the action was refused.
         error: RuleError,
     },
+    /// A game stopped: its scripts spent the time a whole game may spend.
+    #[error("the game with seed {seed} stopped: {error}")]
+    OverTime {
+        /// The game's seed.
+        seed: u64,
+        /// What the scripts spent.
+        error: OverTime,
+    },
+}
+
+/// Lets `bot` choose an action and applies it (legal, as the bot chose among the legal ones),
+/// charging the time of both to the game's `clock` (scripts may filter the bot's options).
+fn bot_step(
+    game: &mut Game,
+    bot: &mut dyn Bot,
+    clock: &mut GameClock,
+    events: &mut Vec<Event>,
+) -> Result<(), SimulateError> {
+    let seed = game.setup().seed;
+    let started = Instant::now();
+    let action = bot.choose(game);
+    events.clear();
+    // A bot picks legal actions, so only a failing script can refuse one.
+    game.apply_legal(&action, events)
+        .map_err(|error| SimulateError::Action { seed, error })?;
+    clock
+        .charge(started)
+        .map_err(|error| SimulateError::OverTime { seed, error })
 }
 
 /// Plays one game to the end with random bots; game `seed` shuffles the bag and seeds the bots.
@@ -54,13 +83,10 @@ pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Ga
     let names = (1..=players).map(|i| format!("P{i}")).collect();
     let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
     let mut bot = RandomBot::for_game(seed);
+    let mut clock = GameClock::new(rules);
     let mut events = Vec::new();
     while !game.is_over() {
-        let action = bot.choose(&game);
-        events.clear();
-        // A bot picks legal actions, so only a failing script can refuse one.
-        game.apply_legal(&action, &mut events)
-            .map_err(|error| SimulateError::Action { seed, error })?;
+        bot_step(&mut game, &mut bot, &mut clock, &mut events)?;
     }
     Ok(game)
 }
@@ -115,14 +141,11 @@ pub fn play_bots_watched(
         .map(|(i, b)| format!("P{} {b}", i + 1))
         .collect();
     let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
+    let mut clock = GameClock::new(rules);
     let mut events = Vec::new();
     while !game.is_over() {
         let seat = game.decision().player;
-        let action = seats[seat].choose(&game);
-        events.clear();
-        // The bots (all from `bot::by_name`) choose among the legal actions.
-        game.apply_legal(&action, &mut events)
-            .map_err(|error| SimulateError::Action { seed, error })?;
+        bot_step(&mut game, seats[seat].as_mut(), &mut clock, &mut events)?;
         watch(&game, &events);
     }
     Ok(game)

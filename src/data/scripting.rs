@@ -29,6 +29,9 @@ pub struct Limits {
     pub max_array_size: usize,
     /// Entries in a map.
     pub max_map_size: usize,
+    /// Wall-clock seconds the scripts may run over a whole game (its actions together): past
+    /// them, the game stops.
+    pub max_game_seconds: u64,
 }
 
 impl Limits {
@@ -36,12 +39,13 @@ impl Limits {
     /// the call depth stays within what the native stack survives, and the sizes bound the
     /// memory a hook call can hold (rhai counts nested arrays and maps into their parent's
     /// size).
-    pub const RANGES: [(&'static str, u64, u64); 5] = [
+    pub const RANGES: [(&'static str, u64, u64); 6] = [
         ("max_operations", 1_000, 10_000_000),
         ("max_call_depth", 1, 64),
         ("max_string_size", 1, 1_000_000),
         ("max_array_size", 1, 100_000),
         ("max_map_size", 1, 100_000),
+        ("max_game_seconds", 1, 60),
     ];
 
     /// The first limit outside its range: its key and what is wrong.
@@ -52,6 +56,7 @@ impl Limits {
             self.max_string_size as u64,
             self.max_array_size as u64,
             self.max_map_size as u64,
+            self.max_game_seconds,
         ];
         for ((key, low, high), value) in Limits::RANGES.iter().zip(values) {
             if !(*low..=*high).contains(&value) {
@@ -75,6 +80,7 @@ impl Default for Limits {
             max_string_size: 10_000,
             max_array_size: 10_000,
             max_map_size: 10_000,
+            max_game_seconds: 60,
         }
     }
 }

@@ -16,7 +16,12 @@
 //!
 //! A script stopped by either gets a script error naming its file, line and hook, and the
 //! action is refused (the game stays as it was).
+//!
+//! A game as a whole has a budget too ([`GameClock`]): its scripts may run
+//! `[scripting] max_game_seconds` (at most a minute) over all its actions. Whoever plays a game
+//! (`simulate`, `play`, the server) charges each action's time to it and stops the game past it.
 
+use crate::data::ruleset::Ruleset;
 use mimalloc::MiMalloc;
 use rhai::Dynamic;
 use std::alloc::{GlobalAlloc, Layout};
@@ -153,4 +158,70 @@ pub(crate) fn progress(operations: u64) -> Option<Dynamic> {
         )));
     }
     None
+}
+
+/// The time a scripted game's actions have spent, against what its ruleset lets a whole game
+/// spend (`[scripting] max_game_seconds`). A game without scripts is never stopped.
+#[derive(Clone, Debug)]
+pub struct GameClock {
+    spent: Duration,
+    /// The limit and the scripts' files, for a game with scripts.
+    limit: Option<(Duration, String)>,
+    actions: usize,
+}
+
+/// A game's scripts spent the time a whole game may spend: the game stops (every action up to
+/// the last one charged stays taken).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{files}: the scripts ran longer than the {seconds} s a whole game may spend \
+     (scripting.max_game_seconds) over {actions} actions: the game stops"
+)]
+pub struct OverTime {
+    /// The ruleset's script files.
+    pub files: String,
+    /// The game's limit, in seconds.
+    pub seconds: u64,
+    /// The actions charged.
+    pub actions: usize,
+}
+
+impl GameClock {
+    /// A clock for a game under `rules`, nothing spent yet.
+    pub fn new(rules: &Ruleset) -> GameClock {
+        let limit = rules.scripts.as_ref().map(|s| {
+            let files: Vec<String> = s
+                .files
+                .iter()
+                .map(|(path, _)| path.display().to_string())
+                .collect();
+            (
+                Duration::from_secs(s.limits.max_game_seconds),
+                files.join(", "),
+            )
+        });
+        GameClock {
+            spent: Duration::ZERO,
+            limit,
+            actions: 0,
+        }
+    }
+
+    /// Charges an action that began at `started`; refuses when the game's scripts have now
+    /// spent more than its limit.
+    pub fn charge(&mut self, started: Instant) -> Result<(), OverTime> {
+        let Some((limit, files)) = &self.limit else {
+            return Ok(());
+        };
+        self.spent += started.elapsed();
+        self.actions += 1;
+        if self.spent <= *limit {
+            return Ok(());
+        }
+        Err(OverTime {
+            files: files.clone(),
+            seconds: limit.as_secs(),
+            actions: self.actions,
+        })
+    }
 }

@@ -20,6 +20,7 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::library;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::{Action, DecisionKind};
+use crate::engine::budget::{GameClock, OverTime};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Setup};
 use crate::engine::show::{self, Tone};
@@ -34,6 +35,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The ruleset a new game uses unless told otherwise.
 pub const DEFAULT_RULESET: &str = "hig";
@@ -75,6 +77,9 @@ pub enum PlayError {
     /// A ruleset or record file is wrong.
     #[error("{}", .0.render())]
     File(Box<Diagnostic>),
+    /// The game's scripts spent the time a whole game may spend ([`GameClock`]).
+    #[error("{0} (the game is not saved beyond your last `save`)")]
+    OverTime(#[from] OverTime),
     /// The input ended while a person still had to decide.
     #[error("the input ended before the game did (`save FILE` keeps a game for later)")]
     InputEnded,
@@ -153,6 +158,8 @@ struct Session {
     quitting: bool,
     /// The steps of the turn the person may still take back (`undo`).
     steps: Steps,
+    /// The time the game's scripts spent, against what a whole game may spend.
+    clock: GameClock,
 }
 
 /// What a person typed at their turn.
@@ -218,6 +225,7 @@ impl Session {
             .collect();
         let names = unique_names(players);
         let saved = game.history().len();
+        let clock = GameClock::new(game.rules());
         Session {
             game,
             ruleset_ref,
@@ -229,6 +237,7 @@ impl Session {
             saved_to: None,
             quitting: false,
             steps: Steps::default(),
+            clock,
         }
     }
 
@@ -250,6 +259,9 @@ impl Session {
                 return Ok(Outcome::Finished(self.game.scores().to_vec()));
             }
             let seat = self.game.decision().player;
+            // A bot's time to choose counts as the scripts' (they may filter its options); a
+            // person's does not.
+            let mut started = Instant::now();
             let action = match &self.bots[seat] {
                 Some(name) => {
                     let seed = decision_seed(&self.game, seat);
@@ -259,7 +271,10 @@ impl Session {
                     }
                 }
                 None => match self.ask(seat, input, out)? {
-                    Choice::Act(action) => action,
+                    Choice::Act(action) => {
+                        started = Instant::now();
+                        action
+                    }
                     Choice::Undo => {
                         self.undo(out)?;
                         continue;
@@ -275,7 +290,8 @@ impl Session {
                 Ok(events) => {
                     let by_person = self.bots[seat].is_none();
                     self.steps.taken(before, 0, &self.game, &events, by_person);
-                    self.print_events(&events, out)?
+                    self.print_events(&events, out)?;
+                    self.clock.charge(started)?;
                 }
                 Err(e) => {
                     // Every offered action is legal; say so loudly if one ever is not.

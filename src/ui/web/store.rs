@@ -18,6 +18,7 @@ use crate::data::diagnostic::Diagnostic;
 use crate::data::files;
 use crate::data::ruleset::Ruleset;
 use crate::engine::action::Action;
+use crate::engine::budget::GameClock;
 use crate::engine::event::Event;
 use crate::engine::fault::ScriptError;
 use crate::engine::game::{Game, RuleError, Setup};
@@ -28,7 +29,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The record file in a game's folder.
 const RECORD: &str = "game.toml";
@@ -38,9 +39,6 @@ pub const MAX_FILES: usize = 16;
 pub const MAX_FILE_BYTES: usize = 256 << 10;
 /// The longest player name (characters).
 const MAX_NAME: usize = 32;
-/// The wall-clock time a scripted game may spend in its actions over the whole game on a
-/// server (a ruleset cannot raise it): past it, the game stops.
-pub const GAME_SCRIPT_TIME: Duration = Duration::from_secs(60);
 /// How many games a server keeps unless told otherwise (`castellan serve --max-games`).
 pub const DEFAULT_MAX_GAMES: usize = 1000;
 
@@ -137,8 +135,9 @@ pub struct Entry {
     cuts: Vec<(u64, usize)>,
     /// Tells pages waiting for news (server push) the version after each change.
     news: tokio::sync::watch::Sender<u64>,
-    /// Time spent in the actions of a scripted game since the server holds it.
-    script_time: Duration,
+    /// Time spent in the actions of a scripted game since the server holds it, against
+    /// `[scripting] max_game_seconds` (at most a minute).
+    clock: GameClock,
     /// Why the game stopped (a script failed or spent its time): it takes no more actions,
     /// and its record, which holds every action taken, still loads.
     stopped: Option<String>,
@@ -155,7 +154,7 @@ impl Entry {
     }
 
     /// Why the game stopped before its end, if it did: a script failed in a hook, or the
-    /// game's scripts spent [`GAME_SCRIPT_TIME`].
+    /// game's scripts spent the time a game may spend ([`GameClock`]).
     pub fn stopped(&self) -> Option<&str> {
         self.stopped.as_deref()
     }
@@ -338,26 +337,18 @@ impl Entry {
         self.news.send_replace(self.version);
     }
 
-    /// Runs one step of the game, counting its time when the game has scripts; stops the game
-    /// when a script fails or the scripts have spent [`GAME_SCRIPT_TIME`].
+    /// Runs one step of the game, charging its time to the game's [`GameClock`]; stops the
+    /// game when a script fails or the scripts have spent the time a game may spend.
     fn timed(
         &mut self,
         step: impl FnOnce(&mut Self) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let start = Instant::now();
         let done = step(self);
-        if self.game.rules().scripts.is_none() {
-            return done;
-        }
-        self.script_time += start.elapsed();
         if let Err(StoreError::Script(why)) = &done {
             self.stopped = Some(format!("the game stopped: {why}"));
-        } else if self.script_time > GAME_SCRIPT_TIME {
-            self.stopped = Some(format!(
-                "the game stopped: its scripts spent more than the {} s a game may spend on \
-                 this server",
-                GAME_SCRIPT_TIME.as_secs()
-            ));
+        } else if let Err(over) = self.clock.charge(start) {
+            self.stopped = Some(hide_folder(&self.dir, &format!("the game stopped: {over}")));
         }
         match (done, &self.stopped) {
             (Err(StoreError::Script(_)), Some(why)) => Err(StoreError::Refused(why.clone())),
@@ -633,7 +624,8 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 /// Whether an uploaded file name is a plain name of a data file: letters, digits, `-`, `_`
-/// and dots (not first), ending in `.toml` or `.rhai`, at most 64 characters.
+/// and dots (not first), ending in `.toml` or `.rhai`, at most 64 characters, and not the name
+/// of a file the server keeps in a game's folder (the record, the seats' tokens).
 pub fn valid_file_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && !name.starts_with('.')
@@ -643,6 +635,7 @@ pub fn valid_file_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         && (name.ends_with(".toml") || name.ends_with(".rhai"))
         && name != RECORD
+        && name != super::seats::FILE
 }
 
 /// Checks the seats' names in time linear in their number: the count first (no game has more
@@ -820,6 +813,7 @@ fn entry(
         .enumerate()
         .map(|(seat, p)| bot::is_bot_name(p) || seats.stand_in(seat).is_some())
         .collect();
+    let clock = GameClock::new(game.rules());
     Entry {
         id: id.to_string(),
         game,
@@ -833,7 +827,7 @@ fn entry(
         version: 0,
         cuts: Vec::new(),
         news: tokio::sync::watch::Sender::new(0),
-        script_time: Duration::ZERO,
+        clock,
         stopped: None,
         saved: None,
     }
@@ -869,11 +863,10 @@ fn load(id: &str, dir: &Path, shipped: &Shipped) -> Result<Entry, StoreError> {
 fn plays_shipped(dir: &Path, reference: &str) -> bool {
     crate::data::library::builtin_names(crate::data::library::Kind::Ruleset).contains(&reference)
         && std::fs::read_dir(dir).is_ok_and(|files| {
-            files.flatten().all(|f| {
-                let name = f.file_name();
-                let name = name.to_string_lossy();
-                name == RECORD || name == super::seats::FILE || !valid_file_name(&name)
-            })
+            // Only uploads have names an upload may have.
+            files
+                .flatten()
+                .all(|f| !valid_file_name(&f.file_name().to_string_lossy()))
         })
 }
 
