@@ -478,6 +478,22 @@ fn bad_arguments_are_located_errors() {
         ("capture(999, 1)", "there is no figure 999"),
         ("release_custody(0, \"follower\", 1)", "holds no follower"),
         ("hold_figure(0, \"wizard\", 1)", "no figure `wizard`"),
+        (
+            "place_figure(0, \"follower\", #{x: 50, y: 50, corner: \"NE\"})",
+            "no corner where four tiles meet",
+        ),
+        (
+            "place_figure(0, \"follower\", #{x: 50, y: 50})",
+            "there is no tile at (50,50)",
+        ),
+        (
+            "place_figure(0, \"follower\", #{x: 0, y: 0, corner: \"UP\"})",
+            "a corner is one of",
+        ),
+        (
+            "lift_figure(#{x: 0, y: 0})",
+            "no figure a script put stands there",
+        ),
     ] {
         let script = format!("fn place() {{\n    {call};\n}}\n");
         let rules = rules("hostile", "hig", &[("hostile", &script)], "");
@@ -491,4 +507,134 @@ fn bad_arguments_are_located_errors() {
         assert_eq!((e.line, e.column > 0), (2, true), "{call}: {e}");
         assert_eq!(castellan::record::write(&game, "t"), before, "{call}");
     }
+}
+
+const BARN: &str = r#"
+fn turn_start() {
+    if turn() == 1 { place_figure(active(), "follower", #{ x: 0, y: 0 }); }
+    if turn() == 3 { lift_figure(#{ x: 0, y: 0 }); }
+}
+fn turn_end() {
+    let barns = placed_figures().filter(|f| f.corner == "NE");
+    if barns.len() > 0 || supply(active()) == 0 { return; }
+    for t in tiles() {
+        for c in ["NE", "SE", "SW", "NW"] {
+            let at = #{ x: t.x, y: t.y, corner: c };
+            let field = corner_field(at);
+            if field != () && field.kind == "field" {
+                place_figure(active(), "follower", at);
+                return;
+            }
+        }
+    }
+}
+"#;
+
+/// Figures on a tile (a tower's top, RULES-MORE.md TW-2c) and at a corner where four tiles meet
+/// in one field (a barn, AM-15): put from the supply, listed by `placed_figures()`, counted
+/// among the figures scripts keep, and lifted back to the supply. The corner the script finds
+/// is checked here on the board: four tiles, every quarter at that point a field.
+#[test]
+fn figures_stand_on_tiles_and_at_field_corners() {
+    let rules = rules("barn", "hig", &[("barn", BARN)], "");
+    let follower = FigureKind::Follower;
+    let mut corners = 0;
+    for seed in 0..6 {
+        let (mut game, events) = start(&rules, seed);
+        let per_player = u32::from(game.supply(0, follower)) + game.held(0);
+        let events = finish(&mut game, events, seed);
+        let placed: Vec<(i32, i32, bool)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::FigurePlaced { x, y, corner, .. } => Some((*x, *y, *corner)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(placed.first(), Some(&(0, 0, false)), "seed {seed}");
+        let lifted = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::FigureLifted {
+                        x: 0,
+                        y: 0,
+                        corner: false,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(lifted, 1, "seed {seed}");
+        for &(x, y, _) in placed.iter().filter(|p| p.2) {
+            corners += 1;
+            let at = |dx: i32, dy: i32| castellan::model::geometry::Pos::new(x + dx, y + dy);
+            for (pos, halves) in [
+                (at(0, 0), ["NR", "EL"]),
+                (at(0, -1), ["ER", "SL"]),
+                (at(1, -1), ["SR", "WL"]),
+                (at(1, 0), ["WR", "NL"]),
+            ] {
+                for h in halves {
+                    let spot = castellan::model::geometry::Spot::parse(h).expect("a spot");
+                    let seg = game.seg_at(pos, spot).expect("a tile with a field there");
+                    let kind = game.features().segment(seg).kind;
+                    assert_eq!(
+                        kind,
+                        castellan::model::tile::FeatureKind::Field,
+                        "seed {seed}"
+                    );
+                }
+            }
+        }
+        assert!(
+            placed.iter().filter(|p| p.2).count() <= 1,
+            "one barn at most"
+        );
+        // Every figure stays counted: a barn still standing is kept by the script.
+        let barns = game.placed_figures().len() as u32;
+        assert_eq!(barns, placed.iter().filter(|p| p.2).count() as u32);
+        let on_board = |p: usize| game.figures().iter().filter(|f| f.owner == p).count() as u32;
+        for p in 0..2 {
+            assert_eq!(
+                on_board(p) + u32::from(game.supply(p, follower)) + game.held(p),
+                per_player,
+                "seed {seed}"
+            );
+        }
+    }
+    assert!(corners > 0, "the games must reach a field corner");
+}
+
+/// scripts/README.md's barn example (RULES-MORE.md AM-15) works as written: it offers a barn
+/// at each field corner of the tile just laid, and choosing one puts the figure there.
+#[test]
+fn the_barn_example_works_as_written() {
+    let readme = std::fs::read_to_string("scripts/README.md").expect("readme");
+    let start_at = readme.find("// Abbey & Mayor's barn").expect("the example");
+    let example = &readme[start_at..];
+    let example = &example[..example.find("```").expect("its end")];
+    let rules = rules("barn-example", "hig", &[("barn", example)], "");
+    let mut barns = 0;
+    for seed in 0..6 {
+        let (mut game, _) = start(&rules, seed);
+        let mut bot = RandomBot::new(seed);
+        while !game.is_over() && barns <= seed {
+            let barn = game.legal().into_iter().find(|a| {
+                matches!(a, Action::Script(_))
+                    && castellan::engine::words::action(a).starts_with("a barn at")
+            });
+            let action = barn.unwrap_or_else(|| bot.choose(&game));
+            let events = game.apply(&action).expect("legal");
+            if barn.is_some() {
+                barns += 1;
+                let at = events.iter().find_map(|e| match e {
+                    Event::FigurePlaced { corner: true, .. } => Some(()),
+                    _ => None,
+                });
+                assert!(at.is_some(), "seed {seed}: {events:?}");
+            }
+        }
+    }
+    assert!(barns > 0, "the games must offer a barn");
 }

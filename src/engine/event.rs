@@ -258,6 +258,37 @@ pub enum Event {
         /// Its kind.
         figure: FigureKind,
     },
+    /// A script put a figure from its owner's supply on a tile or at a corner where four
+    /// tiles meet (a place that is no feature).
+    FigurePlaced {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+        /// Its kind.
+        figure: FigureKind,
+        /// Column of the tile (of the tile south-west of the corner).
+        x: i32,
+        /// Row of the tile.
+        y: i32,
+        /// At the tile's north-east corner, not on the tile.
+        corner: bool,
+    },
+    /// A script took a figure from a tile or a corner back to its owner's supply.
+    FigureLifted {
+        /// The script's name.
+        script: Arc<str>,
+        /// Owner's seat.
+        player: usize,
+        /// Its kind.
+        figure: FigureKind,
+        /// Column of the tile.
+        x: i32,
+        /// Row of the tile.
+        y: i32,
+        /// At the tile's north-east corner, not on the tile.
+        corner: bool,
+    },
     /// A script explains what it did.
     ScriptLog {
         /// The script's name.

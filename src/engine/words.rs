@@ -221,6 +221,34 @@ impl fmt::Display for Described<'_> {
                 who(player),
                 figure.noun()
             ),
+            Event::FigurePlaced {
+                script,
+                player,
+                figure,
+                x,
+                y,
+                corner,
+            } => {
+                let at = place_words(*x, *y, *corner);
+                let what = figure.noun();
+                write!(f, "{script}: {}'s {what} is put {at}", who(player))
+            }
+            Event::FigureLifted {
+                script,
+                player,
+                figure,
+                x,
+                y,
+                corner,
+            } => {
+                let at = place_words(*x, *y, *corner);
+                let what = figure.noun();
+                write!(
+                    f,
+                    "{script}: {}'s {what} {at} returns to supply",
+                    who(player)
+                )
+            }
             Event::ScriptLog { script, text } => write!(f, "{script}: {text}"),
             Event::Mechanic(e) => match vocabulary::of(e.mechanic) {
                 Some(v) => v.event_words(e, self.names, f),
@@ -234,5 +262,15 @@ impl fmt::Display for Described<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// A place that is no feature in words: "on the tile at (1,0)", "at the north-east corner of
+/// (1,0)".
+fn place_words(x: i32, y: i32, corner: bool) -> String {
+    if corner {
+        format!("at the north-east corner of ({x},{y})")
+    } else {
+        format!("on the tile at ({x},{y})")
     }
 }

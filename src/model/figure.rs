@@ -279,3 +279,14 @@ pub struct Figure {
     /// The segment it stands on.
     pub seg: SegId,
 }
+
+/// Where a figure stands when it stands on no feature: on a tile (as on top of a tower) or at
+/// a corner where four tiles meet (as a barn). A corner is named once, as the north-east
+/// corner of the tile south-west of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Place {
+    /// On the tile at this position.
+    Tile(crate::model::geometry::Pos),
+    /// At the north-east corner of the tile at this position.
+    Corner(crate::model::geometry::Pos),
+}

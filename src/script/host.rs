@@ -38,6 +38,8 @@ pub(crate) struct ScriptState {
     /// Figures in a player's custody: (holder, owner, the kind's place in the figure table)
     /// and how many.
     pub(crate) custody: BTreeMap<(usize, usize, usize), u8>,
+    /// Figures put on tiles and corners: owner, the kind's place in the figure table, place.
+    pub(crate) placed: Vec<(usize, usize, crate::model::figure::Place)>,
 }
 
 crate::own_state!(ScriptState);
@@ -302,7 +304,7 @@ impl Game {
     /// A feature as scripts see it: `#{kind, x, y, spot, followers}` (`followers`: the ids of
     /// every figure standing in it, builders and pigs included) and, when it is being scored,
     /// `completed`.
-    fn feature_map(&self, seg: u32, completed: Option<bool>) -> Dynamic {
+    pub(crate) fn feature_map(&self, seg: u32, completed: Option<bool>) -> Dynamic {
         let (pos, spot) = self.seg_spot(seg);
         let kind = self.features.segment(seg).kind;
         let followers: Array = self
@@ -691,8 +693,8 @@ impl Game {
         &mut held[player]
     }
 
-    /// Figures of every kind of `player` that scripts keep off the board (a variant's hiding
-    /// place, or any player's custody).
+    /// Figures of every kind of `player` that scripts keep off the features (a variant's
+    /// hiding place, any player's custody, a tile or a corner).
     pub fn held(&self, player: usize) -> u32 {
         let own = (self.scripts().and_then(|s| s.held.get(player)))
             .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum());
@@ -703,17 +705,21 @@ impl Game {
                 .map(|(_, n)| u32::from(*n))
                 .sum()
         });
-        own + custody
+        let placed = self.scripts().map_or(0, |s| {
+            let mine = s.placed.iter().filter(|f| f.0 == player);
+            u32::try_from(mine.count()).unwrap_or(u32::MAX)
+        });
+        own + custody + placed
     }
 
-    /// Figures of `player` of `kind` that scripts keep off the board (held, or in any
-    /// player's custody).
+    /// Figures of `player` of `kind` that scripts keep off the features (held, in any
+    /// player's custody, on a tile or at a corner).
     pub fn held_of(&self, player: usize, kind: FigureKind) -> u8 {
         let Some((i, _)) = self.rules.figures.find(kind) else {
             return 0;
         };
         self.held_at(player, i)
-            .saturating_add(self.in_custody(player, i))
+            .saturating_add(self.kept_elsewhere(player, i))
     }
 
     /// The script state (JSON), saved with the game.
@@ -731,7 +737,11 @@ impl Game {
 
     /// A seat and a figure kind of the ruleset's table given by name, with the kind's place in
     /// the table (and so in the supply).
-    fn seat_kind(&self, p: i64, name: &str) -> Result<(usize, FigureKind, usize), String> {
+    pub(crate) fn seat_kind(
+        &self,
+        p: i64,
+        name: &str,
+    ) -> Result<(usize, FigureKind, usize), String> {
         let seat = self.seat(p)?;
         let (kind, i) = figure_kind(self, name)?;
         Ok((seat, kind, i))
@@ -1101,14 +1111,18 @@ impl Game {
             .collect()
     }
 
-    /// Figures of `player` of the kind at `i` of the figure table in anyone's custody.
-    fn in_custody(&self, player: usize, i: usize) -> u8 {
+    /// Figures of `player` of the kind at `i` of the figure table in anyone's custody or on
+    /// a tile or corner.
+    fn kept_elsewhere(&self, player: usize, i: usize) -> u8 {
         self.scripts().map_or(0, |s| {
-            s.custody
+            let custody: u8 = s
+                .custody
                 .iter()
                 .filter(|((_, owner, k), _)| *owner == player && *k == i)
                 .map(|(_, n)| *n)
-                .sum()
+                .sum();
+            let placed = s.placed.iter().filter(|f| f.0 == player && f.1 == i);
+            custody.saturating_add(u8::try_from(placed.count()).unwrap_or(u8::MAX))
         })
     }
 

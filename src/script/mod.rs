@@ -20,6 +20,7 @@ pub use crate::engine::budget;
 pub(crate) mod host;
 pub(crate) mod load;
 pub mod mechanic;
+pub(crate) mod place;
 
 use crate::data::diagnostic::Diagnostic;
 pub use crate::data::scripting::Limits;
