@@ -3,9 +3,10 @@
 //!
 //! `cargo bench --bench games` — each iteration plays one whole game with random legal moves
 //! (two players), so the reported time is the time per game; games per second = 1 / time.
+//! `cargo bench --bench games -- simulate_threads` compares one thread with two.
 
 use castellan::bot::mcts::{Budget, MctsBot, Playout};
-use castellan::bot::simulate::{play_bots, play_random};
+use castellan::bot::simulate::{play_bots, play_random, run_on};
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::game::{Game, Setup};
@@ -89,6 +90,25 @@ fn bench_mcts(c: &mut Criterion) {
     group.finish();
 }
 
+/// `castellan simulate` on one and on two threads: 400 random `hig` games per iteration
+/// (throughput in games), the engine's scaling over cores (issue 34: at least ×1.8 on two).
+fn bench_threads(c: &mut Criterion) {
+    let rules = Ruleset::load("hig").expect("shipped ruleset loads");
+    let mut group = c.benchmark_group("simulate_threads");
+    let games = 400;
+    group.throughput(Throughput::Elements(games));
+    group.sample_size(20);
+    for threads in [1, 2] {
+        group.bench_function(format!("hig_{threads}"), |b| {
+            b.iter(|| {
+                let stats = run_on(&rules, 2, games, 1, threads, |_| {}).expect("the games run");
+                black_box(stats)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn games(c: &mut Criterion) {
     bench_ruleset(c, "base");
     bench_ruleset(c, "hig");
@@ -104,6 +124,7 @@ fn games(c: &mut Criterion) {
     bench_clone(c, "hig");
     bench_greedy(c);
     bench_mcts(c);
+    bench_threads(c);
 }
 
 criterion_group!(benches, games);

@@ -4,7 +4,10 @@ row is the best of three runs).
 
     python python/bench_random.py [RULESET] [GAMES] [ENV_GAMES]
 
-Rows: the CLI; `castellan.simulate_stats` (the same batch, called from Python); a Python loop
+Rows: the CLI; the documented loop of the vectorised environment (`castellan.vector.VectorEnv`,
+64 games a call: `sample()`, `step(actions)`) until GAMES games ended, without observations
+(masks, rewards, terminations) and, on ENV_GAMES games, with them (`tiles`, `vector`,
+`actions` written every step); `castellan.simulate_stats` (the same batch, called from Python); a Python loop
 that chooses every action as a user would (`random.randrange` over `num_legal`, `apply_nth`:
 the choice is made in Python, so the loop pays for `randrange` and the interpreter as well as
 for the engine); that loop's Python alone (as many `randrange` calls, each around a call into
@@ -139,6 +142,19 @@ def main() -> None:
         e = Null(rules, players)
         return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e)) if wrapped else e
 
+    from castellan.vector import VectorEnv
+
+    def vector_loop(wanted, observations, num_envs=64):
+        def run():
+            v = VectorEnv(rules, num_envs=num_envs, observations=observations)
+            v.reset(seed=0)
+            ended = 0
+            while ended < wanted:
+                _, rewards, terminations, _, _ = v.step(v.sample())
+                ended += int(terminations.sum())
+
+        return run
+
     rows = [
         ("CLI simulate --threads 1", cli("simulate", "-r", ruleset, "-g", str(games), "--threads", "1")),
         ("castellan.simulate_stats(threads=1)", cpu(lambda: castellan.simulate_stats(ruleset, games=games, threads=1))),
@@ -149,6 +165,11 @@ def main() -> None:
         ("castellan.simulate(threads=1) DataFrame", cpu(lambda: castellan.simulate(ruleset, games=games, threads=1))),
     ]
     rows = [(name, games, seconds) for name, seconds in rows]
+    rows[1:1] = [
+        ("VectorEnv(64): sample, step", games, cpu(vector_loop(games, False))),
+        ("VectorEnv(16): sample, step", games, cpu(vector_loop(games, False, 16))),
+        ("VectorEnv(64) with observations", env_games, cpu(vector_loop(env_games, True))),
+    ]
     np.random.seed(0)
     rows += [
         ("env loop: env() (PettingZoo wrappers)", env_games, cpu(env_loop(env))),

@@ -402,3 +402,81 @@ fn simulate_does_not_depend_on_the_thread_count() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// Every event kind that random games of `rulesets` produce (as the engine's JSON names them).
+fn event_kinds(rulesets: &[&str]) -> std::collections::BTreeSet<String> {
+    use castellan::bot::{Bot, RandomBot};
+    use castellan::engine::game::{Game, Setup};
+    let mut kinds = std::collections::BTreeSet::new();
+    for name in rulesets {
+        let rules = Ruleset::load(name).expect("shipped rulesets load");
+        for seed in 0..3 {
+            let setup = Setup::new(vec!["A".into(), "B".into()], seed);
+            let (mut game, mut events) = Game::new(rules.clone(), setup).expect("the game starts");
+            let mut bot = RandomBot::for_game(seed);
+            while !game.is_over() {
+                let action = bot.choose(&game);
+                game.apply_into(&action, &mut events)
+                    .expect("a legal action");
+            }
+            for e in &events {
+                let json = serde_json::to_value(e).expect("events serialise");
+                kinds.insert(json["event"].as_str().expect("a kind").to_string());
+            }
+        }
+    }
+    kinds
+}
+
+/// Issue 34: the report names every source of points and every rule firing by a rule — its
+/// RULES.md id and words (§1.6 completed city, D7 figure eaten by the dragon, FA8 fairy bonus at
+/// final scoring), or the script that acted — and no event's name appears in the table, the
+/// JSON or the HTML page, for rulesets whose games fire every mechanic shipped.
+#[test]
+fn the_report_speaks_of_rules_not_of_event_names() {
+    let rulesets = [
+        "hig-full",
+        "dungeon-full",
+        "hig-count-ic",
+        "hig-abbot",
+        "house-pilgrims",
+        "house-claim-fairy-point",
+        "house-redraw-dragon",
+    ];
+    let kinds = event_kinds(&rulesets);
+    assert!(kinds.contains("figure_returned") && kinds.contains("dragon_moved"));
+    let results = lab::run(
+        &plan(&rulesets, &["random", "random"], 6, Shard::ALL, 0),
+        |_| {},
+    )
+    .expect("the run plays");
+    let named_by_rule = |key: &str| {
+        let first = key.split_whitespace().next().unwrap_or("");
+        let id = first.chars().any(|c| c.is_ascii_digit())
+            && !first.chars().any(|c| c.is_ascii_lowercase());
+        (id || key.starts_with("script")) && !key.contains("unlisted")
+    };
+    let mut firings = 0;
+    for g in &results {
+        for key in g.points.keys().chain(g.firings.keys()) {
+            assert!(named_by_rule(key), "{key:?} in {}", g.ruleset);
+        }
+        firings += g.firings.len();
+    }
+    assert!(firings > 100, "the games fire rules: {firings}");
+    let summary = metrics::summarize(&results).expect("one run");
+    let table = lab::report::table(&summary);
+    let json = serde_json::to_string(&summary).expect("JSON");
+    let html = lab::report::html(&summary).expect("a page");
+    assert!(table.contains("fired: D5 dragon's step"), "{table}");
+    assert!(table.contains("fired: B-M3 figure returned after scoring"));
+    assert!(json.contains("fired: PR3 knight removed by the princess"));
+    for kind in kinds.iter().filter(|k| k.contains('_')) {
+        for (what, text) in [("table", &table), ("JSON", &json), ("HTML", &html)] {
+            assert!(
+                !text.contains(kind.as_str()),
+                "the {what} names event {kind}"
+            );
+        }
+    }
+}

@@ -87,6 +87,14 @@ fn put<T: Element>(buf: &mut [u8], at: usize, values: impl IntoIterator<Item = T
     }
 }
 
+/// Sets the bytes in `range` to `value` (what does not fit is left out).
+fn fill(buf: &mut [u8], range: std::ops::Range<usize>, value: u8) {
+    let end = range.end.min(buf.len());
+    if let Some(bytes) = buf.get_mut(range.start.min(end)..end) {
+        bytes.fill(value);
+    }
+}
+
 /// Element `i` of a little-endian `int64` array, if there is one.
 fn get_i64(buf: &[u8], i: usize) -> Option<i64> {
     let bytes = buf.get(8 * i..8 * i + 8)?;
@@ -219,6 +227,8 @@ pub struct PyBatch {
     legal: Vec<Action>,
     /// The `action_table` rows of one game, before they are written.
     table: Vec<f32>,
+    /// One game's rewards of a step, before they are written.
+    gains: Vec<f32>,
 }
 
 /// The seed of game `number` of slot `slot` in a batch of `n` from `seed`.
@@ -228,19 +238,17 @@ fn game_seed(seed: u64, n: usize, slot: usize, number: u64) -> u64 {
 }
 
 /// The rewards of one step from the scores' changes (zero-sum if asked: each seat's change
-/// minus the mean change of the others).
-fn rewards(zero_sum: bool, before: &[u32], now: &[u32]) -> Vec<f32> {
-    let gains: Vec<f32> = now
-        .iter()
-        .zip(before)
-        .map(|(n, b)| *n as f32 - *b as f32)
-        .collect();
-    if !zero_sum || gains.len() < 2 {
-        return gains;
+/// minus the mean change of the others), into `gains`.
+fn rewards(zero_sum: bool, before: &[u32], now: &[u32], gains: &mut Vec<f32>) {
+    gains.clear();
+    gains.extend(now.iter().zip(before).map(|(n, b)| *n as f32 - *b as f32));
+    if zero_sum && gains.len() > 1 {
+        let total: f32 = gains.iter().sum();
+        let others = (gains.len() - 1) as f32;
+        for g in gains.iter_mut() {
+            *g -= (total - *g) / others;
+        }
     }
-    let total: f32 = gains.iter().sum();
-    let others = (gains.len() - 1) as f32;
-    gains.iter().map(|g| g - (total - g) / others).collect()
 }
 
 impl PyBatch {
@@ -265,12 +273,8 @@ impl PyBatch {
         };
         put(bytes(py, &a.num_legal), i, [n as i32]);
         let mask = bytes(py, &a.action_mask);
-        put(
-            mask,
-            i * max + n,
-            std::iter::repeat_n(0i8, before.saturating_sub(n)),
-        );
-        put(mask, i * max, std::iter::repeat_n(1i8, n));
+        fill(mask, i * max + n..i * max + before.max(n), 0);
+        fill(mask, i * max..i * max + n, 1);
         put(bytes(py, &a.player), i, [player]);
         let scores = slot.game.scores().iter().map(|s| *s as i32);
         put(bytes(py, &a.scores), i * p, scores);
@@ -361,23 +365,17 @@ impl PyBatch {
         slot.game
             .apply_legal(&action, &mut self.events)
             .map_err(|e| rule_error(py, &e))?;
-        let now = slot.game.scores().to_vec();
-        let before = std::mem::replace(&mut slot.before, now.clone());
+        let now = slot.game.scores();
+        rewards(self.zero_sum, &slot.before, now, &mut self.gains);
+        slot.before.copy_from_slice(now);
         let over = slot.game.is_over();
         let p = now.len();
         let a = &self.arrays;
-        put(
-            bytes(py, &a.rewards),
-            i * p,
-            rewards(self.zero_sum, &before, &now),
-        );
+        put(bytes(py, &a.rewards), i * p, self.gains.iter().copied());
         put(bytes(py, &a.terminated), i, [i8::from(over)]);
         if over {
-            put(
-                bytes(py, &a.final_scores),
-                i * p,
-                now.iter().map(|s| *s as i32),
-            );
+            let scores = now.iter().map(|s| *s as i32);
+            put(bytes(py, &a.final_scores), i * p, scores);
         }
         Ok(over)
     }
@@ -429,6 +427,7 @@ impl PyBatch {
             events: Vec::new(),
             legal: Vec::new(),
             table: Vec::new(),
+            gains: Vec::new(),
         })
     }
 

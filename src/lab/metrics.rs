@@ -422,7 +422,7 @@ mod tests {
             bots: vec!["random".into(), "random".into()],
             turns: 10 + index as u32,
             points: BTreeMap::from([("B-S2 city".to_string(), scores.clone())]),
-            firings: BTreeMap::from([("figure_returned: eaten".to_string(), index as u32)]),
+            firings: BTreeMap::from([("D7 figure eaten by the dragon".to_string(), index as u32)]),
             scores,
             lead_changes: 1,
             decided_turn: None,
@@ -476,7 +476,7 @@ mod tests {
         assert_eq!(find(&s, "winning margin").values[1].mean, 20.0 / 3.0);
         assert_eq!(find(&s, "game length (turns)").values[0].mean, 11.0);
         assert_eq!(
-            find(&s, "fired: figure_returned: eaten").values[1].mean,
+            find(&s, "fired: D7 figure eaten by the dragon").values[1].mean,
             1.0
         );
         // Same length in both rulesets: the difference is exactly 0, interval 0, not marked.

@@ -11,6 +11,7 @@
 //! a new mechanic's events are counted without a change.
 
 pub mod changes;
+pub mod firings;
 pub mod metrics;
 pub mod report;
 
@@ -45,7 +46,8 @@ pub struct GameResult {
     pub turns: u32,
     /// Points by source (the rule that paid, or the kind of event that gave points), by seat.
     pub points: BTreeMap<String, Vec<u32>>,
-    /// How often each rule fired: events by kind, with the rule, reason or script they name.
+    /// How often each rule fired, by the rule's RULES.md id and words (and the script that
+    /// caused it, if one did): see [`firings`].
     pub firings: BTreeMap<String, u32>,
     /// How often the sole leader changed to another player (at the ends of turns).
     pub lead_changes: u32,
@@ -290,15 +292,6 @@ struct Tally {
     final_scoring: bool,
 }
 
-/// The rule behind each kind of event that gives points without naming a rule.
-const SOURCES: [(&str, &str); 2] = [
-    ("fairy_point", "FA7 fairy's point at the start of a turn"),
-    (
-        "goods_majority",
-        "B-E2 goods majority at the end of the game",
-    ),
-];
-
 /// The RULES.md sections whose rules pay only at final scoring.
 const FINAL_RULES: [&str; 2] = ["§1.8", "§1.9"];
 
@@ -334,7 +327,8 @@ impl Tally {
     }
 
     /// Counts one event by its JSON view: points by the rule (or script, or kind) that gave
-    /// them, and the event under its kind and the rule, reason or script it names.
+    /// them, and the event as a firing of the rule behind it ([`firings::name`]), the rule it
+    /// names if it names one (with the same words as its points).
     fn count(&mut self, event: &Event) {
         let Ok(Value::Object(map)) = serde_json::to_value(event) else {
             return;
@@ -343,12 +337,15 @@ impl Tally {
         let Some(kind) = text("event") else {
             return;
         };
-        let named = text("rule").or(text("reason")).or(text("script"));
+        let (rule, script) = (text("rule"), text("script"));
+        let paid = rule.map(|_| self.source(kind, rule, script));
         if let (Some(points), Some(player)) = (
             map.get("points").and_then(Value::as_u64),
             map.get("player").and_then(Value::as_u64),
         ) {
-            let source = self.source(kind, text("rule"), text("script"));
+            let source = paid
+                .clone()
+                .unwrap_or_else(|| self.source(kind, rule, script));
             let seats = self
                 .points
                 .entry(source)
@@ -358,16 +355,13 @@ impl Tally {
             }
         }
         if !ROUTINE.contains(&kind) {
-            let key = match named {
-                Some(n) => format!("{kind}: {n}"),
-                None => kind.to_string(),
-            };
+            let key = paid.unwrap_or_else(|| firings::name(kind, text("reason"), script));
             *self.firings.entry(key).or_insert(0) += 1;
         }
     }
 
     /// The name of a source of points: the rule that paid (its RULES.md id and words), the
-    /// script, or the rule behind an event kind ([`SOURCES`]). Points given during final
+    /// script, or the rule behind an event kind ([`firings::name`]). Points given during final
     /// scoring by a rule that also pays during play are told apart (`… at final scoring`):
     /// final scoring is under way from the first points paid by a final-scoring rule (RULES.md
     /// §1.8 and §1.9), which come after every completion of the last turn.
@@ -381,10 +375,7 @@ impl Tally {
             (None, Some(script)) => format!("script {script}"),
             // Each of these happens at one time only: no need to say when.
             (None, None) => {
-                return SOURCES
-                    .iter()
-                    .find(|(k, _)| *k == kind)
-                    .map_or_else(|| kind.replace('_', " "), |(_, words)| words.to_string());
+                return firings::name(kind, None, None);
             }
         };
         if self.final_scoring && !rule.is_some_and(is_final) {
