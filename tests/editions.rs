@@ -392,12 +392,14 @@ fn editions_match_their_presets() {
     let load = |name: &str| Ruleset::load(name).unwrap_or_else(|d| panic!("{name}: {d}"));
     for name in EDITIONS {
         let r = load(name);
-        let m = r.mechanics;
+        let on = [
+            "volcano", "dragon", "fairy", "princess", "portal", "farmers",
+        ];
         assert!(
-            m.volcano && m.dragon && m.fairy && m.princess && m.portal && m.farmers,
+            on.iter().all(|s| r.switched_on(s)),
             "{name}: every P&D mechanic is on"
         );
-        let pd = &r.pd;
+        let pd = castellan::mechanic::pd::rules::PdRules::of(&r);
         let tile_mode = matches!(name, "rgg-2005" | "devir" | "rgg-bigbox1");
         let must = tile_mode;
         let literal = matches!(name, "rgg-2005" | "devir");
