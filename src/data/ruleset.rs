@@ -137,6 +137,7 @@ impl Ruleset {
     }
 
     /// Whether the switch `name` of `[mechanics]` is on.
+    #[inline]
     pub fn switched_on(&self, name: &str) -> bool {
         self.switches.on(name)
     }

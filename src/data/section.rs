@@ -56,9 +56,14 @@ impl Switches {
         )
     }
 
-    /// Whether the switch `name` is on (`false` for a switch no family declares).
+    /// Whether the switch `name` is on (`false` for a switch no family declares). Rules ask
+    /// it on every move: the lengths and first letters sort out most names without a compare.
+    #[inline]
     pub fn on(&self, name: &str) -> bool {
-        self.0.iter().any(|(n, on)| *on && *n == name)
+        let first = name.as_bytes().first();
+        self.0.iter().any(|(n, on)| {
+            *on && n.len() == name.len() && n.as_bytes().first() == first && *n == name
+        })
     }
 
     /// Sets a declared switch; `false` if no family declares it.
@@ -258,11 +263,34 @@ impl Clone for Sections {
 
 impl Sections {
     /// The section of type `T`, if the ruleset has one (every family of the registry has).
+    /// Rules read their toggles on every move: this is a scan of a few type ids, no call.
     #[inline]
     pub fn get<T: Section>(&self) -> Option<&T> {
         let id = TypeId::of::<T>();
         let (_, v) = self.0.iter().find(|(t, _)| *t == id)?;
-        v.as_any().downcast_ref::<T>()
+        // SAFETY: `push` keeps each value with its own type's id (taken from the value), so
+        // the value found under `T`'s id is a `T`; the pointer's data part is its address.
+        Some(unsafe { &*(v.as_ref() as *const dyn SectionValue).cast::<T>() })
+    }
+
+    /// The section of type `T`, looked for first at the place `at` remembers (the sections of
+    /// every ruleset stand in the families' order, so one look finds it), and `at` set to
+    /// where it was found.
+    #[inline]
+    pub fn get_cached<T: Section>(&self, at: &std::sync::atomic::AtomicUsize) -> Option<&T> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let id = TypeId::of::<T>();
+        let i = at.load(Relaxed);
+        let found = match self.0.get(i) {
+            Some((t, v)) if *t == id => v,
+            _ => {
+                let i = self.0.iter().position(|(t, _)| *t == id)?;
+                at.store(i, Relaxed);
+                &self.0[i].1
+            }
+        };
+        // SAFETY: as in `get`: the value kept under `T`'s id is a `T`.
+        Some(unsafe { &*(found.as_ref() as *const dyn SectionValue).cast::<T>() })
     }
 
     /// The section of type `T` to change, if the ruleset has one.

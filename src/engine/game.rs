@@ -925,8 +925,9 @@ impl Game {
         }
         if !self.mechanics.routes_to(Route::of(action)) {
             return Err(RuleError::WrongDecision(format!(
-                "{} belongs to rules this game does not play",
-                words::action(action)
+                "{} belongs to rules this game does not play; wanted: {}",
+                words::action(action),
+                self.hint(a)
             )));
         }
         self.mechanics

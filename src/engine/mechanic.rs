@@ -20,6 +20,7 @@ pub use super::family::Route;
 use super::game::{Game, RuleError, Size};
 use super::opening::Opening;
 use super::refusal::Refusal;
+use super::vocabulary::MAX_FAMILIES;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind};
@@ -460,8 +461,12 @@ pub struct Mechanics {
     listing: Vec<Box<[u8]>>,
     /// For each mechanic, the set of those that add to its decisions.
     adding: Vec<u32>,
-    /// For each mechanic, the actions it answers besides the engine's own kinds.
-    routes: Vec<Route>,
+    /// The mechanics that answer every action (bit `i` for mechanic `i`; [`Route::Any`]).
+    any: u32,
+    /// For each family id, the mechanics that answer its actions.
+    family: [u32; MAX_FAMILIES],
+    /// The mechanics that answer scripts' actions.
+    script: u32,
 }
 
 /// The indices in a set of mechanics, in order.
@@ -491,6 +496,19 @@ impl Mechanics {
     /// its route (`routes`, one per mechanic).
     pub fn routed(list: Vec<Box<dyn Mechanic>>, mut routes: Vec<Route>) -> Mechanics {
         routes.resize(list.len(), Route::Any);
+        let (mut any, mut family, mut script) = (0u32, [0u32; MAX_FAMILIES], 0u32);
+        for (i, route) in routes.iter().enumerate().take(Mechanics::MAX) {
+            match route {
+                Route::Any => any |= 1 << i,
+                Route::Family(id) => {
+                    if let Some(set) = family.get_mut(usize::from(id.0)) {
+                        *set |= 1 << i;
+                    }
+                }
+                Route::Script => script |= 1 << i,
+                Route::Core => {}
+            }
+        }
         let mut by_hook = [0u32; 32];
         for (i, m) in list.iter().enumerate().take(Mechanics::MAX) {
             for (_, h) in Hooks::ALL {
@@ -529,7 +547,9 @@ impl Mechanics {
             stages,
             listing,
             adding,
-            routes,
+            any,
+            family,
+            script,
         }
     }
 
@@ -589,24 +609,31 @@ impl Mechanics {
         action: &Action,
     ) -> impl Iterator<Item = &dyn Mechanic> + '_ {
         let route = Route::of(action);
+        let answering = self.answering(route);
+        let owner_bit = 1u32.checked_shl(owner.into()).unwrap_or(0);
         let adding = self.adding.get(usize::from(owner)).copied().unwrap_or(0);
-        members(adding)
-            .chain(std::iter::once(owner))
-            .filter(move |i| *i == owner && route == Route::Core || self.answers(*i, route))
+        let owner_answers = route == Route::Core || answering & owner_bit != 0;
+        members(adding & answering)
+            .chain(owner_answers.then_some(owner))
             .filter_map(|i| self.get(i))
     }
 
-    /// Whether mechanic `i` answers actions of `route`.
-    fn answers(&self, i: u8, route: Route) -> bool {
-        self.routes
-            .get(usize::from(i))
-            .is_some_and(|r| *r == route || *r == Route::Any)
+    /// The set of the mechanics that answer actions of `route` (those of the engine's own
+    /// kinds: the mechanics that answer everything; the asking one answers them too).
+    #[inline]
+    fn answering(&self, route: Route) -> u32 {
+        self.any
+            | match route {
+                Route::Family(id) => self.family.get(usize::from(id.0)).copied().unwrap_or(0),
+                Route::Script => self.script,
+                Route::Core | Route::Any => 0,
+            }
     }
 
     /// Whether any mechanic in play answers actions of `route` (an action of a family that is
     /// not in the game has none).
     pub fn routes_to(&self, route: Route) -> bool {
-        route == Route::Core || (0..self.list.len() as u8).any(|i| self.answers(i, route))
+        route == Route::Core || self.answering(route) != 0
     }
 
     /// The mechanics whose answers a decision of mechanic `owner` lists, in the legal list's

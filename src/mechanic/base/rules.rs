@@ -6,6 +6,7 @@ use crate::data::section::{FigureDefaults, Problem, Section, Switches};
 use crate::model::figure::FigureTable;
 use serde::Deserialize;
 use std::sync::LazyLock;
+use std::sync::atomic::AtomicUsize;
 
 /// `base.small_city_two_tiles` (RULES.md §1.6, toggle #42).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -99,7 +100,8 @@ impl BaseRules {
     #[inline]
     pub fn of(rules: &Ruleset) -> &BaseRules {
         static DEFAULT: LazyLock<BaseRules> = LazyLock::new(BaseRules::default);
-        rules.section::<BaseRules>().unwrap_or(&DEFAULT)
+        static AT: AtomicUsize = AtomicUsize::new(0);
+        (rules.sections.get_cached::<BaseRules>(&AT)).unwrap_or_else(|| &DEFAULT)
     }
 }
 

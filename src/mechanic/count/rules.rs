@@ -7,6 +7,7 @@ use crate::mechanic::pd::rules::{CountCity, PdRules};
 use crate::model::tile::FeatureKind;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
+use std::sync::atomic::AtomicUsize;
 
 /// `count.placement_timing` (§3.3 #47).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -186,6 +187,7 @@ impl CountRules {
     #[inline]
     pub fn of(rules: &Ruleset) -> &CountRules {
         static DEFAULT: LazyLock<CountRules> = LazyLock::new(CountRules::default);
-        rules.section::<CountRules>().unwrap_or(&DEFAULT)
+        static AT: AtomicUsize = AtomicUsize::new(0);
+        (rules.sections.get_cached::<CountRules>(&AT)).unwrap_or_else(|| &DEFAULT)
     }
 }

@@ -137,10 +137,11 @@ pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
 /// Whether the fairy may be moved this turn (FA2, V4, PR5; in a half of a builder's double
 /// turn only if `pd.fairy.moves_per_half_turn` is 1, A13).
 pub fn fairy_may_move(g: &Game) -> bool {
+    let rules = PdRules::of(&g.rules);
     fairy_on(g)
         && g.now.placed.is_some()
-        && (PdRules::of(&g.rules).fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && (PdRules::of(&g.rules).volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+        && (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
+        && (rules.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
         && !g.deploy_closed()
 }
 

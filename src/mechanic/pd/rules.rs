@@ -6,6 +6,7 @@ use crate::data::section::{FigureDefaults, Problem, Section, Switches};
 use crate::model::figure::FollowerKind;
 use serde::Deserialize;
 use std::sync::LazyLock;
+use std::sync::atomic::AtomicUsize;
 
 /// `pd.princess.removal` (RULES.md §3.1 #1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -425,6 +426,7 @@ impl PdRules {
     #[inline]
     pub fn of(rules: &Ruleset) -> &PdRules {
         static DEFAULT: LazyLock<PdRules> = LazyLock::new(PdRules::default);
-        rules.section::<PdRules>().unwrap_or(&DEFAULT)
+        static AT: AtomicUsize = AtomicUsize::new(0);
+        (rules.sections.get_cached::<PdRules>(&AT)).unwrap_or_else(|| &DEFAULT)
     }
 }
