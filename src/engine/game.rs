@@ -1127,7 +1127,7 @@ impl Game {
             let totals = Totals {
                 open: sides.into(),
                 pennants: f.pennants.into(),
-                marks: f.marks,
+                counters: f.counters,
                 followers: 0,
             };
             (segment, totals)
@@ -1165,16 +1165,10 @@ impl Game {
         placed
     }
 
-    /// Whether the tile laid this turn carries `symbol` and its mechanic is on.
+    /// Whether the tile laid this turn carries `symbol` (the mechanic that gives the symbol
+    /// its rule checks that it is on).
     pub(crate) fn placed_symbol(&self, symbol: Symbol) -> bool {
-        if self.now.symbol != Some(symbol) {
-            return false;
-        }
-        match symbol {
-            Symbol::Volcano => self.rules.mechanics.volcano,
-            Symbol::Dragon => self.rules.mechanics.dragon,
-            Symbol::Portal => self.rules.mechanics.portal,
-        }
+        self.now.symbol == Some(symbol)
     }
 
     // -----------------------------------------------------------------------------------------

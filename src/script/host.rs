@@ -13,7 +13,7 @@ use crate::mechanic::pd::fairy::{self, Fairy};
 use crate::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::model::figure::{FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
-use crate::model::tile::{FeatureKind, Symbol};
+use crate::model::tile::FeatureKind;
 use crate::script::{self, Arg, Command, FairyTarget, ScriptError};
 use rhai::{Array, Dynamic, Map};
 use std::collections::VecDeque;
@@ -1027,11 +1027,7 @@ pub(crate) fn figure_kind(game: &Game, name: &str) -> Result<(FigureKind, usize)
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.
 fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
-    let symbol = tile.symbol.map(|s| match s {
-        Symbol::Volcano => "volcano",
-        Symbol::Dragon => "dragon",
-        Symbol::Portal => "portal",
-    });
+    let symbol = tile.symbol.map(crate::data::printed::symbol_name);
     symbol
         .into_iter()
         .chain(tile.tags.iter().map(String::as_str))

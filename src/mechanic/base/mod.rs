@@ -10,7 +10,7 @@ use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Then};
-use crate::engine::opening::{self, Opening};
+use crate::engine::opening::Opening;
 use crate::engine::refusal::Refusal;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -385,7 +385,7 @@ impl Opened {
         Some(Opened {
             opening,
             by,
-            lets_through: kinds.which(|kind| opening::lets_through(g, kind)),
+            lets_through: kinds.which(|kind| opening.lets_through.contains(kind)),
         })
     }
 }

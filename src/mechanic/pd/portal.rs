@@ -1,13 +1,13 @@
 //! The magic portal (RULES.md §2.5, MP1–MP10): after laying a portal tile the player may deploy
 //! on any unoccupied, uncompleted feature of any tile.
 
+use crate::data::printed::PORTAL;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic};
 use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
-use crate::model::tile::Symbol;
 
 /// The magic portal.
 #[derive(Debug)]
@@ -24,16 +24,17 @@ impl Mechanic for Portal {
 
     fn opening(&self, g: &Game) -> Option<Opening> {
         let rules = &g.rules.pd.portal;
-        g.placed_symbol(Symbol::Portal).then(|| Opening {
+        (g.rules.mechanics.portal && g.placed_symbol(PORTAL)).then(|| Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
             completed_unscored_open: rules.allow_completed_unscored,
+            lets_through: g.rules.figures.kinds(|r| r.can("portal")),
         })
     }
 
     fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Portal)
+        g.rules.mechanics.portal && g.placed_symbol(PORTAL)
     }
 
     /// Why a portal deployment onto segment `seg` is illegal, if it is (MP2–MP6; occupancy

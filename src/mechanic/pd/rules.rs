@@ -1,7 +1,7 @@
 //! The Princess & the Dragon's toggles (`[pd.*]` of a ruleset, RULES.md §3.1): plain data read
 //! from TOML, with the current Hans im Glück rules as defaults. No game logic.
 
-use crate::model::figure::FollowerKind;
+use crate::data::figures::FollowerKind;
 use serde::Deserialize;
 
 /// `pd.princess.removal` (RULES.md §3.1 #1).

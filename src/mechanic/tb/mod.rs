@@ -19,6 +19,7 @@
 
 pub mod vocabulary;
 
+use crate::data::printed::Good;
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase};
@@ -28,7 +29,7 @@ use crate::mechanic::pd::vocabulary as pd;
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
-use crate::model::tile::{FeatureKind, Good};
+use crate::model::tile::FeatureKind;
 use vocabulary::TbEvent;
 
 /// Points for the majority of one good at the end (\[ext:X2\]).
@@ -209,10 +210,10 @@ impl Mechanic for TradersBuilders {
         if !completed || g.features.segment(seg).kind != FeatureKind::City {
             return;
         }
-        let tokens = g.features.totals(seg).marks.goods;
+        let tokens = g.features.totals(seg).counters;
         let player = g.active;
         for good in Good::ALL {
-            let count = u32::from(tokens[good as usize]);
+            let count = u32::from(tokens.get(good.counter()));
             if count == 0 {
                 continue;
             }
