@@ -33,7 +33,7 @@ impl FigureKind {
         names.get(self.0 as usize).map_or("?", |(name, _)| *name)
     }
 
-    /// The figure in words: its figure table's `noun` ("follower", "abbot"), by default its
+    /// The figure in words: its figure table's `noun` ("follower"), by default its
     /// name with spaces for `_`.
     pub fn noun(self) -> String {
         let names = names().lock().unwrap_or_else(|e| e.into_inner());

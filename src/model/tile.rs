@@ -51,7 +51,7 @@ pub enum FeatureKind {
     Cloister,
     /// A field (farm).
     Field,
-    /// An Abbot garden (2nd-edition tiles): a centre feature completed and counted like a
+    /// A garden (2nd-edition tiles): a centre feature completed and counted like a
     /// cloister. It shares the centre spot `C` with the cloister; no tile has both.
     Garden,
 }
@@ -167,7 +167,7 @@ pub struct FeatureDef {
     pub halves: u8,
     /// Pennants (coats of arms) on a city part.
     pub pennants: u8,
-    /// The counters printed on the part (inns, cathedrals, goods, … as the tile set names them).
+    /// The counters printed on the part (as the data layer names them).
     pub counters: Counters,
     /// For a field: the city parts of this tile it borders (bit `i` = feature `i`).
     pub borders: u16,
