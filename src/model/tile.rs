@@ -79,7 +79,7 @@ impl FeatureKind {
 }
 
 /// A symbol printed on a whole tile, as a small number: the data layer names the symbols
-/// (`crate::data::printed`) and the mechanic that gives one its rule looks for its number.
+/// (its `printed` table) and the mechanic that gives one its rule looks for its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u8);
 
@@ -99,7 +99,7 @@ impl Symbol {
 pub const MAX_COUNTERS: usize = 8;
 
 /// A kind of counter printed on feature parts, as its place in [`Counters`]: the data layer
-/// names the kinds (`crate::data::printed`) and the mechanic that gives one its rule reads it
+/// names the kinds (its `printed` table) and the mechanic that gives one its rule reads it
 /// by this id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CounterId(u8);
@@ -286,7 +286,7 @@ pub struct TileType {
     pub count: u32,
     /// Edge kinds at rotation 0 (N, E, S, W).
     pub edges: [EdgeKind; 4],
-    /// Printed symbol, if any (named by `crate::data::printed`).
+    /// Printed symbol, if any (named by the data layer).
     pub symbol: Option<Symbol>,
     /// Free-form tags (`tower_foundation`, …).
     pub tags: Vec<String>,
