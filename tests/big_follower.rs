@@ -60,7 +60,10 @@ fn the_ic_presets_hand_out_one_big_follower_and_allow_six_players() {
         assert_eq!(rules.players, (2, 6), "{name}");
         let row = rules.figures.row(big()).expect("the big row");
         assert_eq!((row.per_player, row.strength), (1, 2), "{name}");
-        assert!(row.princess && row.portal && row.fairy, "{name}");
+        assert!(
+            row.can("princess") && row.can("portal") && row.can("fairy"),
+            "{name}"
+        );
         assert!(row.has_tag("follower") && row.has_tag("flesh_and_blood"));
         for kind in [
             FeatureKind::Road,

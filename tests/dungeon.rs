@@ -590,7 +590,7 @@ fn check_offers(game: &Game, seed: u64) {
                 let to = at(0);
                 let volcano = game.board().at(to).is_some_and(|id| {
                     game.rules().tile(game.board().placed(id).tile).symbol
-                        == Some(castellan::model::tile::Symbol::Volcano)
+                        == Some(castellan::data::printed::VOLCANO)
                 });
                 assert!(is_entrance(game, to) || volcano, "seed {seed}: DG-9 b");
                 assert_ne!(game.fairy().map(|f| f.pos), Some(to), "seed {seed}: Q11");

@@ -83,6 +83,15 @@ fn the_board_counts_a_feature_s_inns_as_tiles_join() {
     let g = &r.game;
     let at = |x, y, s| g.seg_at(Pos { x, y }, Spot::parse(s).unwrap()).unwrap();
     let road = g.features().totals(at(-1, 0, "E"));
-    assert_eq!((road.open, road.marks.inns), (0, 1));
-    assert_eq!(g.features().totals(at(0, 0, "N")).marks.cathedrals, 0);
+    assert_eq!(
+        (road.open, road.counters.get(castellan::data::printed::INN)),
+        (0, 1)
+    );
+    assert_eq!(
+        g.features()
+            .totals(at(0, 0, "N"))
+            .counters
+            .get(castellan::data::printed::CATHEDRAL),
+        0
+    );
 }

@@ -589,7 +589,7 @@ proptest! {
             for (i, f) in features.iter().enumerate() {
                 let seg = p.seg_base + i as u32;
                 if f.kind == castellan::model::tile::FeatureKind::City && game.is_complete(seg) {
-                    for (total, n) in printed.iter_mut().zip(f.marks.goods) {
+                    for (total, n) in printed.iter_mut().zip(castellan::data::printed::Good::ALL.map(|g| f.counters.get(g.counter()))) {
                         *total += u32::from(n);
                     }
                 }

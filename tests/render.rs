@@ -139,9 +139,23 @@ fn every_expansion_tile_in_every_rotation_matches_its_snapshot() {
         let shown = drawn[0].concat();
         let f = t.features();
         let count = |c: char| shown.chars().filter(|x| *x == c).count();
-        let inns: u16 = f.iter().map(|f| f.marks.inns).sum();
-        let cathedrals: u16 = f.iter().map(|f| f.marks.cathedrals).sum();
-        let goods: u16 = f.iter().map(|f| f.marks.goods.iter().sum::<u16>()).sum();
+        let inns: u16 = f
+            .iter()
+            .map(|f| f.counters.get(castellan::data::printed::INN))
+            .sum();
+        let cathedrals: u16 = f
+            .iter()
+            .map(|f| f.counters.get(castellan::data::printed::CATHEDRAL))
+            .sum();
+        let goods: u16 = f
+            .iter()
+            .map(|f| {
+                castellan::data::printed::Good::ALL
+                    .iter()
+                    .map(|g| f.counters.get(g.counter()))
+                    .sum::<u16>()
+            })
+            .sum();
         let gardens = f
             .iter()
             .filter(|f| f.kind == castellan::model::tile::FeatureKind::Garden);

@@ -5,9 +5,10 @@
 //! 6 inns, 2 cathedrals; T&B 24 tiles, goods 9 wine, 6 grain, 5 cloth; each 2nd edition swaps two
 //! tiles for garden copies) and `shared/rules/TILES.md` §1 (base `basic:2`: 72 tiles, 8 gardens).
 
+use castellan::data::printed::{CATHEDRAL, Good, INN};
 use castellan::data::ruleset::Ruleset;
 use castellan::model::geometry::Rotation;
-use castellan::model::tile::{FeatureKind, Good, Marks, TileSet, TileType};
+use castellan::model::tile::{Counters, FeatureKind, TileSet, TileType};
 use std::path::Path;
 
 fn set(name: &str) -> TileSet {
@@ -21,13 +22,18 @@ fn tiles(tiles: &[TileType]) -> u32 {
     tiles.iter().map(|t| t.count).sum()
 }
 
+/// The goods tokens among `counters`, in [`Good::ALL`] order.
+fn goods(counters: Counters) -> [u16; 3] {
+    Good::ALL.map(|g| counters.get(g.counter()))
+}
+
 /// The markers of every copy of every tile, added up.
-fn marks(tiles: &[TileType]) -> Marks {
-    let mut sum = Marks::default();
+fn marks(tiles: &[TileType]) -> Counters {
+    let mut sum = Counters::default();
     for t in tiles {
         for f in t.features() {
             for _ in 0..t.count {
-                sum = sum.plus(f.marks);
+                sum = sum.plus(f.counters);
             }
         }
     }
@@ -57,7 +63,7 @@ fn inns_and_cathedrals_has_18_tiles_6_inns_2_cathedrals() {
     assert_eq!(tiles(&ic.tiles), 18);
     assert_eq!(ic.tiles.len(), 17);
     let m = marks(&ic.tiles);
-    assert_eq!((m.inns, m.cathedrals, m.goods), (6, 2, [0, 0, 0]));
+    assert_eq!((m.get(INN), m.get(CATHEDRAL), goods(m)), (6, 2, [0, 0, 0]));
     // TILES-IC-TB.md §1 summary: 3 pennants, 1 monastery, no garden in the 1st edition.
     assert_eq!(pennants(&ic.tiles), 3);
     assert_eq!(with(&ic.tiles, FeatureKind::Cloister), 1);
@@ -65,9 +71,13 @@ fn inns_and_cathedrals_has_18_tiles_6_inns_2_cathedrals() {
     // Inns lie on roads and cathedrals in cities, only there.
     for t in &ic.tiles {
         for f in t.features() {
-            assert!(f.marks.inns == 0 || f.kind == FeatureKind::Road, "{}", t.id);
             assert!(
-                f.marks.cathedrals == 0 || f.kind == FeatureKind::City,
+                f.counters.get(INN) == 0 || f.kind == FeatureKind::Road,
+                "{}",
+                t.id
+            );
+            assert!(
+                f.counters.get(CATHEDRAL) == 0 || f.kind == FeatureKind::City,
                 "{}",
                 t.id
             );
@@ -85,7 +95,7 @@ fn the_inn_of_the_junction_is_on_its_eastern_stub_only() {
         let with_inn: Vec<u8> = o
             .features
             .iter()
-            .filter(|f| f.marks.inns > 0)
+            .filter(|f| f.counters.get(INN) > 0)
             .map(|f| f.edges)
             .collect();
         // The eastern edge (bit 1) turned with the tile.
@@ -99,21 +109,21 @@ fn traders_and_builders_has_24_tiles_and_9_6_5_goods() {
     assert_eq!(tiles(&tb.tiles), 24);
     assert_eq!(tb.tiles.len(), 24);
     let m = marks(&tb.tiles);
-    assert_eq!(m.good(Good::Wine), 9);
-    assert_eq!(m.good(Good::Grain), 6);
-    assert_eq!(m.good(Good::Cloth), 5);
-    assert_eq!((m.inns, m.cathedrals), (0, 0));
+    assert_eq!(m.get(Good::Wine.counter()), 9);
+    assert_eq!(m.get(Good::Grain.counter()), 6);
+    assert_eq!(m.get(Good::Cloth.counter()), 5);
+    assert_eq!((m.get(INN), m.get(CATHEDRAL)), (0, 0));
     // 20 tiles show one good each, always in a city; no pennant; one monastery.
     let goods_tiles = tb
         .tiles
         .iter()
-        .filter(|t| t.features().iter().any(|f| f.marks.goods != [0; 3]))
+        .filter(|t| t.features().iter().any(|f| goods(f.counters) != [0; 3]))
         .count();
     assert_eq!(goods_tiles, 20);
     for t in &tb.tiles {
         for f in t.features() {
             assert!(
-                f.marks.goods == [0; 3] || f.kind == FeatureKind::City,
+                goods(f.counters) == [0; 3] || f.kind == FeatureKind::City,
                 "{}",
                 t.id
             );
@@ -197,8 +207,8 @@ fn the_second_editions_keep_their_totals() {
         (8, 2, 2)
     );
     let (m_ic, m_tb) = (marks(&ic), marks(&tb));
-    assert_eq!((m_ic.inns, m_ic.cathedrals), (6, 2));
-    assert_eq!(m_tb.goods, [9, 6, 5]);
+    assert_eq!((m_ic.get(INN), m_ic.get(CATHEDRAL)), (6, 2));
+    assert_eq!(goods(m_tb), [9, 6, 5]);
     // TILES.md §1 `basic:2` counts of the plain copies.
     for (letter, n) in [
         ("E", 4),

@@ -8,6 +8,7 @@
 //! ("Rules for using this expansion with other expansions", "1b. The dragon's menu") and 004
 //! (footnotes 6 and 8, "Other expansions"); [ext:X2] Wikicarpedia "Traders and Builders".
 
+use castellan::data::printed::Good;
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
 use castellan::engine::event::{Event, ReturnReason};
@@ -15,7 +16,6 @@ use castellan::mechanic::pd::vocabulary::{EATEN, LAST_FOLLOWER, PRINCESS};
 use castellan::mechanic::tb::{self, vocabulary::TbEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Spot};
-use castellan::model::tile::Good;
 use castellan::record::{Record, Replay};
 use castellan::ui::render::text;
 
@@ -286,7 +286,7 @@ fn builder_and_pig_are_strength_zero_non_followers() {
     for name in ["builder", "pig"] {
         let row = rules.figures.row(kind(name)).expect("row");
         assert_eq!((row.per_player, row.strength), (1, 0));
-        assert!(!row.portal && !row.fairy && !row.princess && row.joins_own);
+        assert!(!row.can("portal") && !row.can("fairy") && !row.can("princess") && row.joins_own);
         assert!(row.has_tag("flesh_and_blood") && row.has_tag(name));
         assert!(!row.has_tag("follower"));
     }

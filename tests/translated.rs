@@ -13,9 +13,10 @@
 //! Rules exercised: RULES.md §1.6 (the I&C line: inns and cathedrals), T-B3, §1.10 and B-E2
 //! (Traders & Builders goods).
 
+use castellan::data::printed::Good;
 use castellan::mechanic::tb::{self, vocabulary::TbEvent};
 use castellan::model::geometry::{Pos, Spot};
-use castellan::model::tile::{FeatureKind, Good};
+use castellan::model::tile::FeatureKind;
 use castellan::record::{Record, Replay};
 
 mod common;

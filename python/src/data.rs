@@ -213,7 +213,10 @@ impl PyTileSet {
                 d.set_item("alias", t.alias.clone())?;
                 d.set_item("count", t.count)?;
                 d.set_item("edges", t.edges.map(|e| e.name()).to_vec())?;
-                d.set_item("symbol", t.symbol.map(|s| format!("{s:?}").to_lowercase()))?;
+                d.set_item(
+                    "symbol",
+                    t.symbol.map(castellan::data::printed::symbol_name),
+                )?;
                 d.set_item("tags", t.tags.clone())?;
                 Ok(d)
             })

@@ -13,11 +13,12 @@
 //! order is not in it, only how many tiles of each type are still to come.
 
 use crate::space::{Layout, spot_index, tile_count};
+use castellan::data::printed::{CATHEDRAL, DRAGON, Good, INN, PORTAL, PRINCESS, VOLCANO};
 use castellan::engine::action::DecisionKind;
 use castellan::engine::game::Game;
 use castellan::mechanic::count::rules::Quarter;
 use castellan::model::geometry::{Edge, HALF_NAMES, Spot};
-use castellan::model::tile::{FeatureKind, Symbol, TileType};
+use castellan::model::tile::{FeatureKind, TileType};
 
 /// Edges in observation order.
 const EDGES: [Edge; 4] = [Edge::N, Edge::E, Edge::S, Edge::W];
@@ -85,20 +86,31 @@ fn describe_tile(tile: &TileType, quarters: usize, row: &mut [f32]) {
         None => 0.0,
     };
     row[17] = o.features.iter().map(|f| f32::from(f.pennants)).sum();
-    row[18] = f32::from(u8::from(o.features.iter().any(|f| f.princess)));
-    row[19] = f32::from(u8::from(tile.symbol == Some(Symbol::Volcano)));
-    row[20] = f32::from(u8::from(tile.symbol == Some(Symbol::Dragon)));
-    row[21] = f32::from(u8::from(tile.symbol == Some(Symbol::Portal)));
-    row[22] = o.features.iter().map(|f| f32::from(f.marks.inns)).sum();
+    row[18] = f32::from(u8::from(
+        o.features.iter().any(|f| f.counters.get(PRINCESS) > 0),
+    ));
+    row[19] = f32::from(u8::from(tile.symbol == Some(VOLCANO)));
+    row[20] = f32::from(u8::from(tile.symbol == Some(DRAGON)));
+    row[21] = f32::from(u8::from(tile.symbol == Some(PORTAL)));
+    row[22] = o
+        .features
+        .iter()
+        .map(|f| f32::from(f.counters.get(INN)))
+        .sum();
     row[23] = o
         .features
         .iter()
-        .map(|f| f32::from(f.marks.cathedrals))
+        .map(|f| f32::from(f.counters.get(CATHEDRAL)))
         .sum();
     row[24] = o
         .features
         .iter()
-        .map(|f| f.marks.goods.iter().map(|g| f32::from(*g)).sum::<f32>())
+        .map(|f| {
+            Good::ALL
+                .iter()
+                .map(|g| f32::from(f.counters.get(g.counter())))
+                .sum::<f32>()
+        })
         .sum();
 }
 

@@ -9,13 +9,49 @@
 //! defaults to whether the row is a follower at all.
 
 use crate::data::section::FigureDefaults;
-use crate::model::figure::{FigureKind, FigureRow, FigureTable, FollowerKind, MAX_FIGURES, Stands};
+use crate::model::figure::{FigureKind, FigureRow, FigureTable, MAX_FIGURES, Stands};
 use crate::model::tile::FeatureKind;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The shipped rows.
 const SHIPPED: &str = include_str!("figures.toml");
+
+/// The classes of follower that edition rules name (RULES.md B-M1); rule lists such as
+/// `pd.princess.knight_kinds` and `pd.portal.figures` are written with these names; a figure
+/// row names its class (`follower = "normal"`) to take the lists' answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FollowerKind {
+    /// Normal follower.
+    Normal,
+    /// Big follower (Inns & Cathedrals).
+    Big,
+    /// Abbot (the new base game).
+    Abbot,
+    /// Mayor (Abbey & Mayor).
+    Mayor,
+    /// Wagon (Abbey & Mayor).
+    Wagon,
+}
+
+impl FollowerKind {
+    /// The name written in files and kept in the figure row ([`FigureRow::follower`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            FollowerKind::Normal => "normal",
+            FollowerKind::Big => "big",
+            FollowerKind::Abbot => "abbot",
+            FollowerKind::Mayor => "mayor",
+            FollowerKind::Wagon => "wagon",
+        }
+    }
+}
+
+/// The abilities a row's columns of the same name give (the families check them by these
+/// names: [`FigureRow::can`]): the princess removes it as a knight (PR2), it may use the
+/// magic portal (MP2), the fairy counts it as a follower (FA1–FA3).
+pub const ABILITIES: [&str; 3] = ["princess", "portal", "fairy"];
 
 /// One `[figures.NAME]` section; every key is optional (the shipped row or the default fills
 /// it in).
@@ -40,6 +76,8 @@ pub struct FigureFile {
     tags: Option<Vec<String>>,
     /// Deployed only beside one of its owner's followers (the builder, the pig).
     joins_own: Option<bool>,
+    /// The figure in words ("big follower"; by default its name with spaces for `_`).
+    noun: Option<String>,
 }
 
 impl FigureFile {
@@ -55,6 +93,7 @@ impl FigureFile {
             fairy: self.fairy.or(under.fairy),
             tags: self.tags.clone().or_else(|| under.tags.clone()),
             joins_own: self.joins_own.or(under.joins_own),
+            noun: self.noun.clone().or_else(|| under.noun.clone()),
         }
     }
 }
@@ -141,22 +180,27 @@ pub fn table(
                 format!("figure `{name}`: a figure's name is lowercase letters, digits and `_`"),
             ));
         }
-        let kind = FigureKind::named(name).ok_or_else(|| {
+        let noun = file.noun.clone().unwrap_or_else(|| name.replace('_', " "));
+        let kind = FigureKind::named(name, &noun).ok_or_else(|| {
             (
                 vec![name.clone()],
                 "too many figure names in this process".to_string(),
             )
         })?;
         let listed = |list: &[FollowerKind]| file.follower.is_some_and(|k| list.contains(&k));
+        let able = [
+            file.princess.unwrap_or(listed(&defaults.knights)),
+            file.portal.unwrap_or(listed(&defaults.portal)),
+            file.fairy.unwrap_or(file.follower.is_some()),
+        ];
+        let abilities = ABILITIES.iter().zip(able).filter(|(_, on)| *on);
         rows.push(FigureRow {
             kind,
             per_player,
             strength,
             stands_on,
-            follower: file.follower,
-            princess: file.princess.unwrap_or(listed(&defaults.knights)),
-            portal: file.portal.unwrap_or(listed(&defaults.portal)),
-            fairy: file.fairy.unwrap_or(file.follower.is_some()),
+            follower: file.follower.map(|k| k.name().to_string()),
+            abilities: abilities.map(|(a, _)| a.to_string()).collect(),
             tags,
             joins_own: file.joins_own.unwrap_or(false),
         });
@@ -189,12 +233,16 @@ mod tests {
         let follower = &t.rows()[0];
         assert_eq!(follower.kind, FigureKind::Follower);
         assert_eq!((follower.per_player, follower.strength), (7, 1));
-        assert!(follower.princess && follower.portal && follower.fairy);
+        assert!(ABILITIES.iter().all(|a| follower.can(a)));
         assert!(follower.has_tag("flesh_and_blood"));
         let count = t
             .row(FigureKind::parse("count").expect("named"))
             .expect("row");
         assert_eq!((count.per_player, count.strength), (0, 0));
-        assert!(!count.princess && !count.portal && !count.fairy);
+        assert!(count.abilities.is_empty());
+        let big = t
+            .row(FigureKind::parse("big").expect("named"))
+            .expect("row");
+        assert_eq!(big.kind.noun(), "big follower");
     }
 }

@@ -5,6 +5,7 @@ pub mod diagnostic;
 pub mod figures;
 pub mod files;
 pub mod library;
+pub mod printed;
 pub mod ruleset;
 pub mod scripting;
 pub mod section;

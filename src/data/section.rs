@@ -9,7 +9,8 @@
 //! sections into a family-keyed store ([`Sections`]), and the family reads its own back by
 //! type ([`Sections::get`]).
 
-use crate::model::figure::{FigureTable, FollowerKind};
+use crate::data::figures::FollowerKind;
+use crate::model::figure::FigureTable;
 use serde::de::DeserializeOwned;
 use std::any::{Any, TypeId};
 use std::fmt::Debug;

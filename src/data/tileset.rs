@@ -6,9 +6,10 @@
 //! rotations once, so that nothing is rotated during play.
 
 use crate::data::diagnostic::Diagnostic;
+use crate::data::printed::{self, CATHEDRAL, Good, INN, PRINCESS};
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    EdgeKind, FeatureDef, FeatureKind, Fits, Good, MAX_TILE_FEATURES, Marks, NO_FEATURE, Symbol,
+    Counters, EdgeKind, FeatureDef, FeatureKind, Fits, MAX_TILE_FEATURES, NO_FEATURE, Symbol,
     TileSet, TileType, orientations,
 };
 use serde::Deserialize;
@@ -45,7 +46,7 @@ struct TileFile {
     #[serde(default)]
     cloister: bool,
     garden: Option<Spanned<bool>>,
-    symbol: Option<Symbol>,
+    symbol: Option<Spanned<String>>,
     #[serde(default)]
     tags: Vec<Spanned<String>>,
 }
@@ -133,6 +134,28 @@ impl Ctx<'_> {
         Diagnostic::new(self.file, self.src, Some(span), msg)
     }
 
+    /// The symbol a tile's `symbol = "NAME"` names.
+    fn symbol(
+        &self,
+        name: Option<&Spanned<String>>,
+        id: &str,
+    ) -> Result<Option<Symbol>, Diagnostic> {
+        let Some(name) = name else {
+            return Ok(None);
+        };
+        match printed::symbol(name.get_ref()) {
+            Some(symbol) => Ok(Some(symbol)),
+            None => Err(self.err(
+                name.span(),
+                format!(
+                    "tile `{id}`: unknown symbol `{}`; the known symbols are {}",
+                    name.get_ref(),
+                    printed::SYMBOLS.join(", ")
+                ),
+            )),
+        }
+    }
+
     fn edge(&self, name: &Spanned<String>) -> Result<Edge, Diagnostic> {
         match Spot::parse(name.get_ref()) {
             Some(Spot::Edge(e)) => Ok(e),
@@ -179,18 +202,15 @@ impl Ctx<'_> {
                 self.claim_edges(&c.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::City, &edges, c.span(), &id)?;
             let part = c.get_ref();
-            let mut goods = [0; 3];
+            let mut counters = Counters::default()
+                .with(CATHEDRAL, part.cathedral.into())
+                .with(PRINCESS, part.princess.into());
             if let Some(good) = part.goods {
-                goods[good as usize] = 1;
+                counters = counters.with(good.counter(), 1);
             }
             features.push(FeatureDef {
                 pennants: part.pennants,
-                princess: part.princess,
-                marks: Marks {
-                    cathedrals: part.cathedral.into(),
-                    goods,
-                    ..Marks::default()
-                },
+                counters,
                 ..FeatureDef::plain(FeatureKind::City, mask, 0)
             });
         }
@@ -199,10 +219,7 @@ impl Ctx<'_> {
                 self.claim_edges(&r.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
             features.push(FeatureDef {
-                marks: Marks {
-                    inns: r.get_ref().inn.into(),
-                    ..Marks::default()
-                },
+                counters: Counters::default().with(INN, r.get_ref().inn.into()),
                 ..FeatureDef::plain(FeatureKind::Road, mask, 0)
             });
         }
@@ -337,7 +354,7 @@ impl Ctx<'_> {
             alias: raw.alias.as_ref().map(|a| a.get_ref().trim().to_string()),
             count: count as u32,
             edges,
-            symbol: raw.symbol,
+            symbol: self.symbol(raw.symbol.as_ref(), &id)?,
             tags,
             set: set.to_string(),
             fits: Fits::new(&oriented),
@@ -553,10 +570,13 @@ field = [{ halves = ["WR", "NL", "NR", "EL"] }, { halves = ["WL", "SR"] }]
         let r90 = set.tiles[0].at(Rotation::from_degrees(90).unwrap());
         let city = r90.feature_at(Spot::Edge(Edge::E)).unwrap() as usize;
         let road = r90.feature_at(Spot::Edge(Edge::N)).unwrap() as usize;
-        assert_eq!(r90.features[city].marks.cathedrals, 1);
-        assert_eq!(r90.features[city].marks.good(Good::Cloth), 1);
-        assert_eq!(r90.features[road].marks.inns, 1);
-        assert_eq!(r90.features[road].marks.goods, [0; 3]);
+        assert_eq!(r90.counted, (1 << city) | (1 << road));
+        let (city, road) = (r90.features[city].counters, r90.features[road].counters);
+        assert_eq!(city.get(CATHEDRAL), 1);
+        assert_eq!(city.get(Good::Cloth.counter()), 1);
+        assert_eq!(city.get(Good::Wine.counter()), 0);
+        assert_eq!(road.get(INN), 1);
+        assert_eq!(road.get(Good::Cloth.counter()), 0);
     }
 
     #[test]
@@ -578,6 +598,16 @@ field = [{ halves = ["WR", "NL", "NR", "EL"] }, { halves = ["WL", "SR"] }]
         ));
         assert!(e.contains("unknown variant `beer`"), "{e}");
         assert!(e.starts_with("bad.toml:7:"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_symbol_is_located_and_the_known_ones_listed() {
+        let e = error_of(&format!("{D}symbol = \"tower\"\n"));
+        assert!(e.contains("unknown symbol `tower`"), "{e}");
+        assert!(e.contains("volcano, dragon, portal"), "{e}");
+        assert!(e.starts_with("bad.toml:"), "{e}");
+        let ok = TileSet::parse(Path::new("t.toml"), &format!("{D}symbol = \"portal\"\n"));
+        assert_eq!(ok.unwrap().tiles[0].symbol, Some(printed::PORTAL));
     }
 
     #[test]

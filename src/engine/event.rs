@@ -184,7 +184,7 @@ pub enum Event {
         /// The script's reason.
         why: String,
     },
-    /// A script took a figure (a follower, a big follower, …) from its owner's supply and
+    /// A script took a figure (a follower or another kind) from its owner's supply and
     /// holds it off the board.
     FollowerHeld {
         /// The script's name.
@@ -301,8 +301,8 @@ pub enum Event {
         /// Final scores by seat.
         scores: Vec<u32>,
     },
-    /// Something a mechanic owns happened (the dragon moved, a follower went into a quarter of
-    /// the City, …); its JSON form is the mechanic's own (`{"event": "dragon_moved", …}`).
+    /// Something a mechanic owns happened (a neutral figure moved, a follower went somewhere
+    /// off the board, …); its JSON form is the mechanic's own (`{"event": NAME, …}`).
     #[serde(untagged)]
     Mechanic(MechanicEvent),
 }

@@ -1138,7 +1138,7 @@ impl Game {
             let totals = Totals {
                 open: sides.into(),
                 pennants: f.pennants.into(),
-                marks: f.marks,
+                counters: f.counters,
                 followers: 0,
             };
             (segment, totals)
@@ -1176,16 +1176,10 @@ impl Game {
         placed
     }
 
-    /// Whether the tile laid this turn carries `symbol` and its mechanic is on.
+    /// Whether the tile laid this turn carries `symbol` (the mechanic that gives the symbol
+    /// its rule checks that it is on).
     pub(crate) fn placed_symbol(&self, symbol: Symbol) -> bool {
-        if self.now.symbol != Some(symbol) {
-            return false;
-        }
-        self.rules.switched_on(match symbol {
-            Symbol::Volcano => "volcano",
-            Symbol::Dragon => "dragon",
-            Symbol::Portal => "portal",
-        })
+        self.now.symbol == Some(symbol)
     }
 
     // -----------------------------------------------------------------------------------------

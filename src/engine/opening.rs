@@ -1,5 +1,6 @@
 //! Opening the board: a mechanic that lets this turn's figure go on any tile, not only the one
-//! just laid (the magic portal, RULES.md §2.5), says as data which features it keeps closed.
+//! just laid (RULES.md §2.5), says as data which figures may go and which features it keeps
+//! closed.
 //!
 //! The mechanic answers [`Mechanic::opening`] with an [`Opening`], and names its refusals in
 //! its [`Mechanic::deploy_problem`] from [`Opening::shut`]. The listing of deployments reads
@@ -12,7 +13,7 @@
 
 use super::game::{Game, is_complete_by};
 use crate::model::feature::{SegId, Totals};
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, Kinds};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 
@@ -22,18 +23,20 @@ use crate::model::tile::FeatureKind;
 pub struct Opening {
     /// The tile just laid keeps the base rules: the opening limits nothing there.
     pub own_tile_base_rules: bool,
-    /// A tile none of whose features is open (the dragon's).
+    /// A tile none of whose features is open.
     pub barred: Option<Pos>,
     /// Fully enclosed farms are open too.
     pub enclosed_farms_open: bool,
     /// A feature the tile just laid completed stays open until it is scored.
     pub completed_unscored_open: bool,
+    /// The kinds of figure that may go through.
+    pub lets_through: Kinds,
 }
 
 /// Why an [`Opening`] keeps a figure off a feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shut {
-    /// The figure may not go through (the figure table's `portal` column).
+    /// The figure may not go through ([`Opening::lets_through`]).
     Figure,
     /// The feature lies on the barred tile.
     Tile,
@@ -50,7 +53,7 @@ impl Opening {
         if own_tile && self.own_tile_base_rules {
             return None;
         }
-        if !lets_through(g, figure) {
+        if !self.lets_through.contains(figure) {
             return Some(Shut::Figure);
         }
         let kind = g.features.segment(seg).kind;
@@ -96,9 +99,4 @@ impl Opening {
                 .is_some_and(|p| g.completed_by(p).iter().any(|d| g.features.same(*d, seg)));
         (!unscored).then_some(Shut::Completed)
     }
-}
-
-/// Whether figures of `figure` may go through an opening (the figure table's `portal` column).
-pub(crate) fn lets_through(g: &Game, figure: FigureKind) -> bool {
-    g.rules.figures.row(figure).is_some_and(|r| r.portal)
 }

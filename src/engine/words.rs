@@ -15,7 +15,7 @@ pub fn placement(pos: Pos, rotation: Rotation) -> String {
     format!("place at {pos} turned {}°", rotation.degrees())
 }
 
-/// An action on its own in words ("dragon to (1,0)"), for messages and logs; a script's
+/// An action on its own in words ("place at (1,0) turned 90°"), for messages and logs; a script's
 /// action reads as its label.
 pub fn action(action: &Action) -> String {
     match action {

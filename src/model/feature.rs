@@ -4,12 +4,12 @@
 //! Each border joint between two segments is kept (a flat list of plain values, threaded on
 //! lists headed in the segments' rows, so a copy is a few block copies) so that a feature can
 //! be walked, and an incremental union-find over the same rows keeps per-feature totals (open
-//! edges, pennants, inns, cathedrals, goods, followers) at its root, so completion and
+//! edges, pennants, the tile set's counters, followers) at its root, so completion and
 //! occupancy are O(1) to read.
 
 use crate::model::board::PlacedId;
 use crate::model::copylog::CopyLog;
-use crate::model::tile::{FeatureKind, Marks};
+use crate::model::tile::{Counters, FeatureKind};
 
 /// Id of a segment (one feature part of one placed tile).
 pub type SegId = u32;
@@ -33,10 +33,10 @@ pub struct Totals {
     pub open: u32,
     /// Pennants in a city.
     pub pennants: u32,
-    /// Inns on a road, cathedrals and goods in a city.
-    pub marks: Marks,
-    /// Figures standing in the feature: its followers and any builder or pig that joined
-    /// them (occupancy, B-F3, reads it).
+    /// The counters its parts carry, summed.
+    pub counters: Counters,
+    /// Figures standing in the feature: its followers and any figure that joined them
+    /// (occupancy, B-F3, reads it).
     pub followers: u32,
 }
 
@@ -248,7 +248,7 @@ impl Features {
             rows[root as usize].totals = Totals {
                 open: ta.open + tb.open,
                 pennants: ta.pennants + tb.pennants,
-                marks: ta.marks.plus(tb.marks),
+                counters: ta.counters.plus(tb.counters),
                 followers: ta.followers + tb.followers,
             };
             ta.open + tb.open
@@ -396,6 +396,7 @@ fn each_neighbour(rows: &[Row], joints: &[Joint], s: SegId, mut visit: impl FnMu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tile::CounterId;
 
     fn seg(placed: PlacedId) -> Segment {
         Segment {
@@ -405,18 +406,18 @@ mod tests {
         }
     }
 
-    /// Adds one segment with `open` edges, `pennants` and `marks`.
+    /// Adds one segment with `open` edges, `pennants` and `counters`.
     fn add_one(
         f: &mut Features,
         segment: Segment,
         open: u32,
         pennants: u32,
-        marks: Marks,
+        counters: Counters,
     ) -> SegId {
         let totals = Totals {
             open,
             pennants,
-            marks,
+            counters,
             followers: 0,
         };
         f.add(std::iter::once((segment, totals)))
@@ -425,19 +426,17 @@ mod tests {
     #[test]
     fn totals_follow_unions_and_loops() {
         let mut f = Features::with_capacity(4);
-        let inn = Marks {
-            inns: 1,
-            ..Marks::default()
-        };
-        let a = add_one(&mut f, seg(0), 2, 1, inn);
-        let b = add_one(&mut f, seg(1), 2, 0, Marks::default());
-        let c = add_one(&mut f, seg(2), 2, 1, inn);
+        let one = CounterId::new(0);
+        let marked = Counters::default().with(one, 1);
+        let a = add_one(&mut f, seg(0), 2, 1, marked);
+        let b = add_one(&mut f, seg(1), 2, 0, Counters::default());
+        let c = add_one(&mut f, seg(2), 2, 1, marked);
         f.join(a, b, 1);
         assert_eq!(f.totals(a).open, 2);
         f.join(b, c, 1);
         assert_eq!(f.totals(c).open, 2);
         assert_eq!(f.totals(c).pennants, 2);
-        assert_eq!(f.totals(b).marks.inns, 2);
+        assert_eq!(f.totals(b).counters.get(one), 2);
         // Closing the loop inside one feature takes two open edges away.
         f.join(c, a, 1);
         assert!(f.closed(a));
@@ -456,7 +455,7 @@ mod tests {
         let build = |at_once: bool| {
             let mut f = Features::with_capacity(4);
             let s: Vec<SegId> = (0..4)
-                .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
+                .map(|i| add_one(&mut f, seg(i), 4, 0, Counters::default()))
                 .collect();
             f.join(s[0], s[1], 1);
             if at_once {
@@ -486,16 +485,16 @@ mod tests {
     #[test]
     fn joins_tell_whether_they_closed_a_feature() {
         let mut f = Features::with_capacity(4);
-        let a = add_one(&mut f, seg(0), 2, 0, Marks::default());
-        let b = add_one(&mut f, seg(1), 1, 0, Marks::default());
+        let a = add_one(&mut f, seg(0), 2, 0, Counters::default());
+        let b = add_one(&mut f, seg(1), 1, 0, Counters::default());
         assert!(!f.closed_lately());
         f.join(a, b, 1);
         assert!(!f.closed_lately(), "one open edge is left");
-        let c = add_one(&mut f, seg(2), 1, 0, Marks::default());
+        let c = add_one(&mut f, seg(2), 1, 0, Counters::default());
         assert!(!f.closed_lately());
         f.join(c, a, 1);
         assert!(f.closed_lately() && f.closed(b));
-        add_one(&mut f, seg(3), 1, 0, Marks::default());
+        add_one(&mut f, seg(3), 1, 0, Counters::default());
         assert!(!f.closed_lately(), "new segments start afresh");
     }
 
@@ -510,7 +509,7 @@ mod tests {
             let n = f.len() as SegId;
             match rng.random_range(0..4) {
                 0 => {
-                    add_one(f, seg(n as PlacedId), 4, 0, Marks::default());
+                    add_one(f, seg(n as PlacedId), 4, 0, Counters::default());
                 }
                 1 | 2 if n > 1 => {
                     let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
@@ -561,7 +560,7 @@ mod tests {
     fn members_come_in_joint_order() {
         let mut f = Features::with_capacity(6);
         let s: Vec<SegId> = (0..6)
-            .map(|i| add_one(&mut f, seg(i), 4, 0, Marks::default()))
+            .map(|i| add_one(&mut f, seg(i), 4, 0, Counters::default()))
             .collect();
         f.join(s[0], s[1], 1);
         f.join(s[2], s[0], 1);

@@ -2,21 +2,21 @@
 
 use crate::model::feature::SegId;
 use crate::model::tile::FeatureKind;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::{Mutex, OnceLock};
 
-/// A kind of player figure: a small number standing for a figure's name (`follower`, `big`,
-/// …), the same in every ruleset of the process. What the figure may do is a row of the
-/// ruleset's [`FigureTable`] (RULES.md B-M1, seed 002 "1b. The dragon's menu"); the names are
+/// A kind of player figure: a small number standing for a figure's name (`follower`, …), the
+/// same in every ruleset of the process. What the figure may do is a row of the ruleset's
+/// [`FigureTable`] (RULES.md B-M1); the names are
 /// kept in a process-wide table so that a kind prints and is written to records without its
 /// ruleset at hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FigureKind(u8);
 
-/// The process-wide figure names: the name of kind `i` is entry `i`.
-fn names() -> &'static Mutex<Vec<&'static str>> {
-    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
-    NAMES.get_or_init(|| Mutex::new(vec!["follower"]))
+/// The process-wide figure names and nouns: the name and noun of kind `i` are entry `i`.
+fn names() -> &'static Mutex<Vec<(&'static str, &'static str)>> {
+    static NAMES: OnceLock<Mutex<Vec<(&'static str, &'static str)>>> = OnceLock::new();
+    NAMES.get_or_init(|| Mutex::new(vec![("follower", "follower")]))
 }
 
 /// How many figure names one process can know (each ruleset adds at most [`MAX_FIGURES`]).
@@ -30,18 +30,20 @@ impl FigureKind {
     /// The name used in records (`figure = "follower"`).
     pub fn name(self) -> &'static str {
         let names = names().lock().unwrap_or_else(|e| e.into_inner());
-        names.get(self.0 as usize).copied().unwrap_or("?")
+        names.get(self.0 as usize).map_or("?", |(name, _)| *name)
     }
 
-    /// The figure in words: "follower", "big follower", "abbot".
+    /// The figure in words: its figure table's `noun` ("follower"), by default its
+    /// name with spaces for `_`.
     pub fn noun(self) -> String {
-        match self.name() {
-            "big" => "big follower".to_string(),
-            name => name.replace('_', " "),
-        }
+        let names = names().lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .get(self.0 as usize)
+            .map_or("?", |(_, noun)| *noun)
+            .to_string()
     }
 
-    /// The figure in words with its article: "a follower", "a big follower", "an abbot".
+    /// The figure in words with its article: "a follower", "an archer".
     pub fn words(self) -> String {
         let noun = self.noun();
         let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -69,21 +71,24 @@ impl FigureKind {
         let names = names().lock().unwrap_or_else(|e| e.into_inner());
         names
             .iter()
-            .position(|n| *n == name)
+            .position(|(n, _)| *n == name)
             .map(|i| FigureKind(i as u8))
     }
 
-    /// The kind of `name`, made known if it is new (`None`: the process knows too many names).
-    pub fn named(name: &str) -> Option<FigureKind> {
+    /// The kind of `name`, made known with its `noun` if it is new (a known name keeps the
+    /// noun it was first given; `None`: the process knows too many names).
+    pub fn named(name: &str, noun: &str) -> Option<FigureKind> {
         let mut names = names().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = names.iter().position(|n| *n == name) {
+        if let Some(i) = names.iter().position(|(n, _)| *n == name) {
             return Some(FigureKind(i as u8));
         }
         if names.len() >= MAX_NAMES {
             return None;
         }
-        // A name is leaked once per process and kind (at most MAX_NAMES short strings).
-        names.push(Box::leak(name.to_string().into_boxed_str()));
+        // A name and its noun are leaked once per process and kind (at most MAX_NAMES short
+        // strings each).
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        names.push((leak(name), leak(noun)));
         Some(FigureKind(names.len() as u8 - 1))
     }
 }
@@ -138,24 +143,22 @@ pub struct FigureRow {
     pub kind: FigureKind,
     /// How many each player gets (0: a neutral figure or one the rules hand out otherwise).
     pub per_player: u8,
-    /// Its strength in a majority (B-M1: normal 1, big 2, builder and pig 0).
+    /// Its strength in a majority (B-M1: 1 for the normal follower, 0 for a figure that is
+    /// not counted).
     pub strength: u32,
     /// The features it may be deployed on.
     pub stands_on: Stands,
-    /// The follower kind the edition rule lists call it (none: not a follower).
-    pub follower: Option<FollowerKind>,
-    /// Whether the princess removes it as a knight (PR2, `pd.princess.knight_kinds`).
-    pub princess: bool,
-    /// Whether it may use the magic portal (MP2, `pd.portal.figures`).
-    pub portal: bool,
-    /// Whether the fairy counts it as a follower (FA1–FA3).
-    pub fairy: bool,
-    /// Free tags (`follower`, `flesh_and_blood`, …): the dragon's menu (D7) reads them.
+    /// The follower class the edition rule lists call it by (`"normal"`, …; none: not a
+    /// follower).
+    pub follower: Option<String>,
+    /// What the families let it do, by the names they check (the data layer fills them in
+    /// from the figure table's columns and the rule lists).
+    pub abilities: Vec<String>,
+    /// Free tags (`follower`, `flesh_and_blood`, …) that mechanics' rule lists read.
     pub tags: Vec<String>,
     /// Whether it joins its owner's follower instead of taking an empty feature: it is deployed
     /// only into a feature that holds one of its owner's followers (a figure tagged
-    /// `follower`), and B-F3 (occupied) does not apply to it (Traders & Builders: the builder
-    /// and the pig, RULES.md §1.10).
+    /// `follower`), and B-F3 (occupied) does not apply to it (RULES.md §1.10).
     pub joins_own: bool,
 }
 
@@ -165,9 +168,14 @@ impl FigureRow {
         self.tags.iter().any(|t| t == tag)
     }
 
-    /// Whether the edition lists call it a follower of `kind`.
-    pub fn is(&self, kind: FollowerKind) -> bool {
-        self.follower == Some(kind)
+    /// Whether the edition lists call it a follower of `class`.
+    pub fn is(&self, class: &str) -> bool {
+        self.follower.as_deref() == Some(class)
+    }
+
+    /// Whether a family lets it do what `ability` names.
+    pub fn can(&self, ability: &str) -> bool {
+        self.abilities.iter().any(|a| a == ability)
     }
 }
 
@@ -204,10 +212,9 @@ impl FigureTable {
         self.find(kind).map(|(_, r)| r)
     }
 
-    /// Whether figures of `kind` are followers of the edition kind `follower` (the big
-    /// follower, the abbot).
-    pub fn is(&self, kind: FigureKind, follower: FollowerKind) -> bool {
-        self.row(kind).is_some_and(|r| r.is(follower))
+    /// Whether figures of `kind` are followers of the edition class `class`.
+    pub fn is(&self, kind: FigureKind, class: &str) -> bool {
+        self.row(kind).is_some_and(|r| r.is(class))
     }
 
     /// The strength of `kind` in a majority (0 for a kind the table lacks).
@@ -236,7 +243,7 @@ impl FigureTable {
 }
 
 /// A set of figure kinds, one bit per [`FigureKind::code`]: what a mechanic reads once from
-/// the figure table (say, the kinds the fairy counts as followers) and then asks of each figure
+/// the figure table (say, the kinds with one of its abilities) and then asks of each figure
 /// without searching the table again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Kinds([u64; 4]);
@@ -247,24 +254,6 @@ impl Kinds {
         let code = usize::from(kind.code());
         self.0[code / 64] >> (code % 64) & 1 != 0
     }
-}
-
-/// The kinds of follower that edition rules name (RULES.md B-M1); rule lists such as
-/// `pd.princess.knight_kinds` and `pd.portal.figures` are written with these names; a figure
-/// row names its kind (`follower = "normal"`) to take the lists' answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FollowerKind {
-    /// Normal follower.
-    Normal,
-    /// Big follower (Inns & Cathedrals).
-    Big,
-    /// Abbot (the new base game).
-    Abbot,
-    /// Mayor (Abbey & Mayor).
-    Mayor,
-    /// Wagon (Abbey & Mayor).
-    Wagon,
 }
 
 /// A player's figure standing on a feature segment.

@@ -51,7 +51,7 @@ pub enum FeatureKind {
     Cloister,
     /// A field (farm).
     Field,
-    /// An Abbot garden (2nd-edition tiles): a centre feature completed and counted like a
+    /// A garden (2nd-edition tiles): a centre feature completed and counted like a
     /// cloister. It shares the centre spot `C` with the cloister; no tile has both.
     Garden,
 }
@@ -78,69 +78,78 @@ impl FeatureKind {
     }
 }
 
-/// A symbol printed on a tile that triggers an expansion rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Symbol {
-    /// A volcano: the dragon flies here (The Princess & the Dragon).
-    Volcano,
-    /// A dragon: the dragon makes a journey.
-    Dragon,
-    /// A magic portal: deploy on any tile.
-    Portal,
-}
+/// A symbol printed on a whole tile, as a small number: the data layer names the symbols
+/// (its `printed` table) and the mechanic that gives one its rule looks for its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(u8);
 
-/// A trade good printed in a city (Traders & Builders).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Good {
-    /// A wine barrel.
-    Wine = 0,
-    /// A grain sack.
-    Grain = 1,
-    /// A bolt of cloth.
-    Cloth = 2,
-}
+impl Symbol {
+    /// The symbol numbered `n`.
+    pub const fn new(n: u8) -> Symbol {
+        Symbol(n)
+    }
 
-impl Good {
-    /// The three goods, in the order of [`Marks::goods`].
-    pub const ALL: [Good; 3] = [Good::Wine, Good::Grain, Good::Cloth];
-
-    /// The lowercase name used in tile files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Good::Wine => "wine",
-            Good::Grain => "grain",
-            Good::Cloth => "cloth",
-        }
+    /// Its number.
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 }
 
-/// The expansion markers on a feature part, and their sums over a whole feature (kept at the
-/// feature's root by [`crate::model::feature::Features`]).
+/// How many kinds of counter a feature part may carry.
+pub const MAX_COUNTERS: usize = 8;
+
+/// A kind of counter printed on feature parts, as its place in [`Counters`]: the data layer
+/// names the kinds (its `printed` table) and the mechanic that gives one its rule reads it
+/// by this id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CounterId(u8);
+
+impl CounterId {
+    /// The counter at place `n` (below [`MAX_COUNTERS`], which the declaring table checks).
+    pub const fn new(n: u8) -> CounterId {
+        assert!(
+            (n as usize) < MAX_COUNTERS,
+            "a counter id is below MAX_COUNTERS"
+        );
+        CounterId(n)
+    }
+
+    /// Its place in [`Counters`].
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The counters printed on a feature part, and their sums over a whole feature (kept at the
+/// feature's root by [`crate::model::feature::Features`]): a small copyable array indexed by
+/// [`CounterId`], read in the scoring loop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Marks {
-    /// Inns on a road (Inns & Cathedrals).
-    pub inns: u16,
-    /// Cathedrals in a city (Inns & Cathedrals).
-    pub cathedrals: u16,
-    /// Goods tokens in a city, indexed by [`Good`] (Traders & Builders).
-    pub goods: [u16; 3],
-}
+pub struct Counters([u16; MAX_COUNTERS]);
 
-impl Marks {
-    /// The marks of two parts joined into one feature (saturating: a total never wraps).
-    pub fn plus(self, other: Marks) -> Marks {
-        Marks {
-            inns: self.inns.saturating_add(other.inns),
-            cathedrals: self.cathedrals.saturating_add(other.cathedrals),
-            goods: [0, 1, 2].map(|i| self.goods[i].saturating_add(other.goods[i])),
+impl Counters {
+    /// The counters of two parts joined into one feature (saturating: a total never wraps).
+    pub fn plus(self, other: Counters) -> Counters {
+        let mut sum = self;
+        for (a, b) in sum.0.iter_mut().zip(other.0) {
+            *a = a.saturating_add(b);
         }
+        sum
     }
 
-    /// How many tokens of `good` there are.
-    pub fn good(&self, good: Good) -> u16 {
-        self.goods[good as usize]
+    /// How many of counter `id` there are.
+    pub fn get(&self, id: CounterId) -> u16 {
+        self.0[id.index()]
+    }
+
+    /// `self` with `n` more of counter `id` (saturating).
+    pub fn with(mut self, id: CounterId, n: u16) -> Counters {
+        self.0[id.index()] = self.0[id.index()].saturating_add(n);
+        self
+    }
+
+    /// Whether no counter is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|n| *n == 0)
     }
 }
 
@@ -158,10 +167,8 @@ pub struct FeatureDef {
     pub halves: u8,
     /// Pennants (coats of arms) on a city part.
     pub pennants: u8,
-    /// The princess is drawn in this city part.
-    pub princess: bool,
-    /// Inns, cathedrals and goods printed on the part.
-    pub marks: Marks,
+    /// The counters printed on the part (as the data layer names them).
+    pub counters: Counters,
     /// For a field: the city parts of this tile it borders (bit `i` = feature `i`).
     pub borders: u16,
 }
@@ -183,8 +190,7 @@ impl FeatureDef {
             edges,
             halves,
             pennants: 0,
-            princess: false,
-            marks: Marks::default(),
+            counters: Counters::default(),
             borders: 0,
         }
     }
@@ -233,9 +239,9 @@ pub struct Oriented {
     pub sides: [u8; MAX_TILE_FEATURES],
     /// The canonical spot of each feature ([`FeatureDef::spot`]), by feature index.
     pub spots: [Spot; MAX_TILE_FEATURES],
-    /// The city features showing the princess ([`FeatureDef::princess`]), one bit per feature
-    /// index: most tiles show none, which a single test tells.
-    pub princess_cities: u16,
+    /// The features that carry a counter ([`FeatureDef::counters`]), one bit per feature
+    /// index: most tiles carry none, which a single test tells.
+    pub counted: u16,
 }
 
 impl Oriented {
@@ -280,7 +286,7 @@ pub struct TileType {
     pub count: u32,
     /// Edge kinds at rotation 0 (N, E, S, W).
     pub edges: [EdgeKind; 4],
-    /// Printed symbol, if any.
+    /// Printed symbol, if any (named by the data layer).
     pub symbol: Option<Symbol>,
     /// Free-form tags (`tower_foundation`, …).
     pub tags: Vec<String>,
@@ -476,12 +482,12 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
     }
     let mut sides = [0; MAX_TILE_FEATURES];
     let mut spots = [Spot::Inner; MAX_TILE_FEATURES];
-    let mut princess_cities = 0u16;
+    let mut counted = 0u16;
     for (i, ((side, spot), f)) in sides.iter_mut().zip(&mut spots).zip(&turned).enumerate() {
         *side = (f.edges.count_ones() + f.halves.count_ones()) as u8;
         *spot = f.spot();
-        if f.princess && f.kind == FeatureKind::City {
-            princess_cities |= 1 << i;
+        if !f.counters.is_empty() {
+            counted |= 1 << i;
         }
     }
     Oriented {
@@ -491,7 +497,7 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
         half_feature,
         sides,
         spots,
-        princess_cities,
+        counted,
     }
 }
 

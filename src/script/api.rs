@@ -38,11 +38,7 @@ fn tile_map(game: &Game, id: crate::model::board::PlacedId) -> Dynamic {
 
 /// A tile symbol's name as scripts write it (`volcano`, `dragon`, `portal`).
 fn symbol_name(symbol: crate::model::tile::Symbol) -> &'static str {
-    match symbol {
-        crate::model::tile::Symbol::Volcano => "volcano",
-        crate::model::tile::Symbol::Dragon => "dragon",
-        crate::model::tile::Symbol::Portal => "portal",
-    }
+    crate::data::printed::symbol_name(symbol)
 }
 
 /// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore, new_tile })`.

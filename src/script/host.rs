@@ -10,7 +10,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Setup};
 use crate::model::figure::{FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
-use crate::model::tile::{FeatureKind, Symbol};
+use crate::model::tile::FeatureKind;
 use crate::script::family::{Filter, FilterKey};
 use crate::script::{self, Arg, Command, ScriptError};
 use rhai::{Array, Dynamic, Map};
@@ -1176,11 +1176,7 @@ fn decision_map(d: Decision) -> Dynamic {
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.
 fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
-    let symbol = tile.symbol.map(|s| match s {
-        Symbol::Volcano => "volcano",
-        Symbol::Dragon => "dragon",
-        Symbol::Portal => "portal",
-    });
+    let symbol = tile.symbol.map(crate::data::printed::symbol_name);
     symbol
         .into_iter()
         .chain(tile.tags.iter().map(String::as_str))

@@ -18,7 +18,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::base::score_feature;
-use crate::model::figure::{Figure, FollowerKind};
+use crate::model::figure::Figure;
 use vocabulary::{AbbotAction, AbbotEvent};
 
 /// The Abbot as the registry lists it: `[mechanics] abbot`, the recall and the abbot's figure.
@@ -87,7 +87,7 @@ fn own_abbots(g: &Game) -> impl Iterator<Item = &Figure> + '_ {
     let table = &g.rules.figures;
     g.figures
         .iter()
-        .filter(move |f| f.owner == g.active && table.is(f.kind, FollowerKind::Abbot))
+        .filter(move |f| f.owner == g.active && table.is(f.kind, "abbot"))
 }
 
 /// Every legal recall: one per abbot of the active player.

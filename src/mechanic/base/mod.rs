@@ -14,7 +14,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
-use crate::engine::opening::{self, Opening};
+use crate::engine::opening::Opening;
 use crate::engine::refusal::Refusal;
 use crate::mechanic::base::rules::BaseRules;
 use crate::model::board::PlacedId;
@@ -414,7 +414,7 @@ impl Opened {
         Some(Opened {
             opening,
             by,
-            lets_through: kinds.which(|kind| opening::lets_through(g, kind)),
+            lets_through: kinds.which(|kind| opening.lets_through.contains(kind)),
         })
     }
 }

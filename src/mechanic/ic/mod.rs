@@ -8,13 +8,14 @@
 //! The big follower is a figure table row (`figures.big` in `src/data/figures.toml`), given to
 //! the players by the I&C presets; the sixth player is the presets' `players` range.
 
+use crate::data::printed::{CATHEDRAL, INN};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
 use crate::engine::family::{Builder, Descriptor};
 use crate::engine::game::{Game, Size};
 use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::model::feature::SegId;
-use crate::model::tile::{FeatureKind, Marks};
+use crate::model::tile::{Counters, FeatureKind};
 
 /// Inns & Cathedrals as the registry lists it: `[mechanics] inns_cathedrals` and the big
 /// follower.
@@ -43,13 +44,13 @@ fn build(rules: &Ruleset, list: &mut Builder) {
 #[derive(Debug)]
 pub struct InnsCathedrals;
 
-/// The value of a road or city with the markers `marks`, or `None` when no inn or cathedral
+/// The value of a road or city with the counters `marks`, or `None` when no inn or cathedral
 /// changes the base value.
-pub fn value(kind: FeatureKind, marks: Marks, size: Size, completed: bool) -> Option<u32> {
+pub fn value(kind: FeatureKind, marks: Counters, size: Size, completed: bool) -> Option<u32> {
     let worth = |per: u32, units: u32| if completed { per * units } else { 0 };
     match kind {
-        FeatureKind::Road if marks.inns > 0 => Some(worth(2, size.tiles)),
-        FeatureKind::City if marks.cathedrals > 0 => Some(worth(3, size.tiles + size.pennants)),
+        FeatureKind::Road if marks.get(INN) > 0 => Some(worth(2, size.tiles)),
+        FeatureKind::City if marks.get(CATHEDRAL) > 0 => Some(worth(3, size.tiles + size.pennants)),
         _ => None,
     }
 }
@@ -72,7 +73,7 @@ impl Mechanic for InnsCathedrals {
         size: Size,
         points: &mut u32,
     ) {
-        let marks = g.features().totals(seg).marks;
+        let marks = g.features().totals(seg).counters;
         if let Some(v) = value(kind, marks, size, completed) {
             *points = v;
         }
@@ -92,14 +93,8 @@ mod tests {
     #[test]
     fn inns_and_cathedrals_follow_rules_1_6() {
         // RULES.md §1.6 (I&C line) and T-B3 (cathedral city incomplete → 0).
-        let inn = Marks {
-            inns: 1,
-            ..Marks::default()
-        };
-        let cathedral = Marks {
-            cathedrals: 1,
-            ..Marks::default()
-        };
+        let inn = Counters::default().with(INN, 1);
+        let cathedral = Counters::default().with(CATHEDRAL, 1);
         let road = FeatureKind::Road;
         let city = FeatureKind::City;
         assert_eq!(value(road, inn, size(4, 0), true), Some(8));
@@ -107,7 +102,7 @@ mod tests {
         assert_eq!(value(city, cathedral, size(6, 2), true), Some(24));
         assert_eq!(value(city, cathedral, size(6, 2), false), Some(0));
         // No marker, or a marker on the other kind: the base value stands.
-        assert_eq!(value(road, Marks::default(), size(4, 0), true), None);
+        assert_eq!(value(road, Counters::default(), size(4, 0), true), None);
         assert_eq!(value(road, cathedral, size(4, 0), true), None);
         assert_eq!(value(FeatureKind::Cloister, inn, size(9, 0), true), None);
     }

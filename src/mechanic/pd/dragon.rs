@@ -4,6 +4,7 @@
 
 use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
+use crate::data::printed::DRAGON;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
@@ -14,7 +15,7 @@ use crate::mechanic::pd::vocabulary::{EATEN, sent_home};
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::{Edge, Pos};
-use crate::model::tile::{Symbol, TileId};
+use crate::model::tile::TileId;
 use std::ops::Range;
 
 /// The dragon's own state (D0–D12), kept with the game: whether it is in play, where it
@@ -126,7 +127,7 @@ impl Dragon {
 }
 
 fn is_dragon_tile(g: &Game, tile: TileId) -> bool {
-    g.rules.tile(tile).symbol == Some(Symbol::Dragon)
+    g.rules.tile(tile).symbol == Some(DRAGON)
 }
 
 /// D0: the dragon tile `tile`, drawn before the dragon is in play, is set aside (or, under the
@@ -378,7 +379,7 @@ impl Mechanic for Dragon {
 
     /// D2: a dragon tile sends the dragon (if on the board) on a journey.
     fn placed(&self, g: &mut Game, _events: &mut Vec<Event>) {
-        if g.placed_symbol(Symbol::Dragon) && at(g).is_some() {
+        if g.placed_symbol(DRAGON) && at(g).is_some() {
             set_due(g, true);
         }
     }

@@ -5,6 +5,7 @@ use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
 use crate::mechanic::pd::rules::PdRules;
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
+use crate::data::printed::VOLCANO;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
@@ -13,7 +14,6 @@ use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
 use crate::model::geometry::{Pos, Spot};
-use crate::model::tile::Symbol;
 
 /// Where the fairy stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +141,8 @@ pub fn fairy_may_move(g: &Game) -> bool {
     fairy_on(g)
         && g.now.placed.is_some()
         && (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && (rules.volcano.fairy_move || !g.placed_symbol(Symbol::Volcano))
+        && (rules.volcano.fairy_move
+            || !(g.rules.switched_on("volcano") && g.placed_symbol(VOLCANO)))
         && !g.deploy_closed()
 }
 
@@ -434,9 +435,9 @@ impl FairyMechanic {
             id,
             deploy,
             phases,
-            followers: table.kinds(|r| r.fairy),
+            followers: table.kinds(|r| r.can("fairy")),
             slots: (table.rows().iter().enumerate())
-                .filter(|(_, r)| r.fairy)
+                .filter(|(_, r)| r.can("fairy"))
                 .map(|(i, _)| i)
                 .collect(),
         }

@@ -1,6 +1,7 @@
 //! The magic portal (RULES.md §2.5, MP1–MP10): after laying a portal tile the player may deploy
 //! on any unoccupied, uncompleted feature of any tile.
 
+use crate::data::printed::PORTAL;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::engine::opening::{Opening, Shut};
@@ -8,7 +9,6 @@ use crate::engine::refusal::Refusal;
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
-use crate::model::tile::Symbol;
 
 /// The magic portal.
 #[derive(Debug)]
@@ -25,11 +25,12 @@ impl Mechanic for Portal {
 
     fn opening(&self, g: &Game) -> Option<Opening> {
         let rules = &PdRules::of(&g.rules).portal;
-        g.placed_symbol(Symbol::Portal).then(|| Opening {
+        g.placed_symbol(PORTAL).then(|| Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
             completed_unscored_open: rules.allow_completed_unscored,
+            lets_through: g.rules.figures.kinds(|r| r.can("portal")),
         })
     }
 
@@ -57,6 +58,6 @@ impl Mechanic for Portal {
 
 impl Shortcuts for Portal {
     fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Portal)
+        g.placed_symbol(PORTAL)
     }
 }

@@ -3,15 +3,16 @@
 
 use super::rules::{BigFollower, Removal, RemovalBlocks};
 use super::vocabulary::{PdAction, PdDecision};
+use crate::data::printed::PRINCESS;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::mechanic::pd::rules::PdRules;
-use crate::mechanic::pd::vocabulary::{PRINCESS, sent_home};
+use crate::mechanic::pd::vocabulary::{self, sent_home};
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureTable, FollowerKind, Kinds};
+use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES};
 
 /// The princess.
@@ -28,7 +29,7 @@ impl Princess {
     pub fn new(id: u8, table: &FigureTable) -> Princess {
         Princess {
             id,
-            knights: table.kinds(|r| r.princess),
+            knights: table.kinds(|r| r.can("princess")),
         }
     }
 
@@ -41,7 +42,7 @@ impl Princess {
         if PdRules::of(&g.rules).princess.big_follower == BigFollower::OnlyIfAlone
             && knights.len() > 1
         {
-            knights.retain(|f| !table.is(f.kind, FollowerKind::Big));
+            knights.retain(|f| !table.is(f.kind, "big"));
         }
         knights
     }
@@ -93,7 +94,7 @@ impl Princess {
         let Some(id) = g.figures.iter().find(|f| f.seg == seg).map(|f| f.id) else {
             return;
         };
-        g.return_figures(|_, f| f.id == id, sent_home(PRINCESS), events);
+        g.return_figures(|_, f| f.id == id, sent_home(vocabulary::PRINCESS), events);
         let turn = g.turn;
         g.slots.entry::<Removed>().on = Some(turn);
     }
@@ -119,7 +120,17 @@ pub fn removed_this_turn(g: &Game) -> bool {
 /// tiles, where no figure needs looking at).
 fn princess_cities(g: &Game) -> Option<(SegId, u16)> {
     let placed = g.now.placed?;
-    let princess = g.board.oriented(&g.rules.tiles, placed).princess_cities;
+    let o = g.board.oriented(&g.rules.tiles, placed);
+    let mut princess = 0u16;
+    let mut counted = o.counted;
+    while counted != 0 {
+        let i = counted.trailing_zeros() as usize;
+        counted &= counted - 1;
+        let f = &o.features[i];
+        if f.kind == FeatureKind::City && f.counters.get(PRINCESS) > 0 {
+            princess |= 1 << i;
+        }
+    }
     (princess != 0).then(|| (g.board.placed(placed).seg_base, princess))
 }
 

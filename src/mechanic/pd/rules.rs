@@ -1,9 +1,9 @@
 //! The Princess & the Dragon's toggles (`[pd.*]` of a ruleset, RULES.md §3.1): plain data read
 //! from TOML, with the current Hans im Glück rules as defaults. No game logic.
 
+use crate::data::figures::FollowerKind;
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FigureDefaults, Problem, Section, Switches};
-use crate::model::figure::FollowerKind;
 use serde::Deserialize;
 use std::sync::LazyLock;
 use std::sync::atomic::AtomicUsize;

@@ -3,6 +3,7 @@
 
 use super::dragon;
 use super::vocabulary::PdEvent;
+use crate::data::printed::VOLCANO;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
@@ -10,7 +11,6 @@ use crate::engine::refusal::Refusal;
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
 use crate::model::figure::FigureKind;
-use crate::model::tile::Symbol;
 
 /// The volcano.
 #[derive(Debug)]
@@ -76,7 +76,7 @@ impl Mechanic for Volcano {
     /// V2: the dragon flies to the new volcano; V6: the first volcano brings the set-aside
     /// dragon tiles back into the bag; a journey follows under `pd.volcano.dragon_journey`.
     fn placed(&self, g: &mut Game, events: &mut Vec<Event>) {
-        if g.placed_symbol(Symbol::Volcano) {
+        if g.placed_symbol(VOLCANO) {
             erupt(g, events);
         }
     }
@@ -96,7 +96,7 @@ impl Mechanic for Volcano {
             .figures
             .row(figure)
             .is_none_or(|r| r.has_tag("follower"));
-        if g.placed_symbol(Symbol::Volcano) {
+        if g.placed_symbol(VOLCANO) {
             return Some(Refusal::new(
                 "V3",
                 if follower {
@@ -120,6 +120,6 @@ impl Mechanic for Volcano {
 impl Shortcuts for Volcano {
     /// Only on the tile just laid, and only when it holds the volcano or the dragon.
     fn vetoes_deploy(&self, g: &Game) -> bool {
-        g.placed_symbol(Symbol::Volcano) || dragon_on_tile_just_laid(g)
+        g.placed_symbol(VOLCANO) || dragon_on_tile_just_laid(g)
     }
 }

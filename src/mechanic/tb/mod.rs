@@ -20,6 +20,7 @@
 pub mod show;
 pub mod vocabulary;
 
+use crate::data::printed::Good;
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
 use crate::engine::event::{Event, ReturnReason};
@@ -34,7 +35,7 @@ use crate::mechanic::pd::vocabulary as pd;
 use crate::model::feature::SegId;
 use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
-use crate::model::tile::{FeatureKind, Good};
+use crate::model::tile::FeatureKind;
 use vocabulary::TbEvent;
 
 /// Traders & Builders as the registry lists it: `[mechanics] traders_builders`, its events,
@@ -240,10 +241,10 @@ impl Mechanic for TradersBuilders {
         if !completed || g.features.segment(seg).kind != FeatureKind::City {
             return;
         }
-        let tokens = g.features.totals(seg).marks.goods;
+        let tokens = g.features.totals(seg).counters;
         let player = g.active;
         for good in Good::ALL {
-            let count = u32::from(tokens[good as usize]);
+            let count = u32::from(tokens.get(good.counter()));
             if count == 0 {
                 continue;
             }

@@ -3,10 +3,10 @@
 
 use super::goods;
 use super::vocabulary::TbEvent;
+use crate::data::printed::Good;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::show::{Presenter, Tone};
-use crate::model::tile::Good;
 
 /// Traders & Builders' presentation.
 pub struct Show;

@@ -5,11 +5,11 @@
 //! turn's second tile is an ordinary `place`, so the family has no actions or decisions of its
 //! own.
 
+use crate::data::printed::Good;
 use crate::engine::vocabulary::{
     EventWords, Family, Field, JsonValue, MechanicId, Nothing, Packer, Slot, Unpacker, Vocabulary,
     code_in, seat,
 };
-use crate::model::tile::Good;
 use std::fmt;
 
 /// Traders & Builders' family id.

@@ -8,8 +8,9 @@
 //! come the points where figures stand (the point of each feature farthest inside it) and
 //! where pennants, the princess and a printed symbol are drawn.
 
+use crate::data::printed::{CATHEDRAL, Good, INN, PRINCESS};
 use crate::model::geometry::Edge;
-use crate::model::tile::{FeatureKind, Good, Oriented, Symbol};
+use crate::model::tile::{FeatureKind, Oriented, Symbol};
 use std::collections::VecDeque;
 
 /// A point on the unit tile.
@@ -525,7 +526,7 @@ impl Layout {
             if f.kind != FeatureKind::City {
                 continue;
             }
-            for k in 0..f.pennants as usize + f.princess as usize {
+            for k in 0..f.pennants as usize + usize::from(f.counters.get(PRINCESS).min(1)) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, &taken, self.spots[i]);
                 taken.push(p);
                 if k < f.pennants as usize {
@@ -577,17 +578,17 @@ impl Layout {
         let fields = |l: u8| l == NONE || matches!(self.shapes[l as usize], Shape::Field);
         let field_depth = depth(&self.raster, |l| !fields(l));
         for (i, f) in o.features.iter().enumerate() {
-            let m = f.marks;
+            let m = f.counters;
             let goods = Good::ALL
                 .iter()
-                .flat_map(|g| std::iter::repeat_n(Mark::Good(*g), m.good(*g) as usize));
-            let city_marks = std::iter::repeat_n(Mark::Cathedral, m.cathedrals as usize);
+                .flat_map(|g| std::iter::repeat_n(Mark::Good(*g), m.get(g.counter()) as usize));
+            let city_marks = std::iter::repeat_n(Mark::Cathedral, m.get(CATHEDRAL) as usize);
             for mark in city_marks.chain(goods) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, taken, self.spots[i]);
                 taken.push(p);
                 self.marks.push((p, i as u8, mark));
             }
-            for _ in 0..m.inns {
+            for _ in 0..m.get(INN) {
                 let p = self.free_point(&field_depth, fields, taken, self.spots[i]);
                 taken.push(p);
                 self.marks.push((p, i as u8, Mark::Inn));

@@ -16,11 +16,12 @@
 
 use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
+use crate::data::printed::{DRAGON, Good, PORTAL, VOLCANO};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
-use crate::model::figure::{FigureKind, FollowerKind};
+use crate::model::figure::FigureKind;
 use crate::model::geometry::{Pos, Rotation, Spot};
-use crate::model::tile::{Good, Symbol, TileId, TileType};
+use crate::model::tile::{TileId, TileType};
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -49,9 +50,9 @@ pub fn player_colour(seat: usize) -> &'static str {
 /// and a mark drawn over it (the abbot's white cross).
 fn figure_look(game: &Game, kind: FigureKind) -> (&'static str, &'static str) {
     let table = &game.rules().figures;
-    if table.is(kind, FollowerKind::Big) {
+    if table.is(kind, "big") {
         (" scale(1.4)", "")
-    } else if table.is(kind, FollowerKind::Abbot) {
+    } else if table.is(kind, "abbot") {
         (
             "",
             r##"<path class="abbot" d="M0,-4 V6 M-3.5,-0.5 H3.5" stroke="#ffffff" stroke-width="2.2"/>"##,
@@ -234,7 +235,7 @@ impl SvgTile {
         if let Some((s, p)) = layout.symbol {
             let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
             let _ = match s {
-                Symbol::Volcano => write!(
+                VOLCANO => write!(
                     b,
                     concat!(
                         r##"<g class="symbol volcano" transform="translate({},{})">"##,
@@ -243,7 +244,7 @@ impl SvgTile {
                     ),
                     x, y
                 ),
-                Symbol::Dragon => write!(
+                DRAGON => write!(
                     b,
                     concat!(
                         r##"<g class="symbol dragon-symbol" transform="translate({},{})">"##,
@@ -252,7 +253,7 @@ impl SvgTile {
                     ),
                     x, y
                 ),
-                Symbol::Portal => write!(
+                PORTAL => write!(
                     b,
                     concat!(
                         r##"<g class="symbol portal" transform="translate({},{})">"##,
@@ -261,6 +262,7 @@ impl SvgTile {
                     ),
                     x, y
                 ),
+                _ => Ok(()),
             };
         }
         b.push_str(r##"<rect width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.25"/>"##);

@@ -24,11 +24,11 @@
 
 use super::layout::{Layout, Mark, Pt, Shape, to_path};
 use super::{Cache, figure_feature};
+use crate::data::printed::{CATHEDRAL, DRAGON, Good, INN, PORTAL, VOLCANO};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::geometry::Rotation;
 use crate::model::tile::TileId;
-use crate::model::tile::{Good, Symbol};
 
 /// Width of a tile block in characters.
 pub const TILE_W: usize = 7;
@@ -218,9 +218,10 @@ impl TextTile {
         }
         if let Some((s, p)) = layout.symbol {
             let ch = match s {
-                Symbol::Volcano => 'V',
-                Symbol::Dragon => 'D',
-                Symbol::Portal => '@',
+                VOLCANO => 'V',
+                DRAGON => 'D',
+                PORTAL => '@',
+                _ => '?',
             };
             mark(p, None, ch, Style::Symbol);
         }
@@ -246,11 +247,10 @@ impl TextTile {
 /// The letter drawn beside a figure that is not a plain follower: `b` for a big follower, `a`
 /// for an abbot.
 fn kind_letter(game: &Game, kind: crate::model::figure::FigureKind) -> Option<char> {
-    use crate::model::figure::FollowerKind;
     let table = &game.rules().figures;
-    if table.is(kind, FollowerKind::Big) {
+    if table.is(kind, "big") {
         Some('b')
-    } else if table.is(kind, FollowerKind::Abbot) {
+    } else if table.is(kind, "abbot") {
         Some('a')
     } else {
         None
@@ -260,9 +260,14 @@ fn kind_letter(game: &Game, kind: crate::model::figure::FigureKind) -> Option<ch
 /// Whether a tile type shows a garden, an inn, a cathedral or goods (keys the legend's second
 /// line).
 fn has_expansion_marks(t: &crate::model::tile::TileType) -> bool {
-    t.features()
-        .iter()
-        .any(|f| f.kind == crate::model::tile::FeatureKind::Garden || f.marks != Default::default())
+    t.features().iter().any(|f| {
+        let c = f.counters;
+        f.kind == crate::model::tile::FeatureKind::Garden
+            || [INN, CATHEDRAL]
+                .iter()
+                .chain(&Good::ALL.map(Good::counter))
+                .any(|id| c.get(*id) > 0)
+    })
 }
 
 /// The character of an inn, a cathedral or a good.
