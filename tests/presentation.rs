@@ -4,7 +4,15 @@
 //! calls a family's own readers on the game, and the web page's files name no family figure.
 //! Each failure is reported as file:line with the offending text.
 
+use castellan::bot::{Bot, RandomBot};
+use castellan::data::diagnostic::Diagnostic;
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::Action;
+use castellan::engine::game::{Game, Setup};
+use castellan::model::figure::FigureKind;
+use castellan::ui::render;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Readers a family adds to `Game` (`mechanic/pd/mod.rs`): an interface calling one of them
 /// depends on that family as surely as an import would.
@@ -122,4 +130,101 @@ fn the_checks_find_what_they_look_for() {
     assert!(page_fault("const Fairy = 1;").is_some());
     assert!(page_fault("const dragonfly = 1;").is_none());
     assert!(page_fault("pigment").is_none());
+}
+
+/// A ruleset written to a temporary file (extending `base`), loaded.
+fn written(name: &str, body: &str) -> Result<Arc<Ruleset>, Diagnostic> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("presentation");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &path,
+        format!("extends = \"base\"\nname = \"{name}\"\n{body}"),
+    )
+    .expect("write");
+    Ruleset::load(&path.display().to_string())
+}
+
+/// A figure new in data (rulesets/README.md §3.10 `letter`, `shape`) is drawn as its row says,
+/// with no code: its outline in the SVG picture and its letter beside the seat number on the
+/// text board.
+#[test]
+fn a_new_figure_looks_as_its_row_says() {
+    const TRIANGLE: &str = "M0,-10 L9,8 L-9,8 Z";
+    let rules = written(
+        "squire",
+        &format!(
+            "[figures.squire]\nper_player = 1\nstands_on = [\"road\", \"city\", \"cloister\", \
+             \"field\"]\ntags = [\"follower\"]\nletter = \"s\"\nshape = \"{TRIANGLE}\"\n"
+        ),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
+    let squire = FigureKind::parse("squire").expect("named by the ruleset");
+    let row = rules.figures.row(squire).expect("its row");
+    assert_eq!(
+        (row.letter, row.shape.as_deref()),
+        (Some('s'), Some(TRIANGLE))
+    );
+    let setup = Setup::new(vec!["A".into(), "B".into()], 5);
+    let (mut game, _) = Game::new(Arc::clone(&rules), setup).expect("game");
+    let mut bot = RandomBot::new(5);
+    // Play until the squire stands on the board: deploy it whenever it may be.
+    while !game.figures().iter().any(|f| f.kind == squire) {
+        assert!(!game.is_over(), "the squire was never deployed");
+        let legal = game.legal();
+        let deploy = legal
+            .iter()
+            .find(|a| matches!(a, Action::Deploy { figure, .. } if *figure == squire));
+        let action = deploy.cloned().unwrap_or_else(|| bot.choose(&game));
+        game.apply(&action).expect("a legal action");
+    }
+    let svg = render::svg::board(&game);
+    let drawn = svg
+        .lines()
+        .find(|l| l.contains(r#"data-kind="squire""#))
+        .expect("the squire is drawn");
+    assert!(
+        drawn.contains(&format!(r#"<path d="{TRIANGLE}""#)),
+        "{drawn}"
+    );
+    let plain = svg.lines().find(|l| l.contains(r#"data-kind="follower""#));
+    assert!(
+        plain.is_none_or(|l| !l.contains(TRIANGLE)),
+        "only the squire is a triangle"
+    );
+    let text = render::text::board(&game, false);
+    let seat = game
+        .figures()
+        .iter()
+        .find(|f| f.kind == squire)
+        .map(|f| f.owner + 1)
+        .expect("on the board");
+    // The letter stands in a free cell beside the seat number, on either side.
+    let beside = [format!("{seat}s"), format!("s{seat}")];
+    assert!(beside.iter().any(|b| text.contains(b.as_str())), "{text}");
+}
+
+/// A figure's look is checked like every other key: located, with what is wrong.
+#[test]
+fn a_bad_look_is_located() {
+    for (name, body, words) in [
+        ("two", "[figures.big]\nletter = \"bb\"\n", "letter `bb`"),
+        ("digit", "[figures.big]\nletter = \"7\"\n", "letter `7`"),
+        (
+            "script",
+            "[figures.big]\nshape = \"M0,0\\\"/><script>\"\n",
+            "shape `M0,0\"/><script>`",
+        ),
+    ] {
+        let d = match written(name, body) {
+            Ok(_) => panic!("{name} was accepted"),
+            Err(d) => d,
+        };
+        let text = d.to_string();
+        assert!(d.line_col().is_some(), "not located: {text}");
+        assert!(
+            text.contains(&format!("{name}.toml")) && text.contains(words),
+            "{text}"
+        );
+    }
 }
