@@ -78,6 +78,10 @@ pub struct FigureFile {
     joins_own: Option<bool>,
     /// The figure in words ("big follower"; by default its name with spaces for `_`).
     noun: Option<String>,
+    /// Its mark on the text board (one character).
+    letter: Option<String>,
+    /// Its outline in the SVG picture (path data).
+    shape: Option<String>,
 }
 
 impl FigureFile {
@@ -94,6 +98,8 @@ impl FigureFile {
             tags: self.tags.clone().or_else(|| under.tags.clone()),
             joins_own: self.joins_own.or(under.joins_own),
             noun: self.noun.clone().or_else(|| under.noun.clone()),
+            letter: self.letter.clone().or_else(|| under.letter.clone()),
+            shape: self.shape.clone().or_else(|| under.shape.clone()),
         }
     }
 }
@@ -187,6 +193,32 @@ pub fn table(
                 "too many figure names in this process".to_string(),
             )
         })?;
+        let letter = match file
+            .letter
+            .as_deref()
+            .map(|l| (l, l.chars().collect::<Vec<_>>()))
+        {
+            None => None,
+            Some((_, c)) if c.len() == 1 && c[0].is_ascii_graphic() && !c[0].is_ascii_digit() => {
+                Some(c[0])
+            }
+            Some((l, _)) => {
+                return Err((
+                    at("letter"),
+                    format!(
+                        "letter `{l}`: one printable ASCII character other than a digit (digits are seats)"
+                    ),
+                ));
+            }
+        };
+        if let Some(bad) = file.shape.as_deref().filter(|d| !is_path(d)) {
+            return Err((
+                at("shape"),
+                format!(
+                    "shape `{bad}`: SVG path data (letters of path commands, numbers, `,` `.` `-` and spaces, at most {MAX_PATH} characters)"
+                ),
+            ));
+        }
         let listed = |list: &[FollowerKind]| file.follower.is_some_and(|k| list.contains(&k));
         let able = [
             file.princess.unwrap_or(listed(&defaults.knights)),
@@ -203,9 +235,23 @@ pub fn table(
             abilities: abilities.map(|(a, _)| a.to_string()).collect(),
             tags,
             joins_own: file.joins_own.unwrap_or(false),
+            letter,
+            shape: file.shape.clone(),
         });
     }
     FigureTable::new(rows).ok_or_else(|| (Vec::new(), "the figure table lost its follower".into()))
+}
+
+/// The longest outline a row may give.
+pub const MAX_PATH: usize = 600;
+
+/// Whether `d` is SVG path data made of absolute or relative path commands and numbers only
+/// (nothing that could end the attribute it is written into).
+fn is_path(d: &str) -> bool {
+    !d.trim().is_empty()
+        && d.len() <= MAX_PATH
+        && d.chars()
+            .all(|c| "MmLlHhVvCcSsQqTtAaZz0123456789,.- ".contains(c))
 }
 
 fn is_word(s: &str) -> bool {

@@ -52,7 +52,7 @@ pub enum Tone {
 /// One of a family's pieces on the board that stands on no feature (a neutral figure).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Piece {
-    /// Its name, also the picture's class on the page: "dragon".
+    /// Its name, also the picture's class on the page (a word).
     pub name: &'static str,
     /// The tile it stands on.
     pub pos: Pos,
@@ -79,7 +79,7 @@ pub trait Presenter: Sync {
         None
     }
 
-    /// What passing one of the family's decisions means: "pass (the fairy stays)".
+    /// What passing one of the family's decisions means, in parentheses after "pass".
     fn pass_words(&self, _decision: &DecisionKind) -> Option<&'static str> {
         None
     }
@@ -96,7 +96,7 @@ pub trait Presenter: Sync {
     }
 
     /// The points an event pays that the family accounts for: (seat, points, source), the
-    /// source as a tally names it ("fairy").
+    /// source as a tally names it.
     fn payment(&self, _event: &Event) -> Option<(usize, u32, &'static str)> {
         None
     }
@@ -106,7 +106,7 @@ pub trait Presenter: Sync {
         None
     }
 
-    /// What `seat` holds of the family's tokens, in words: "goods: 2 wine, 1 cloth".
+    /// What `seat` holds of the family's tokens, in words ("NAME: 2 KIND, …").
     fn tokens_words(&self, _game: &Game, _seat: usize) -> Option<String> {
         None
     }

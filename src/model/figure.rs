@@ -160,6 +160,12 @@ pub struct FigureRow {
     /// only into a feature that holds one of its owner's followers (a figure tagged
     /// `follower`), and B-F3 (occupied) does not apply to it (RULES.md §1.10).
     pub joins_own: bool,
+    /// Its mark on the text board: beside its owner's seat number (`b` a big follower), or, for
+    /// a figure that joins its owner's follower, in place of it (`B` a builder); none: the seat
+    /// number alone.
+    pub letter: Option<char>,
+    /// Its outline in SVG path data, about 24 units tall around the origin; none: the meeple.
+    pub shape: Option<String>,
 }
 
 impl FigureRow {

@@ -3,6 +3,9 @@
 //! "move the dragon east to (3,0) — eats Bob's farmer", "the princess sends Bob's knight at
 //! (0,0) home".
 //!
+//! A family's own actions and passes are said in its words (`engine::show::Presenter`, listed
+//! by `registry::presenters`), made of the phrases this module lends it (`Speaker`).
+//!
 //! Descriptions are written from the point of view of the player who decides (their own
 //! figures are "your …"). [`actions`] describes a whole list of legal actions and makes sure
 //! no two entries read the same.

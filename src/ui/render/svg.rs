@@ -310,21 +310,12 @@ const MEEPLE: &str = "M0,-12 C3.2,-12 4.6,-9.6 4.2,-6.8 L10.5,-4 C12,-3.2 11.6,-
     C-9.2,11 -10,10.6 -9.6,9.4 L-5.6,-0.8 L-10,-0.6 C-11.6,-0.6 -12,-3.2 -10.5,-4 \
     L-4.2,-6.8 C-4.6,-9.6 -3.2,-12 0,-12 Z";
 
-/// A builder (Traders & Builders): a small house-shaped figure, about 16 units tall.
-const BUILDER: &str = "M0,-9 L7,-3 L7,7 L-7,7 L-7,-3 Z";
-
-/// A pig (Traders & Builders): a round body with a snout and two legs.
-const PIG: &str = "M-10,-2 C-10,-9 7,-9 8,-3 L12,-3 L12,2 L8,2 C7,5 5,6 4,6 L4,10 L1,10 L1,6 \
-    L-4,6 L-4,10 L-7,10 L-7,6 C-10,5 -10,2 -10,-2 Z";
-
-/// The outline of `f`: a meeple, or the builder's or the pig's own shape (by its table tags).
-fn figure_shape(game: &Game, f: &crate::model::figure::Figure) -> &'static str {
+/// The outline of `f` from its figure table row (`shape`), or the meeple; and whether it
+/// stands beside the follower it joins (`joins_own`).
+fn figure_shape<'a>(game: &'a Game, f: &crate::model::figure::Figure) -> (&'a str, bool) {
     let row = game.rules().figures.row(f.kind);
-    match row {
-        Some(r) if r.has_tag("builder") => BUILDER,
-        Some(r) if r.has_tag("pig") => PIG,
-        _ => MEEPLE,
-    }
+    let shape = row.and_then(|r| r.shape.as_deref()).unwrap_or(MEEPLE);
+    (shape, row.is_some_and(|r| r.joins_own))
 }
 
 /// Keeps a piece's centre far enough inside its tile for the piece to stay on it.
@@ -515,10 +506,10 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
         let (ox, oy) = origin(p.pos);
         let (fx, fy) = (ox + inside(spot.0) * TILE, oy + inside(spot.1) * TILE);
         let (_, spot_name) = game.figure_spot(f);
-        // A builder or a pig stands beside the follower it joins, in a shape of its own.
+        // A figure that joins its owner's follower (a builder, a pig) stands beside it.
         let (shape, (fx, fy)) = match figure_shape(game, f) {
-            MEEPLE => (MEEPLE, (fx, fy)),
-            other => (other, (fx + 12.0, fy + 10.0)),
+            (shape, true) => (shape, (fx + 12.0, fy + 10.0)),
+            (shape, false) => (shape, (fx, fy)),
         };
         let (scale, badge) = figure_look(game, f.kind);
         let _ = writeln!(
@@ -531,7 +522,7 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             f.kind.name(),
             num(fx),
             num(fy),
-            // Farmers lie down (a pig stands).
+            // Farmers lie down (a figure of another shape stands).
             if field && shape == MEEPLE {
                 " rotate(90)"
             } else {

@@ -244,17 +244,11 @@ impl TextTile {
     }
 }
 
-/// The letter drawn beside a figure that is not a plain follower: `b` for a big follower, `a`
-/// for an abbot.
+/// The letter its figure table row gives a figure, drawn beside its owner's seat number (`b`
+/// a big follower, `a` an abbot); `None` for a figure without one or that joins a follower.
 fn kind_letter(game: &Game, kind: crate::model::figure::FigureKind) -> Option<char> {
-    let table = &game.rules().figures;
-    if table.is(kind, "big") {
-        Some('b')
-    } else if table.is(kind, "abbot") {
-        Some('a')
-    } else {
-        None
-    }
+    let row = game.rules().figures.row(kind)?;
+    (!row.joins_own).then_some(row.letter).flatten()
 }
 
 /// Whether a tile type shows a garden, an inn, a cathedral or goods (keys the legend's second
@@ -478,17 +472,12 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     out
 }
 
-/// The character of a builder (`B`) or a pig (`p`) in its owner's colour (Traders & Builders);
-/// `None` for a follower, shown as its owner's seat number.
+/// The mark of a figure that joins its owner's follower, drawn beside it in the owner's colour
+/// (its figure table `letter`: `B` a builder, `p` a pig); `None` for a figure shown as its
+/// owner's seat number.
 fn special_mark(game: &Game, f: &crate::model::figure::Figure) -> Option<char> {
     let row = game.rules().figures.row(f.kind)?;
-    if row.has_tag("builder") {
-        Some('B')
-    } else if row.has_tag("pig") {
-        Some('p')
-    } else {
-        None
-    }
+    row.joins_own.then_some(row.letter).flatten()
 }
 
 /// "1 point", "2 points".
@@ -521,7 +510,7 @@ pub fn tokens_words(game: &Game, seat: usize) -> Option<String> {
 /// and pig, the letters of big followers and abbots (each only when the game has them).
 pub fn extra_symbols(game: &Game) -> Vec<&'static str> {
     let rows = game.rules().figures.rows();
-    let special = |r: &crate::model::figure::FigureRow| r.has_tag("builder") || r.has_tag("pig");
+    let special = |r: &crate::model::figure::FigureRow| r.joins_own && r.letter.is_some();
     let mut lines = Vec::new();
     if game.rules().tiles.iter().any(has_expansion_marks) {
         lines.push(EXPANSION_SYMBOLS);
