@@ -20,7 +20,7 @@ use crate::data::library::{self, Kind};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::FamilyRules;
 use crate::engine::event::Event;
-use crate::engine::family::{Builder, Descriptor, Route};
+use crate::engine::family::{Descriptor, Lineup, Route};
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::Mechanics;
 use crate::engine::show::Presenter;
@@ -84,7 +84,7 @@ pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 1
 
 /// The mechanics `rules` switches on, in registry order, each answering its family's actions.
 pub fn mechanics(rules: &Ruleset) -> Mechanics {
-    let mut list = Builder::default();
+    let mut list = Lineup::default();
     for family in FAMILIES {
         list.family(family.id().map_or(Route::Core, Route::Family));
         (family.build)(rules, &mut list);

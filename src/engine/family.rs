@@ -1,7 +1,7 @@
 //! A family of mechanics as the registry lists it: one [`Descriptor`] per family folder
 //! (`mechanic/*/mod.rs`, `pub const FAMILY`), declaring in one place its switches and its own
 //! ruleset section, its vocabulary, its figures and how it puts its
-//! mechanics into a game's list ([`Builder`]). (A family's script commands sit a layer up, in `registry::script_families`: they need the script layer.)
+//! mechanics into a game's list ([`Lineup`]). (A family's script commands sit a layer up, in `registry::script_families`: they need the script layer.)
 
 use super::action::Action;
 use super::mechanic::{Mechanic, Mechanics};
@@ -24,7 +24,7 @@ pub struct Descriptor {
     /// The rows of the shipped figure table (`src/data/figures.toml`) that are its figures.
     pub figures: &'static [&'static str],
     /// Puts the mechanics `rules` switches on into the game's list, in their order.
-    pub build: fn(&Ruleset, &mut Builder),
+    pub build: fn(&Ruleset, &mut Lineup),
 }
 
 impl Descriptor {
@@ -44,7 +44,7 @@ impl Descriptor {
 /// A game's list of mechanics as the families fill it, in registry order: each mechanic is
 /// kept with the family whose actions it answers.
 #[derive(Debug, Default)]
-pub struct Builder {
+pub struct Lineup {
     list: Vec<Box<dyn Mechanic>>,
     families: Vec<Route>,
     family: Route,
@@ -78,7 +78,7 @@ impl Route {
     }
 }
 
-impl Builder {
+impl Lineup {
     /// Mechanics pushed from now on answer the actions of `route`.
     pub fn family(&mut self, route: Route) {
         self.family = route;

@@ -64,8 +64,8 @@ const RULES: [(&str, Option<&str>, &str); 32] = [
         "V6 set-aside tiles shuffled back into the bag",
     ),
     ("dragon_moved", None, "D5 dragon's step"),
-    ("dragon_hidden", None, "DG-8 dragon into the dungeon"),
-    ("dragon_placed", None, "DG-9 dragon out of the dungeon"),
+    ("dragon_hidden", None, "dragon taken off the board"),
+    ("dragon_placed", None, "dragon put back on the board"),
     ("fairy_moved", None, "FA2 fairy moved"),
     (
         "fairy_point",
@@ -77,13 +77,9 @@ const RULES: [(&str, Option<&str>, &str); 32] = [
         None,
         "A23 fairy's point not claimed in time (house rule)",
     ),
-    ("fairy_hidden", None, "DG-6 fairy into the dungeon"),
-    ("follower_held", None, "DG-1 follower into the dungeon"),
-    (
-        "follower_released",
-        None,
-        "DG-3 follower out of the dungeon",
-    ),
+    ("fairy_hidden", None, "fairy taken off the board"),
+    ("follower_held", None, "follower held off the board"),
+    ("follower_released", None, "held follower released"),
     ("abbot_recalled", None, "§1.10 abbot recalled and scored"),
     ("double_turn", None, "§1.10 builder's double turn"),
     ("goods_taken", None, "§1.10 goods tokens taken"),
@@ -103,7 +99,8 @@ const RULES: [(&str, Option<&str>, &str); 32] = [
         None,
         "CO-5 followers from a quarter into a scored feature",
     ),
-    // Only scripts cause these: the script is named before them.
+    // Only scripts cause these (the script commands of `scripts/README.md`; the script is
+    // named before them, and its own rule ids are in its log lines).
     ("script_scored", None, "points"),
     ("script_log", None, "message"),
 ];
@@ -145,8 +142,8 @@ mod tests {
             "B-M3 figure returned after scoring"
         );
         assert_eq!(
-            name("dragon_hidden", None, Some("dungeon")),
-            "script dungeon: DG-8 dragon into the dungeon"
+            name("dragon_hidden", None, Some("house")),
+            "script house: dragon taken off the board"
         );
         assert_eq!(name("no_such_event", None, None), "unlisted: no such event");
     }

@@ -13,7 +13,7 @@ use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
 use crate::engine::action::Action;
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
@@ -38,7 +38,7 @@ pub const FAMILY: Descriptor = Descriptor {
 
 /// Puts the recall into the game's list when `[mechanics] abbot` is on: it answers the base
 /// game's deployment.
-fn build(rules: &Ruleset, list: &mut Builder) {
+fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("abbot") {
         if let Some(base) = list.index_of("base") {
             list.push(Abbot::new(Asked {

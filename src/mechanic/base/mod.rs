@@ -11,7 +11,7 @@ use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Reader, Switch};
 use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::opening::Opening;
@@ -43,7 +43,7 @@ const SWITCHES: &[Switch] = &[Switch {
 }];
 
 /// Puts the base game into the game's list.
-fn build(_rules: &Ruleset, list: &mut Builder) {
+fn build(_rules: &Ruleset, list: &mut Lineup) {
     list.push(Base::new(list.next()));
 }
 

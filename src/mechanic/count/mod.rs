@@ -39,7 +39,7 @@ use self::rules::{FeatureOrder, FinalIncomplete, Quarter};
 use self::vocabulary::{CountAction, CountDecision, CountEvent};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Reader, Switch};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::mechanic::count::rules::CountRules;
 use crate::mechanic::pd::rules::CountCity;
 
@@ -73,7 +73,7 @@ pub const FAMILY: Descriptor = Descriptor {
 };
 
 /// Puts the Count into the game's list when `[mechanics] count` is on.
-fn build(rules: &Ruleset, list: &mut Builder) {
+fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("count") {
         list.push(CountOfCarcassonne::new(list.next()));
     }

@@ -11,7 +11,7 @@
 use crate::data::printed::{CATHEDRAL, INN};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, Size};
 use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
 use crate::model::feature::SegId;
@@ -34,7 +34,7 @@ pub const FAMILY: Descriptor = Descriptor {
 };
 
 /// Puts the inns and cathedrals into the game's list when they are switched on.
-fn build(rules: &Ruleset, list: &mut Builder) {
+fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("inns_cathedrals") {
         list.push(InnsCathedrals);
     }

@@ -13,7 +13,7 @@ pub mod volcano;
 
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Reader, Switch};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::Game;
 use crate::engine::mechanic::Asked;
 use crate::model::geometry::Pos;
@@ -49,7 +49,7 @@ const fn off(name: &'static str) -> Switch {
 /// Puts the P&D mechanics the ruleset switches on into the game's list, in their order: the
 /// volcano, the princess (before the dragon when both act right after the tile), the dragon,
 /// the fairy (which adds its moves to the base game's deployment) and the portal.
-fn build(rules: &Ruleset, list: &mut Builder) {
+fn build(rules: &Ruleset, list: &mut Lineup) {
     let pd = rules::PdRules::of(rules);
     if rules.switched_on("volcano") {
         list.push(volcano::Volcano);

@@ -24,7 +24,7 @@ use crate::data::printed::Good;
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Switch};
 use crate::engine::event::{Event, ReturnReason};
-use crate::engine::family::{Builder, Descriptor};
+use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts};
 use crate::mechanic::base::has_own_follower;
@@ -57,7 +57,7 @@ pub const FAMILY: Descriptor = Descriptor {
 /// Puts Traders & Builders into the game's list when switched on (after the P&D figures in
 /// the registry: its stages send builders and pigs home after the princess's and the dragon's
 /// at the same point of the turn, PR7, D8).
-fn build(rules: &Ruleset, list: &mut Builder) {
+fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("traders_builders") {
         list.push(TradersBuilders);
     }
