@@ -207,6 +207,11 @@ impl GameClock {
         }
     }
 
+    /// Whether the game has scripts whose time counts (without them, nothing need be timed).
+    pub fn limited(&self) -> bool {
+        self.limit.is_some()
+    }
+
     /// Charges an action that began at `started`; refuses when the game's scripts have now
     /// spent more than its limit.
     pub fn charge(&mut self, started: Instant) -> Result<(), OverTime> {

@@ -142,7 +142,7 @@ pub fn fairy_may_move(g: &Game) -> bool {
         && g.now.placed.is_some()
         && (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
         && (rules.volcano.fairy_move
-            || !(g.rules.switched_on("volcano") && g.placed_symbol(VOLCANO)))
+            || !(g.placed_symbol(VOLCANO) && g.rules.switched_on("volcano")))
         && !g.deploy_closed()
 }
 
