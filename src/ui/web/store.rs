@@ -297,7 +297,8 @@ impl Entry {
         self.seats.undo() && self.steps.any()
     }
 
-    /// The game's version: how many changes it has seen since the server opened it.
+    /// The game's version: it starts at this server run's [`first_version`] and counts the
+    /// changes since the server opened the game.
     pub fn version(&self) -> u64 {
         self.version
     }
@@ -824,9 +825,9 @@ fn entry(
         removed: false,
         seats,
         steps: Steps::default(),
-        version: 0,
+        version: first_version(),
         cuts: Vec::new(),
-        news: tokio::sync::watch::Sender::new(0),
+        news: tokio::sync::watch::Sender::new(first_version()),
         clock,
         stopped: None,
         saved: None,
@@ -912,4 +913,36 @@ fn save(dir: &Path, text: &str) -> Result<(), StoreError> {
     std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, dir.join(RECORD)))
         .map_err(|e| StoreError::Disk(e.to_string()))
+}
+
+/// The version a game opened by this server run starts at: the run's start in milliseconds,
+/// times 2^10. A run cannot make 1,024 changes a millisecond, so a page that last saw a version
+/// from before a restart holds a smaller number than any of the restarted game's, and is sent
+/// the game anew rather than told that nothing changed. (Below 2^53, which pages read exactly,
+/// until about the year 2250.)
+fn first_version() -> u64 {
+    static FIRST: std::sync::LazyLock<u64> = std::sync::LazyLock::new(|| {
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        u64::try_from(millis).map_or(0, |m| m << 10)
+    });
+    *FIRST
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_version;
+
+    /// A run's first version lies after every version a run started earlier could have
+    /// reached (its start, in ms since 2026-01-01, times 2^10) and stays exact in a page's
+    /// JavaScript numbers (below 2^53).
+    #[test]
+    fn a_run_starts_its_versions_past_any_earlier_run() {
+        let v = first_version();
+        assert_eq!(v, first_version(), "one start per run");
+        assert!(v > 1_767_225_600_000 << 10, "{v}");
+        assert!(v < 1 << 53, "{v}");
+        assert_eq!(v % 1024, 0);
+    }
 }
