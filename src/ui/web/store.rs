@@ -297,8 +297,8 @@ impl Entry {
         self.seats.undo() && self.steps.any()
     }
 
-    /// The game's version: it starts at this server run's [`first_version`] and counts the
-    /// changes since the server opened the game.
+    /// The game's version: it starts at the server run's first version (its start time in
+    /// ms × 1024) and counts the changes since the server opened the game.
     pub fn version(&self) -> u64 {
         self.version
     }
