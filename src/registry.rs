@@ -1,5 +1,6 @@
-//! The registry: the one list of mechanic families ([`FAMILIES`], one [`Descriptor`] per
-//! folder of `src/mechanic/`), in their fixed order. This is the one place that names every
+//! The registry: the one list of mechanic families ([`FAMILIES`], one [`Family`] per folder of
+//! `src/mechanic/`: its engine [`Descriptor`], its presentation and its script commands), in
+//! their fixed order. This is the one place that names every
 //! family; adding one is one line here (see `docs/adding-a-mechanic.md`).
 //!
 //! The order is the order of every hook call: the Count first (it scores what a tile completes
@@ -20,18 +21,20 @@ use crate::data::library::{self, Kind};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::FamilyRules;
 use crate::engine::event::Event;
-use crate::engine::family::{Descriptor, Lineup, Route};
+#[cfg(doc)]
+use crate::engine::family::Descriptor;
+use crate::engine::family::{Lineup, Route};
 use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::Mechanics;
 use crate::engine::show::Presenter;
 use crate::engine::vocabulary::Vocabulary;
-use crate::mechanic::{abbot, base, count, ic, pd, tb};
+use crate::mechanic::{Family, abbot, base, count, ic, pd, tb};
 use crate::script::mechanic::ScriptMechanic;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Every built-in family, in registry order.
-pub const FAMILIES: &[Descriptor] = &[
+pub const FAMILIES: &[Family] = &[
     count::FAMILY,
     base::FAMILY,
     ic::FAMILY,
@@ -42,18 +45,14 @@ pub const FAMILIES: &[Descriptor] = &[
 
 /// The families' parts of a ruleset (switches and sections), for the ruleset loader.
 pub fn family_rules() -> Vec<FamilyRules> {
-    FAMILIES.iter().map(|f| f.rules).collect()
+    FAMILIES.iter().map(|f| f.core.rules).collect()
 }
 
 /// The presentations of the built-in mechanic families (`engine::show`): their words, tallies,
-/// JSON and pictures, which the user interfaces ask in this order.
+/// JSON and pictures, which the user interfaces ask in registry order.
 pub fn presenters() -> &'static [&'static dyn Presenter] {
-    &[
-        &crate::mechanic::base::show::Show,
-        &crate::mechanic::pd::show::Show,
-        &crate::mechanic::count::show::Show,
-        &crate::mechanic::tb::show::Show,
-    ]
+    static LIST: OnceLock<Vec<&'static dyn Presenter>> = OnceLock::new();
+    LIST.get_or_init(|| FAMILIES.iter().filter_map(|f| f.show).collect())
 }
 
 /// The vocabularies of the built-in families: their actions', decisions' and events' names,
@@ -61,7 +60,7 @@ pub fn presenters() -> &'static [&'static dyn Presenter] {
 pub fn vocabularies() -> Vec<&'static dyn Vocabulary> {
     FAMILIES
         .iter()
-        .filter_map(|f| f.vocabulary)
+        .filter_map(|f| f.core.vocabulary)
         .map(|v| v())
         .collect()
 }
@@ -70,24 +69,24 @@ pub fn vocabularies() -> Vec<&'static dyn Vocabulary> {
 /// order): the families whose actions its games can ask for.
 pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
     (FAMILIES.iter())
-        .filter(|f| f.in_play(rules))
-        .filter_map(|f| f.vocabulary)
+        .filter(|f| f.core.in_play(rules))
+        .filter_map(|f| f.core.vocabulary)
         .map(|v| v())
         .collect()
 }
 
-/// The families' script commands and queries: each family that scripts can reach registers
-/// its own (`script::family`), one line per family.
-pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 1] {
-    [crate::mechanic::pd::script::commands]
+/// The families' script commands and queries (`script::family`), in registry order.
+fn script_families() -> Vec<fn(&mut crate::script::family::ScriptApi)> {
+    FAMILIES.iter().filter_map(|f| f.script).collect()
 }
 
 /// The mechanics `rules` switches on, in registry order, each answering its family's actions.
 pub fn mechanics(rules: &Ruleset) -> Mechanics {
     let mut list = Lineup::default();
     for family in FAMILIES {
-        list.family(family.id().map_or(Route::Core, Route::Family));
-        (family.build)(rules, &mut list);
+        let core = &family.core;
+        list.family(core.id().map_or(Route::Core, Route::Family));
+        (core.build)(rules, &mut list);
     }
     if let Some(scripts) = rules.compiled_scripts() {
         list.family(Route::Script);

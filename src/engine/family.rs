@@ -1,7 +1,9 @@
 //! A family of mechanics as the registry lists it: one [`Descriptor`] per family folder
 //! (`mechanic/*/mod.rs`, `pub const FAMILY`), declaring in one place its switches and its own
 //! ruleset section, its vocabulary, its figures and how it puts its
-//! mechanics into a game's list ([`Lineup`]). (A family's script commands sit a layer up, in `registry::script_families`: they need the script layer.)
+//! mechanics into a game's list ([`Lineup`]). A family folder's `FAMILY` (`mechanic::Family`)
+//! holds this descriptor beside its presentation and its script commands, which need layers
+//! above the engine.
 
 use super::action::Action;
 use super::mechanic::{Mechanic, Mechanics};

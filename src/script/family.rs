@@ -3,7 +3,7 @@
 //!
 //! `script/` names no family. Each family that scripts can reach has one registration
 //! function, `pub fn commands(api: &mut ScriptApi)` (the P&D's is
-//! `mechanic::pd::script::commands`); `registry::script_families` lists them, and every
+//! `mechanic::pd::script::commands`), named by its `FAMILY` (`mechanic::Family`); every
 //! ruleset's scripts are compiled with all of them.
 
 use crate::engine::action::{Action, DecisionKind};

@@ -10,7 +10,7 @@ use crate::script::family::ScriptApi;
 
 impl Ruleset {
     /// Compiles the ruleset's scripts (if it has any) with the script commands of `families`
-    /// (`registry::script_families`).
+    /// (every `mechanic::Family`'s `script`).
     pub(crate) fn compile_scripts(
         &self,
         families: &[fn(&mut ScriptApi)],

@@ -17,23 +17,28 @@ use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
+use crate::mechanic::Family;
 use crate::mechanic::base::score_feature;
 use crate::model::figure::Figure;
 use vocabulary::{AbbotAction, AbbotEvent};
 
 /// The Abbot as the registry lists it: `[mechanics] abbot`, the recall and the abbot's figure.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "abbot",
-    rules: FamilyRules {
-        switches: &[Switch {
-            name: "abbot",
-            default: false,
-        }],
-        section: None,
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "abbot",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "abbot",
+                default: false,
+            }],
+            section: None,
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &["abbot"],
+        build,
     },
-    vocabulary: Some(vocabulary::words),
-    figures: &["abbot"],
-    build,
+    show: None,
+    script: None,
 };
 
 /// Puts the recall into the game's list when `[mechanics] abbot` is on: it answers the base

@@ -16,6 +16,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::opening::Opening;
 use crate::engine::refusal::Refusal;
+use crate::mechanic::Family;
 use crate::mechanic::base::rules::BaseRules;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
@@ -25,15 +26,19 @@ use crate::model::tile::FeatureKind;
 
 /// The base game as the registry lists it: `[mechanics] farmers`, the `[base]` section, the
 /// follower. It is in every game.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "base",
-    rules: FamilyRules {
-        switches: SWITCHES,
-        section: Some(&Reader::<rules::BaseRules>::NEW),
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "base",
+        rules: FamilyRules {
+            switches: SWITCHES,
+            section: Some(&Reader::<rules::BaseRules>::NEW),
+        },
+        vocabulary: None,
+        figures: &["follower"],
+        build,
     },
-    vocabulary: None,
-    figures: &["follower"],
-    build,
+    show: Some(&show::Show),
+    script: None,
 };
 
 /// The switches of the base game: farmers (§1.9), on unless a ruleset switches them off.

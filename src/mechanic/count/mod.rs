@@ -40,6 +40,7 @@ use self::vocabulary::{CountAction, CountDecision, CountEvent};
 use crate::data::ruleset::Ruleset;
 use crate::data::section::{FamilyRules, Reader, Switch};
 use crate::engine::family::{Descriptor, Lineup};
+use crate::mechanic::Family;
 use crate::mechanic::count::rules::CountRules;
 use crate::mechanic::pd::rules::CountCity;
 
@@ -58,18 +59,22 @@ use crate::model::tile::FeatureKind;
 
 /// The Count of Carcassonne as the registry lists it: `[mechanics] count`, the `[count]`
 /// section, its quarters' actions and events, the Count's figure.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "count",
-    rules: FamilyRules {
-        switches: &[Switch {
-            name: "count",
-            default: false,
-        }],
-        section: Some(&Reader::<rules::CountRules>::NEW),
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "count",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "count",
+                default: false,
+            }],
+            section: Some(&Reader::<rules::CountRules>::NEW),
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &["count"],
+        build,
     },
-    vocabulary: Some(vocabulary::words),
-    figures: &["count"],
-    build,
+    show: Some(&show::Show),
+    script: None,
 };
 
 /// Puts the Count into the game's list when `[mechanics] count` is on.

@@ -14,23 +14,28 @@ use crate::data::section::{FamilyRules, Switch};
 use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, Size};
 use crate::engine::mechanic::{Hooks, Mechanic, Shortcuts};
+use crate::mechanic::Family;
 use crate::model::feature::SegId;
 use crate::model::tile::{Counters, FeatureKind};
 
 /// Inns & Cathedrals as the registry lists it: `[mechanics] inns_cathedrals` and the big
 /// follower.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "ic",
-    rules: FamilyRules {
-        switches: &[Switch {
-            name: "inns_cathedrals",
-            default: false,
-        }],
-        section: None,
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "ic",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "inns_cathedrals",
+                default: false,
+            }],
+            section: None,
+        },
+        vocabulary: None,
+        figures: &["big"],
+        build,
     },
-    vocabulary: None,
-    figures: &["big"],
-    build,
+    show: None,
+    script: None,
 };
 
 /// Puts the inns and cathedrals into the game's list when they are switched on.

@@ -16,26 +16,31 @@ use crate::data::section::{FamilyRules, Reader, Switch};
 use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::Game;
 use crate::engine::mechanic::Asked;
+use crate::mechanic::Family;
 use crate::model::geometry::Pos;
 pub use fairy::Fairy;
 
 /// The Princess & the Dragon as the registry lists it: its five switches, the `[pd]` section,
 /// its actions, decisions and events.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "pd",
-    rules: FamilyRules {
-        switches: &[
-            off("volcano"),
-            off("dragon"),
-            off("fairy"),
-            off("princess"),
-            off("portal"),
-        ],
-        section: Some(&Reader::<rules::PdRules>::NEW),
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "pd",
+        rules: FamilyRules {
+            switches: &[
+                off("volcano"),
+                off("dragon"),
+                off("fairy"),
+                off("princess"),
+                off("portal"),
+            ],
+            section: Some(&Reader::<rules::PdRules>::NEW),
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &[],
+        build,
     },
-    vocabulary: Some(vocabulary::words),
-    figures: &[],
-    build,
+    show: Some(&show::Show),
+    script: Some(script::commands),
 };
 
 /// A switch that is off unless a ruleset switches it on.

@@ -1,7 +1,7 @@
 //! What scripts can do with The Princess & the Dragon: read where the dragon and the fairy
 //! are, move them, start and end the dragon's journey, and the hooks that follow the P&D's
 //! decisions (`princess()`, `dragon_step(step)` and its narrow forms, `filter_dragon_steps`).
-//! Registered through [`commands`], listed in `registry::script_families`.
+//! Registered through [`commands`], named by the family's `FAMILY` (`mechanic::Family`).
 
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;

@@ -27,6 +27,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::Game;
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts};
+use crate::mechanic::Family;
 use crate::mechanic::base::has_own_follower;
 use crate::mechanic::base::rules::BaseRules;
 use crate::mechanic::base::rules::FarmScoring;
@@ -40,18 +41,22 @@ use vocabulary::TbEvent;
 
 /// Traders & Builders as the registry lists it: `[mechanics] traders_builders`, its events,
 /// the builder and the pig.
-pub const FAMILY: Descriptor = Descriptor {
-    name: "tb",
-    rules: FamilyRules {
-        switches: &[Switch {
-            name: "traders_builders",
-            default: false,
-        }],
-        section: None,
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "tb",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "traders_builders",
+                default: false,
+            }],
+            section: None,
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &["builder", "pig"],
+        build,
     },
-    vocabulary: Some(vocabulary::words),
-    figures: &["builder", "pig"],
-    build,
+    show: Some(&show::Show),
+    script: None,
 };
 
 /// Puts Traders & Builders into the game's list when switched on (after the P&D figures in
