@@ -229,5 +229,6 @@ fn the_big_follower_is_drawn_bigger() {
         legend.contains("7 followers, 0 big followers in supply"),
         "{legend}"
     );
-    assert!(legend.contains(text::FIGURE_SYMBOLS), "{legend}");
+    // The key comes from the figure table: the big follower's row has the letter `b`.
+    assert!(legend.contains("1b a big follower of seat 1"), "{legend}");
 }

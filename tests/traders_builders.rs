@@ -268,8 +268,10 @@ fn the_terminal_legend_shows_builders_pigs_and_goods_held() {
         legend.contains("1 builder, 1 pig in supply; goods: 1 wine"),
         "{legend}"
     );
-    assert!(legend.contains(text::BUILDER_PIG_SYMBOLS), "{legend}");
-    assert!(text::extra_symbols(&r.game).contains(&text::BUILDER_PIG_SYMBOLS));
+    // The key comes from the figure table (the rows' letters and nouns).
+    let key = "B builder  p pig  (in the owner's colour, beside the follower)";
+    assert!(legend.contains(key), "{legend}");
+    assert!(text::key_lines(&r.game).iter().any(|l| l.contains(key)));
     assert_eq!(
         text::tokens_words(&r.game, 1).as_deref(),
         Some("goods: 1 wine")

@@ -150,7 +150,7 @@ impl Ctx<'_> {
                 format!(
                     "tile `{id}`: unknown symbol `{}`; the known symbols are {}",
                     name.get_ref(),
-                    printed::SYMBOLS.join(", ")
+                    printed::symbol_names()
                 ),
             )),
         }

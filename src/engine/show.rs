@@ -122,6 +122,12 @@ pub trait Presenter: Sync {
         Vec::new()
     }
 
+    /// The board key's entries for the pieces `game` may show (their letter and name), whether
+    /// or not they are on the board yet.
+    fn key(&self, _game: &Game) -> Vec<(char, &'static str)> {
+        Vec::new()
+    }
+
     /// What the feature whose root is `root` would pay its majority if scored now, incomplete
     /// (`held`: some figure stands on it); `sizes` is one copy of `game` to read sizes on.
     fn worth_now(&self, _game: &Game, _sizes: &mut Game, _root: SegId, _held: bool) -> Option<u32> {

@@ -680,25 +680,21 @@ fn terminal_size() -> (usize, usize) {
     (var("COLUMNS", columns), var("LINES", lines))
 }
 
-/// The symbols of the board's key, wrapped to `width`, and the lines for what this game adds
-/// (expansion marks, builder and pig, figure letters).
+/// The board's key (`render::text::key_lines`), each line wrapped to `width` at its items.
 fn legend_lines(game: &Game, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut line = String::new();
-    for item in render::text::SYMBOLS.split("  ").filter(|i| !i.is_empty()) {
-        if !line.is_empty() && 5 + line.len() + item.len() > width {
-            lines.push(format!("     {}", line.trim_end()));
-            line.clear();
+    for key in render::text::key_lines(game) {
+        let mut line = String::new();
+        for item in key.split("  ").filter(|i| !i.is_empty()) {
+            if !line.is_empty() && 5 + line.len() + item.len() > width {
+                lines.push(format!("     {}", line.trim_end()));
+                line.clear();
+            }
+            line.push_str(item);
+            line.push_str("  ");
         }
-        line.push_str(item);
-        line.push_str("  ");
+        lines.push(format!("     {}", line.trim_end()));
     }
-    lines.push(format!("     {}", line.trim_end()));
-    lines.extend(
-        render::text::extra_symbols(game)
-            .into_iter()
-            .map(|l| format!("     {l}")),
-    );
     lines
 }
 

@@ -13,6 +13,11 @@ use serde_json::{Value, json};
 /// The P&D family's presentation.
 pub struct Show;
 
+/// The dragon's character on the text board.
+const DRAGON_LETTER: char = '&';
+/// The fairy's character on the text board.
+const FAIRY_LETTER: char = 'F';
+
 /// The dragon on the board: red wings, body and head with yellow eyes.
 const DRAGON: &str = concat!(
     r##"<path d="M-4,-4 L-19,-14 L-15,2 L-6,4 Z M4,-4 L19,-14 L15,2 L6,4 Z" fill="#7d1010" stroke="#2a0505" stroke-width="1.2"/>"##,
@@ -162,7 +167,7 @@ impl Presenter for Show {
             name: "dragon",
             pos,
             beside: None,
-            letter: '&',
+            letter: DRAGON_LETTER,
             ansi: "\x1b[0;1;91;40m",
             svg: DRAGON,
         });
@@ -170,10 +175,21 @@ impl Presenter for Show {
             name: "fairy",
             pos: f.pos,
             beside: f.follower,
-            letter: 'F',
+            letter: FAIRY_LETTER,
             ansi: "\x1b[0;1;30;105m",
             svg: FAIRY,
         });
+        dragon.into_iter().chain(fairy).collect()
+    }
+
+    fn key(&self, game: &Game) -> Vec<(char, &'static str)> {
+        let rules = game.rules();
+        let dragon = rules
+            .switched_on("dragon")
+            .then_some((DRAGON_LETTER, "dragon"));
+        let fairy = rules
+            .switched_on("fairy")
+            .then_some((FAIRY_LETTER, "fairy"));
         dragon.into_iter().chain(fairy).collect()
     }
 }

@@ -8,8 +8,9 @@
 //! come the points where figures stand (the point of each feature farthest inside it) and
 //! where pennants, the princess and a printed symbol are drawn.
 
-use crate::data::printed::{CATHEDRAL, Good, INN, PRINCESS};
+use crate::data::printed::{self, Drawn};
 use crate::model::geometry::Edge;
+use crate::model::tile::{CounterId, Counters};
 use crate::model::tile::{FeatureKind, Oriented, Symbol};
 use std::collections::VecDeque;
 
@@ -72,17 +73,6 @@ impl Shape {
     }
 }
 
-/// An expansion marker printed on a road or city part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mark {
-    /// An inn by a road (drawn on the field beside it).
-    Inn,
-    /// A cathedral in a city.
-    Cathedral,
-    /// A goods token in a city.
-    Good(Good),
-}
-
 /// Everything needed to draw one tile type in one orientation.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -92,12 +82,12 @@ pub(crate) struct Layout {
     pub spots: Vec<Pt>,
     /// Pennants: the point and the city part.
     pub pennants: Vec<(Pt, u8)>,
-    /// The princess: the point and the city part.
-    pub princess: Option<(Pt, u8)>,
+    /// Counters drawn with the pennants (the princess): the point, the city part and the counter.
+    pub crests: Vec<(Pt, u8, CounterId)>,
     /// The printed symbol and where it is drawn.
     pub symbol: Option<(Symbol, Pt)>,
-    /// Inns, cathedrals and goods: the point, the feature and what is printed there.
-    pub marks: Vec<(Pt, u8, Mark)>,
+    /// The other counters (inns, cathedrals, goods): the point, the feature and the counter.
+    pub marks: Vec<(Pt, u8, CounterId)>,
     /// The Abbot garden's centre: on the field, clear of roads and the other marks (a figure
     /// in the garden stands there too).
     pub garden: Option<Pt>,
@@ -361,7 +351,7 @@ impl Layout {
             shapes,
             spots: Vec::new(),
             pennants: Vec::new(),
-            princess: None,
+            crests: Vec::new(),
             symbol: None,
             marks: Vec::new(),
             garden: None,
@@ -526,13 +516,13 @@ impl Layout {
             if f.kind != FeatureKind::City {
                 continue;
             }
-            for k in 0..f.pennants as usize + usize::from(f.counters.get(PRINCESS).min(1)) {
+            let crests = drawn(f.counters, Drawn::WithPennants).map(Some);
+            for crest in std::iter::repeat_n(None, f.pennants as usize).chain(crests) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, &taken, self.spots[i]);
                 taken.push(p);
-                if k < f.pennants as usize {
-                    self.pennants.push((p, i as u8));
-                } else {
-                    self.princess = Some((p, i as u8));
+                match crest {
+                    None => self.pennants.push((p, i as u8)),
+                    Some(id) => self.crests.push((p, i as u8, id)),
                 }
             }
         }
@@ -573,25 +563,21 @@ impl Layout {
         self.garden = Some(p);
     }
 
-    /// Places the inns (on the field beside their road), cathedrals and goods (in their city).
+    /// Places the counters drawn in their feature part (cathedrals, goods), then those drawn on
+    /// the field beside it (inns by their road).
     fn place_marks(&mut self, o: &Oriented, depths: &[Vec<i32>], taken: &mut Vec<Pt>) {
         let fields = |l: u8| l == NONE || matches!(self.shapes[l as usize], Shape::Field);
         let field_depth = depth(&self.raster, |l| !fields(l));
         for (i, f) in o.features.iter().enumerate() {
-            let m = f.counters;
-            let goods = Good::ALL
-                .iter()
-                .flat_map(|g| std::iter::repeat_n(Mark::Good(*g), m.get(g.counter()) as usize));
-            let city_marks = std::iter::repeat_n(Mark::Cathedral, m.get(CATHEDRAL) as usize);
-            for mark in city_marks.chain(goods) {
+            for id in drawn(f.counters, Drawn::In) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, taken, self.spots[i]);
                 taken.push(p);
-                self.marks.push((p, i as u8, mark));
+                self.marks.push((p, i as u8, id));
             }
-            for _ in 0..m.get(INN) {
+            for id in drawn(f.counters, Drawn::Beside) {
                 let p = self.free_point(&field_depth, fields, taken, self.spots[i]);
                 taken.push(p);
-                self.marks.push((p, i as u8, Mark::Inn));
+                self.marks.push((p, i as u8, id));
             }
         }
     }
@@ -629,4 +615,13 @@ fn fallback_spot(edges: u8, halves: u8) -> Pt {
         return (h.0 * 0.8 + 0.1, h.1 * 0.8 + 0.1);
     }
     (0.5, 0.5)
+}
+
+/// The counters of `counters` drawn `where`, each repeated as often as it is printed, in id
+/// order.
+fn drawn(counters: Counters, place: Drawn) -> impl Iterator<Item = CounterId> {
+    (0..printed::COUNTERS.len())
+        .filter_map(|i| u8::try_from(i).ok().map(CounterId::new))
+        .filter(move |id| printed::counter_print(*id).is_some_and(|p| p.place == place))
+        .flat_map(move |id| std::iter::repeat_n(id, counters.get(id) as usize))
 }

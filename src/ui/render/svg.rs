@@ -14,9 +14,9 @@
 //! and `data-y` (`engine::show::Piece`: the dragon, the fairy). Coordinates run
 //! along the top and left; a legend below gives every player's colour, name and score.
 
-use super::layout::{CLOISTER_HALF, Layout, Mark, Pt, ROAD_HALF, Shape};
+use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
-use crate::data::printed::{DRAGON, Good, PORTAL, VOLCANO};
+use crate::data::printed::{self, Print};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::figure::FigureKind;
@@ -206,9 +206,8 @@ impl SvgTile {
                 num(inside(p.1) * TILE)
             );
         }
-        for (p, _, m) in &layout.marks {
-            let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
-            let _ = write!(b, "{}", mark_svg(*m, &x, &y));
+        for (p, _, id) in &layout.marks {
+            b.push_str(&print_svg(printed::counter_print(*id), *p));
         }
         for (p, _) in &layout.pennants {
             let _ = write!(
@@ -221,49 +220,11 @@ impl SvgTile {
                 num(inside(p.1) * TILE)
             );
         }
-        if let Some((p, _)) = layout.princess {
-            let _ = write!(
-                b,
-                concat!(
-                    r##"<path class="princess" transform="translate({},{})" d="M-8,5 V-4 L-4,0 L0,-7 L4,0 L8,-4 V5 Z" "##,
-                    r##"fill="#f4c430" stroke="#8a6400" stroke-width="1.2"/>"##
-                ),
-                num(inside(p.0) * TILE),
-                num(inside(p.1) * TILE)
-            );
+        for (p, _, id) in &layout.crests {
+            b.push_str(&print_svg(printed::counter_print(*id), *p));
         }
         if let Some((s, p)) = layout.symbol {
-            let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
-            let _ = match s {
-                VOLCANO => write!(
-                    b,
-                    concat!(
-                        r##"<g class="symbol volcano" transform="translate({},{})">"##,
-                        r##"<polygon points="-13,9 13,9 5,-6 -5,-6" fill="#6b4a3a" stroke="#3b2820" stroke-width="1.2"/>"##,
-                        r##"<polygon points="-5,-6 5,-6 3,-11 0,-7 -3,-12" fill="#f05a1a"/></g>"##
-                    ),
-                    x, y
-                ),
-                DRAGON => write!(
-                    b,
-                    concat!(
-                        r##"<g class="symbol dragon-symbol" transform="translate({},{})">"##,
-                        r##"<path d="M-12,6 L-5,-9 L-1,-1 L0,-5 L1,-1 L5,-9 L12,6 L0,2 Z" fill="#c0392b" "##,
-                        r##"stroke="#5a1010" stroke-width="1.2"/></g>"##
-                    ),
-                    x, y
-                ),
-                PORTAL => write!(
-                    b,
-                    concat!(
-                        r##"<g class="symbol portal" transform="translate({},{})">"##,
-                        r##"<path d="M-9,10 V-1 A9,9 0 0 1 9,-1 V10 Z" fill="#5b2d8e" stroke="#2e1450" stroke-width="1.2"/>"##,
-                        r##"<path d="M-5,10 V0 A5,5 0 0 1 5,0 V10 Z" fill="#c9a6f0"/></g>"##
-                    ),
-                    x, y
-                ),
-                _ => Ok(()),
-            };
+            b.push_str(&print_svg(printed::symbol_print(s), p));
         }
         b.push_str(r##"<rect width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.25"/>"##);
         SvgTile {
@@ -273,35 +234,13 @@ impl SvgTile {
     }
 }
 
-/// The picture of an inn, a cathedral or a good, centred on (`x`, `y`).
-fn mark_svg(mark: Mark, x: &str, y: &str) -> String {
-    let body = match mark {
-        Mark::Inn => concat!(
-            r##"<g class="inn" transform="translate({x},{y})">"##,
-            r##"<rect x="-7" y="-2" width="14" height="10" fill="#f3e3c3" stroke="#5a3a1a" stroke-width="1.2"/>"##,
-            r##"<polygon points="-9,-2 0,-10 9,-2" fill="#b5452c" stroke="#5a1a10" stroke-width="1.2"/>"##,
-            r##"<rect x="-2" y="3" width="4" height="5" fill="#5a3a1a"/></g>"##
-        ),
-        Mark::Cathedral => concat!(
-            r##"<g class="cathedral" transform="translate({x},{y})">"##,
-            r##"<rect x="-9" y="-2" width="18" height="11" fill="#c8c8d0" stroke="#3a3a48" stroke-width="1.2"/>"##,
-            r##"<polygon points="-4,-2 0,-14 4,-2" fill="#8a8a9a" stroke="#3a3a48" stroke-width="1.2"/>"##,
-            r##"<path d="M0,1 V7 M-2.5,3.5 H2.5" stroke="#3a3a48" stroke-width="1.5"/></g>"##
-        ),
-        Mark::Good(Good::Wine) => concat!(
-            r##"<g class="good wine" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#7b1e3a" stroke="#ffffff" stroke-width="1.5"/></g>"##
-        ),
-        Mark::Good(Good::Grain) => concat!(
-            r##"<g class="good grain" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#e8c547" stroke="#6b5310" stroke-width="1.5"/></g>"##
-        ),
-        Mark::Good(Good::Cloth) => concat!(
-            r##"<g class="good cloth" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#3f7fd0" stroke="#ffffff" stroke-width="1.5"/></g>"##
-        ),
-    };
-    body.replace("{x}", x).replace("{y}", y)
+/// The picture of a printed counter or symbol (`data::printed`) at `p` of its tile (nothing for
+/// one the table does not know).
+fn print_svg(print: Option<&Print>, p: Pt) -> String {
+    let (x, y) = (num(inside(p.0) * TILE), num(inside(p.1) * TILE));
+    print.map_or(String::new(), |print| {
+        print.svg.replace("{x}", &x).replace("{y}", &y)
+    })
 }
 
 /// A meeple standing at the origin, about 24 units tall.

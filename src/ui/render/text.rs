@@ -22,9 +22,9 @@
 //!
 //! Empty board cells are blank.
 
-use super::layout::{Layout, Mark, Pt, Shape, to_path};
+use super::layout::{Layout, Pt, Shape, to_path};
 use super::{Cache, figure_feature};
-use crate::data::printed::{CATHEDRAL, DRAGON, Good, INN, PORTAL, VOLCANO};
+use crate::data::printed::{self, Drawn, Print};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::geometry::Rotation;
@@ -48,7 +48,8 @@ enum Style {
     Garden,
     Marker,
     Pennant,
-    Princess,
+    /// A counter drawn with the pennants (`data::printed::Drawn::WithPennants`).
+    Crest,
     Symbol,
     Player(usize),
     /// A family's piece, in the colour it gives (`engine::show::Piece::ansi`).
@@ -67,7 +68,7 @@ impl Style {
             Style::Garden => "\x1b[0;1;92m",
             Style::Marker => "\x1b[0;1;36m",
             Style::Pennant => "\x1b[0;1;34m",
-            Style::Princess => "\x1b[0;1;35m",
+            Style::Crest => "\x1b[0;1;35m",
             Style::Symbol => "\x1b[0;1;91m",
             Style::Player(seat) => match seat % 6 {
                 0 => "\x1b[0;1;97;41m",
@@ -206,24 +207,24 @@ impl TextTile {
         for (p, f) in &layout.pennants {
             mark(*p, Some(*f), '*', Style::Pennant);
         }
-        if let Some((p, f)) = layout.princess {
-            mark(p, Some(f), 'P', Style::Princess);
+        for (p, f, id) in &layout.crests {
+            mark(
+                *p,
+                Some(*f),
+                letter(printed::counter_print(*id)),
+                Style::Crest,
+            );
         }
         if let Some(p) = layout.garden {
             mark(p, None, 'G', Style::Garden);
         }
-        for (p, f, m) in &layout.marks {
-            let on = (*m != Mark::Inn).then_some(*f);
-            mark(*p, on, mark_char(*m), Style::Marker);
+        for (p, f, id) in &layout.marks {
+            let print = printed::counter_print(*id);
+            let on = print.is_some_and(|m| m.place == Drawn::In).then_some(*f);
+            mark(*p, on, letter(print), Style::Marker);
         }
         if let Some((s, p)) = layout.symbol {
-            let ch = match s {
-                VOLCANO => 'V',
-                DRAGON => 'D',
-                PORTAL => '@',
-                _ => '?',
-            };
-            mark(p, None, ch, Style::Symbol);
+            mark(p, None, letter(printed::symbol_print(s)), Style::Symbol);
         }
         TextTile { cells, spots, used }
     }
@@ -251,28 +252,9 @@ fn kind_letter(game: &Game, kind: crate::model::figure::FigureKind) -> Option<ch
     (!row.joins_own).then_some(row.letter).flatten()
 }
 
-/// Whether a tile type shows a garden, an inn, a cathedral or goods (keys the legend's second
-/// line).
-fn has_expansion_marks(t: &crate::model::tile::TileType) -> bool {
-    t.features().iter().any(|f| {
-        let c = f.counters;
-        f.kind == crate::model::tile::FeatureKind::Garden
-            || [INN, CATHEDRAL]
-                .iter()
-                .chain(&Good::ALL.map(Good::counter))
-                .any(|id| c.get(*id) > 0)
-    })
-}
-
-/// The character of an inn, a cathedral or a good.
-fn mark_char(mark: Mark) -> char {
-    match mark {
-        Mark::Inn => 'i',
-        Mark::Cathedral => 'A',
-        Mark::Good(Good::Wine) => 'w',
-        Mark::Good(Good::Grain) => 'g',
-        Mark::Good(Good::Cloth) => 'c',
-    }
+/// The character of a printed counter or symbol ('?' for one the table does not know).
+fn letter(print: Option<&Print>) -> char {
+    print.map_or('?', |p| p.letter)
 }
 
 /// One tile alone, as [`TILE_H`] lines of [`TILE_W`] characters (no colour): what a player
@@ -506,30 +488,65 @@ pub fn tokens_words(game: &Game, seat: usize) -> Option<String> {
     (!words.is_empty()).then(|| words.join("; "))
 }
 
-/// The key lines a game needs beyond [`SYMBOLS`]: the marks of expansion tiles, the builder
-/// and pig, the letters of big followers and abbots (each only when the game has them).
-pub fn extra_symbols(game: &Game) -> Vec<&'static str> {
-    let rows = game.rules().figures.rows();
-    let special = |r: &crate::model::figure::FigureRow| r.joins_own && r.letter.is_some();
-    let mut lines = Vec::new();
-    if game.rules().tiles.iter().any(has_expansion_marks) {
-        lines.push(EXPANSION_SYMBOLS);
-    }
-    if rows.iter().any(|r| r.per_player > 0 && special(r)) {
-        lines.push(BUILDER_PIG_SYMBOLS);
-    }
-    if has_figure_letters(game) {
-        lines.push(FIGURE_SYMBOLS);
-    }
-    lines
+/// The board's key for `game`, line by line, its items two spaces apart: what the tiles print
+/// (features, pennants, a garden, and the counters and symbols of this game's tiles), then the
+/// families' pieces and the figures drawn with a letter (each only when the game has them).
+pub fn key_lines(game: &Game) -> Vec<String> {
+    [tile_key(game), figure_key(game)]
+        .into_iter()
+        .filter(|items| !items.is_empty())
+        .map(|items| items.join("  "))
+        .collect()
 }
 
-/// Whether the players have figures that the board marks with a letter beside the seat number
-/// (big followers, abbots: [`FIGURE_SYMBOLS`]).
-fn has_figure_letters(game: &Game) -> bool {
+/// What the tiles of `game` print: the base features always, the rest when a tile has it.
+fn tile_key(game: &Game) -> Vec<String> {
+    let tiles = &game.rules().tiles;
+    let features = || tiles.iter().flat_map(|t| t.features());
+    let mut items: Vec<String> = ["# city", "= | road", ". field", "C cloister", "* pennant"]
+        .map(String::from)
+        .into();
+    if features().any(|f| f.kind == crate::model::tile::FeatureKind::Garden) {
+        items.push("G garden".into());
+    }
+    for (i, print) in printed::COUNTERS.iter().enumerate() {
+        let id = u8::try_from(i).map(crate::model::tile::CounterId::new);
+        if id.is_ok_and(|id| features().any(|f| f.counters.get(id) > 0)) {
+            items.push(format!("{} {}", print.letter, print.key));
+        }
+    }
+    for (i, print) in printed::SYMBOLS.iter().enumerate() {
+        if tiles
+            .iter()
+            .any(|t| t.symbol.is_some_and(|s| s.index() == i))
+        {
+            items.push(format!("{} {}", print.letter, print.key));
+        }
+    }
+    items
+}
+
+/// The families' pieces in play and the figures drawn with a letter: beside the follower they
+/// join (`B builder`), or beside their owner's seat number (`1b a big follower of seat 1`).
+fn figure_key(game: &Game) -> Vec<String> {
+    let pieces = crate::registry::presenters()
+        .iter()
+        .flat_map(|p| p.key(game));
+    let mut items: Vec<String> = pieces.map(|(c, what)| format!("{c} {what}")).collect();
     let rows = game.rules().figures.rows();
-    rows.iter()
-        .any(|r| r.per_player > 0 && kind_letter(game, r.kind).is_some())
+    let lettered = || {
+        rows.iter()
+            .filter(|r| r.per_player > 0)
+            .filter_map(|r| r.letter.map(|c| (c, r)))
+    };
+    let joining = lettered().filter(|(_, r)| r.joins_own);
+    items.extend(joining.map(|(c, r)| format!("{c} {}", r.kind.noun())));
+    if lettered().any(|(_, r)| r.joins_own) {
+        items.push("(in the owner's colour, beside the follower)".into());
+    }
+    let own = lettered().filter(|(_, r)| !r.joins_own);
+    items.extend(own.map(|(c, r)| format!("1{c} a {} of seat 1", r.kind.noun())));
+    items
 }
 
 /// The players with their seat numbers as the board shows them, colours, scores and figures
@@ -549,27 +566,9 @@ pub fn legend(game: &Game, colour: bool) -> String {
             supply_words(game, seat)
         ));
     }
-    out.push_str(SYMBOLS);
-    out.push('\n');
-    for line in extra_symbols(game) {
-        out.push_str(line);
+    for line in key_lines(game) {
+        out.push_str(&line);
         out.push('\n');
     }
     out
 }
-
-/// What the board's symbols mean (one line).
-pub const SYMBOLS: &str = "# city  = | road  . field  C cloister  * pennant  P princess  \
-                           V volcano  D dragon symbol  @ portal  & dragon  F fairy";
-
-/// What the letters beside a seat number mean (one line, shown when the game has big
-/// followers or abbots).
-pub const FIGURE_SYMBOLS: &str = "1b a big follower of seat 1  1a an abbot of seat 1";
-
-/// What the marks of the Inns & Cathedrals, Traders & Builders and garden tiles mean (one line,
-/// shown when the game has such tiles).
-pub const EXPANSION_SYMBOLS: &str = "G garden  i inn  A cathedral  w wine  g grain  c cloth";
-
-/// What the Traders & Builders figures look like on the board (shown when players have them).
-pub const BUILDER_PIG_SYMBOLS: &str =
-    "B builder  p pig (in the owner's colour, beside the follower)";
