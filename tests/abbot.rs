@@ -316,7 +316,8 @@ fn the_abbot_is_drawn_apart() {
         .lines()
         .find(|l| l.contains(r#"data-kind="abbot""#))
         .expect("the abbot is drawn");
-    assert!(abbot.contains(r#"class="abbot""#), "{abbot}");
+    // The cross is the abbot row's `badge` in the figure table.
+    assert!(abbot.contains(r#"class="badge abbot""#), "{abbot}");
     assert!(picture.contains(r#"class="garden""#));
     let board = text::board(&game, false);
     assert!(board.contains("1a") || board.contains("a1"), "{board}");

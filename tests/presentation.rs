@@ -151,11 +151,13 @@ fn written(name: &str, body: &str) -> Result<Arc<Ruleset>, Diagnostic> {
 #[test]
 fn a_new_figure_looks_as_its_row_says() {
     const TRIANGLE: &str = "M0,-10 L9,8 L-9,8 Z";
+    const BAR: &str = "M-4,0 H4";
     let rules = written(
         "squire",
         &format!(
             "[figures.squire]\nper_player = 1\nstands_on = [\"road\", \"city\", \"cloister\", \
-             \"field\"]\ntags = [\"follower\"]\nletter = \"s\"\nshape = \"{TRIANGLE}\"\n"
+             \"field\"]\ntags = [\"follower\"]\nletter = \"s\"\nshape = \"{TRIANGLE}\"\n\
+             scale = 1.25\nbadge = \"{BAR}\"\n"
         ),
     )
     .unwrap_or_else(|d| panic!("{d}"));
@@ -187,6 +189,14 @@ fn a_new_figure_looks_as_its_row_says() {
         drawn.contains(&format!(r#"<path d="{TRIANGLE}""#)),
         "{drawn}"
     );
+    // Its `scale` and `badge`: larger than the meeple, with a white bar over it.
+    assert!(drawn.contains(" scale(1.25)"), "{drawn}");
+    assert!(
+        drawn.contains(&format!(
+            r##"<path class="badge squire" d="{BAR}" stroke="#ffffff""##
+        )),
+        "{drawn}"
+    );
     let plain = svg.lines().find(|l| l.contains(r#"data-kind="follower""#));
     assert!(
         plain.is_none_or(|l| !l.contains(TRIANGLE)),
@@ -214,6 +224,21 @@ fn a_bad_look_is_located() {
             "script",
             "[figures.big]\nshape = \"M0,0\\\"/><script>\"\n",
             "shape `M0,0\"/><script>`",
+        ),
+        (
+            "badge",
+            "[figures.big]\nbadge = \"M0,0\\\"/><script>\"\n",
+            "badge `M0,0\"/><script>`",
+        ),
+        (
+            "tiny",
+            "[figures.big]\nscale = 0.1\n",
+            "scale must be 0.5 to 2, not 0.1",
+        ),
+        (
+            "nan",
+            "[figures.big]\nscale = nan\n",
+            "scale must be 0.5 to 2, not NaN",
         ),
     ] {
         let d = match written(name, body) {

@@ -82,6 +82,10 @@ pub struct FigureFile {
     letter: Option<String>,
     /// Its outline in the SVG picture (path data).
     shape: Option<String>,
+    /// Its size against the meeple's in the SVG picture (1: the same).
+    scale: Option<f64>,
+    /// A mark drawn in white over it in the SVG picture (path data).
+    badge: Option<String>,
 }
 
 impl FigureFile {
@@ -100,6 +104,8 @@ impl FigureFile {
             noun: self.noun.clone().or_else(|| under.noun.clone()),
             letter: self.letter.clone().or_else(|| under.letter.clone()),
             shape: self.shape.clone().or_else(|| under.shape.clone()),
+            scale: self.scale.or(under.scale),
+            badge: self.badge.clone().or_else(|| under.badge.clone()),
         }
     }
 }
@@ -211,12 +217,21 @@ pub fn table(
                 ));
             }
         };
-        if let Some(bad) = file.shape.as_deref().filter(|d| !is_path(d)) {
+        for (key, path) in [("shape", &file.shape), ("badge", &file.badge)] {
+            if let Some(bad) = path.as_deref().filter(|d| !is_path(d)) {
+                return Err((
+                    at(key),
+                    format!(
+                        "{key} `{bad}`: SVG path data (letters of path commands, numbers, `,` `.` `-` and spaces, at most {MAX_PATH} characters)"
+                    ),
+                ));
+            }
+        }
+        let scale = file.scale.unwrap_or(1.0);
+        if !(MIN_SCALE..=MAX_SCALE).contains(&scale) {
             return Err((
-                at("shape"),
-                format!(
-                    "shape `{bad}`: SVG path data (letters of path commands, numbers, `,` `.` `-` and spaces, at most {MAX_PATH} characters)"
-                ),
+                at("scale"),
+                format!("scale must be {MIN_SCALE} to {MAX_SCALE}, not {scale}"),
             ));
         }
         let listed = |list: &[FollowerKind]| file.follower.is_some_and(|k| list.contains(&k));
@@ -237,10 +252,16 @@ pub fn table(
             joins_own: file.joins_own.unwrap_or(false),
             letter,
             shape: file.shape.clone(),
+            scale_percent: (scale * 100.0).round() as u16,
+            badge: file.badge.clone(),
         });
     }
     FigureTable::new(rows).ok_or_else(|| (Vec::new(), "the figure table lost its follower".into()))
 }
+
+/// The smallest and largest `scale` a row may give.
+const MIN_SCALE: f64 = 0.5;
+const MAX_SCALE: f64 = 2.0;
 
 /// The longest outline a row may give.
 pub const MAX_PATH: usize = 600;

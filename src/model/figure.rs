@@ -166,6 +166,10 @@ pub struct FigureRow {
     pub letter: Option<char>,
     /// Its outline in SVG path data, about 24 units tall around the origin; none: the meeple.
     pub shape: Option<String>,
+    /// Its size in the SVG picture, in hundredths of the meeple's (100: the same).
+    pub scale_percent: u16,
+    /// A mark drawn in white over its outline, in SVG path data (the abbot's cross).
+    pub badge: Option<String>,
 }
 
 impl FigureRow {

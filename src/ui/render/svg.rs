@@ -46,20 +46,23 @@ pub fn player_colour(seat: usize) -> &'static str {
     PLAYERS[seat % PLAYERS.len()]
 }
 
-/// How a figure of `kind` differs from the plain meeple: a scale (the big follower is larger)
-/// and a mark drawn over it (the abbot's white cross).
-fn figure_look(game: &Game, kind: FigureKind) -> (&'static str, &'static str) {
-    let table = &game.rules().figures;
-    if table.is(kind, "big") {
-        (" scale(1.4)", "")
-    } else if table.is(kind, "abbot") {
-        (
-            "",
-            r##"<path class="abbot" d="M0,-4 V6 M-3.5,-0.5 H3.5" stroke="#ffffff" stroke-width="2.2"/>"##,
+/// How a figure of `kind` differs from its outline as its figure table row says: a scale
+/// (`scale`: the big follower is larger) and a mark drawn over it (`badge`: the abbot's cross).
+fn figure_look(game: &Game, kind: FigureKind) -> (String, String) {
+    let Some(row) = game.rules().figures.row(kind) else {
+        return (String::new(), String::new());
+    };
+    let scale = match row.scale_percent {
+        100 => String::new(),
+        p => format!(" scale({})", f64::from(p) / 100.0),
+    };
+    let badge = row.badge.as_deref().map_or(String::new(), |d| {
+        format!(
+            r##"<path class="badge {}" d="{d}" stroke="#ffffff" stroke-width="2.2"/>"##,
+            kind.name()
         )
-    } else {
-        ("", "")
-    }
+    });
+    (scale, badge)
 }
 
 /// Escapes text for XML (and HTML) content and attribute values.
