@@ -560,7 +560,11 @@ impl Session {
                 "place {} (where, turned how far)",
                 game.rules().tile(tile).id
             ),
-            DecisionKind::Deploy => "deploy a figure, move the fairy or pass".to_string(),
+            // A family's own moves (the fairy's, the abbot's recall) are listed with the rest.
+            DecisionKind::Deploy if game.legal().iter().any(is_family_move) => {
+                "deploy a figure, another move below or pass".to_string()
+            }
+            DecisionKind::Deploy => "deploy a figure or pass".to_string(),
             other => decision_words(other),
         };
         vec![
@@ -912,6 +916,11 @@ pub(crate) fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
         % 1_000_000
+}
+
+/// Whether `action` is a family's or a script's own move rather than deploying or passing.
+fn is_family_move(action: &Action) -> bool {
+    matches!(action, Action::Mechanic(_) | Action::Script(_))
 }
 
 /// A mechanic's (or a script's) decision in words, for the prompt: in its family's words
