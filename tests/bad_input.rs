@@ -170,6 +170,22 @@ fn a_bad_enum_value_is_located() {
     assert_mentions(&d, &["most_farmers", "farm_centric_3", "city_centric_4"]);
 }
 
+/// `[table] undo` (rulesets/README.md §3.12) is a boolean: a word is reported at the value.
+#[test]
+fn a_table_undo_that_is_not_a_boolean_is_located() {
+    let d = ruleset_error("ruleset_bad_undo.toml");
+    assert_located(&d, "ruleset_bad_undo.toml", 5);
+    assert_mentions(&d, &["boolean"]);
+}
+
+/// `[table]` knows only `undo`: another key is reported where it is written, naming `undo`.
+#[test]
+fn an_unknown_table_key_is_located() {
+    let d = ruleset_error("ruleset_unknown_table_key.toml");
+    assert_located(&d, "ruleset_unknown_table_key.toml", 5);
+    assert_mentions(&d, &["redo", "undo"]);
+}
+
 /// `extends` naming a ruleset that does not exist is reported at the `extends` line.
 #[test]
 fn extending_a_missing_ruleset_is_located() {

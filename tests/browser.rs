@@ -266,6 +266,41 @@ async fn a_person_places_and_deploys_by_clicking_the_board() {
     b.end().await;
 }
 
+/// Undo on the page (issue 33): after placing, "Undo my last step" takes the placement back
+/// (the positions to place on are offered again); a game made with the form's "No undo" box
+/// ticked offers no such button, and the placement stays.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn undo_takes_a_placement_back_unless_the_form_forbade_it() {
+    let b = Browser::start("undo").await;
+    new_game(&b, "You,greedy", 30).await;
+    my_turn(&b).await;
+    b.click("rect.target.place.ok").await;
+    b.until("document.querySelector('circle.target.spot') && document.getElementById('undo')")
+        .await;
+    b.click("#undo").await;
+    b.until("document.querySelector('rect.target.place.ok') && !document.getElementById('undo')")
+        .await;
+    // The same game with the box ticked: no button, the step is final.
+    b.goto("/?pause=150#/new").await;
+    b.until("document.querySelectorAll('#ruleset option').length > 0")
+        .await;
+    b.type_into("#players", "You,greedy").await;
+    b.type_into("#seed", "5").await;
+    b.click("#no-undo").await;
+    b.click("#start").await;
+    b.until("location.hash.startsWith('#/play/')").await;
+    my_turn(&b).await;
+    b.click("rect.target.place.ok").await;
+    b.until("document.querySelector('circle.target.spot')")
+        .await;
+    assert_eq!(
+        b.value("!!document.getElementById('undo')").await,
+        json!(false)
+    );
+    b.end().await;
+}
+
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 async fn a_short_game_is_played_to_its_end_with_the_mouse() {

@@ -284,6 +284,37 @@ async fn a_table_without_undo_refuses_it_and_keeps_the_step() {
     assert_eq!(state(&look(&app, &ann, &game).await), state(&placed));
 }
 
+/// A ruleset's `[table] undo = false` (rulesets/README.md §3.12) forbids undo in a web game
+/// made without `no_undo`: the step stays, in the game and in its record.
+#[tokio::test]
+async fn a_ruleset_without_undo_refuses_it_and_keeps_the_step() {
+    let dir = data("rulesnoundo");
+    let app = app(&dir);
+    let text = "extends = \"base\"\n[table]\nundo = false\n";
+    let game = new_game(
+        &app,
+        json!({"ruleset": "", "files": [{"name": "strict.toml", "text": text}]}),
+    )
+    .await;
+    let [_, ann, ..] = tokens(&game);
+    let (status, placed) = act(&app, &ann, &game, 0).await;
+    assert_eq!(status, StatusCode::OK, "{placed}");
+    assert_eq!(placed["can_undo"], false);
+    let url = format!("/api/games/{}/undo", id(&game));
+    let (status, e) = call(&app, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("[table] undo = false")),
+        "{e}"
+    );
+    assert_eq!(state(&look(&app, &ann, &game).await), state(&placed));
+    let record = std::fs::read_to_string(dir.join("games").join(id(&game)).join("game.toml"))
+        .expect("the record");
+    assert_eq!(record.matches("[[action]]").count(), 1, "{record}");
+}
+
 #[tokio::test]
 async fn answers_carry_only_the_new_log_and_an_undo_cuts_the_pages_log() {
     let dir = data("changes");
