@@ -315,6 +315,52 @@ async fn a_ruleset_without_undo_refuses_it_and_keeps_the_step() {
     assert_eq!(record.matches("[[action]]").count(), 1, "{record}");
 }
 
+/// What a restart keeps and loses, as README's "What a restart keeps" says: the record (every
+/// action taken) and the `no_undo` choice are kept; the steps of the turn a player could take
+/// back are not (they are in memory only): after a restart the placement is final, the game
+/// otherwise exactly as before.
+#[tokio::test]
+async fn a_restart_keeps_the_game_and_the_no_undo_choice_but_makes_the_turns_steps_final() {
+    let dir = data("restartundo");
+    let (free, strict, placed) = {
+        let before = app(&dir);
+        let free = new_game(&before, json!({})).await;
+        let strict = new_game(&before, json!({"no_undo": true})).await;
+        let [_, ann, ..] = tokens(&free);
+        let (_, placed) = act(&before, &ann, &free, 0).await;
+        assert_eq!(
+            placed["can_undo"], true,
+            "before the restart, the step can go back"
+        );
+        (free, strict, placed)
+    };
+    let after = app(&dir);
+    let [_, ann, ..] = tokens(&free);
+    let now = look(&after, &ann, &free).await;
+    assert_eq!(state(&now), state(&placed), "the same game");
+    assert_eq!(now["can_undo"], false, "the step is final now");
+    let url = format!("/api/games/{}/undo", id(&free));
+    let (status, e) = call(&after, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("nothing to take back")),
+        "{e}"
+    );
+    // The game made without undo still is.
+    let [_, ann, ..] = tokens(&strict);
+    act(&after, &ann, &strict, 0).await;
+    let url = format!("/api/games/{}/undo", id(&strict));
+    let (_, e) = call(&after, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("without undo")),
+        "{e}"
+    );
+}
+
 #[tokio::test]
 async fn answers_carry_only_the_new_log_and_an_undo_cuts_the_pages_log() {
     let dir = data("changes");
