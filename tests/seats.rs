@@ -3,66 +3,20 @@
 //! server push (server-sent events), through the HTTP API in-process.
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use castellan::record::Record;
-use castellan::ui::web;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tower::ServiceExt;
 
+#[path = "common/api.rs"]
+mod api;
+
+use api::{app, call_as as call, history, id, request, token};
+
 fn data(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("castellan-seats-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn app(dir: &Path) -> Router {
-    web::open(dir, web::store::DEFAULT_MAX_GAMES).expect("the data folder opens")
-}
-
-fn request(method: &str, uri: &str, token: &str, body: Option<Value>) -> Request<Body> {
-    let mut request = Request::builder().method(method).uri(uri);
-    if !token.is_empty() {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    match body {
-        Some(b) => request
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string())),
-        None => request.body(Body::empty()),
-    }
-    .expect("a request")
-}
-
-/// Sends one request showing `token` (none if empty); the status and the JSON answer.
-async fn call(
-    app: &Router,
-    token: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let response = app
-        .clone()
-        .oneshot(request(method, uri, token, body))
-        .await
-        .expect("an answer");
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .expect("a body");
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
-
-/// The token in a join link.
-fn token(link: &Value) -> String {
-    let link = link.as_str().expect("a link");
-    link.split("token=").nth(1).expect("a token").to_string()
+    api::data("seats", name)
 }
 
 /// A game's tokens: host, seat 0, seat 1, spectator.
@@ -74,14 +28,6 @@ fn tokens(game: &Value) -> [String; 4] {
         token(&l["seats"][1]),
         token(&l["spectator"]),
     ]
-}
-
-fn id(game: &Value) -> &str {
-    game["id"].as_str().expect("an id")
-}
-
-fn history(game: &Value) -> u64 {
-    game["standing"]["history"].as_u64().expect("history")
 }
 
 /// Two people, base game, seed 3 (the first decision is Ann's placement).
