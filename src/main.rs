@@ -100,6 +100,9 @@ enum Command {
         /// Continue a game saved with `save FILE` (or any game record).
         #[arg(long, value_name = "FILE")]
         resume: Option<PathBuf>,
+        /// Every step is final: `undo` is refused (also when the ruleset allows it).
+        #[arg(long)]
+        no_undo: bool,
     },
     /// Check tile sets, rulesets and records; exit 1 with located diagnostics if any is wrong.
     Validate {
@@ -274,11 +277,13 @@ fn main() -> ExitCode {
             players,
             seed,
             resume,
+            no_undo,
         } => castellan::ui::play::main(castellan::ui::play::Options {
             ruleset,
             players,
             seed,
             resume,
+            no_undo,
             ..Default::default()
         }),
         Command::Validate { paths } => validate(&paths),

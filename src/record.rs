@@ -103,6 +103,42 @@ impl ActionKey {
     }
 }
 
+/// The most actions a record may hold: four for each tile of the largest bag a ruleset may
+/// have (10,000 tiles), far above any game (a game of the base game takes about 150 actions,
+/// `hig-full` about 400). Reading a file of TOML tables costs some kilobytes a table, so a
+/// file that may hold more tables is refused before it is read ([`check_size`]): a 4 MiB file
+/// of actions took 570 to 880 MB to read and refuse, and now 30 to 80 MB; one at this limit
+/// takes 100 to 160 MB (`tests/bad_input.rs` bounds both).
+pub const MAX_ACTIONS: usize = 40_000;
+
+/// Refuses a file that may hold more than [`MAX_ACTIONS`] tables, located where table number
+/// [`MAX_ACTIONS`] + 1 opens, without reading the file: every action is a table, written under
+/// a `[[` header or inline with `{`, so counting both (wherever they stand, in strings too)
+/// counts every action and perhaps more. `castellan validate` asks it of any file before
+/// recognising its kind (no tile set or ruleset comes near so many tables either).
+pub fn check_size(path: &Path, text: &str) -> Result<(), Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut tables = 0;
+    for (at, b) in bytes.iter().enumerate() {
+        if *b == b'{' || (*b == b'[' && bytes.get(at + 1) == Some(&b'[')) {
+            tables += 1;
+            if tables > MAX_ACTIONS {
+                let msg = format!(
+                    "castellan reads at most {MAX_ACTIONS} tables in a file (a record's actions: \
+                     four for each tile of the largest bag): this file has more"
+                );
+                return Err(Diagnostic::new(
+                    path,
+                    &Arc::from(text),
+                    Some(at..at + 1),
+                    msg,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The first action whose array holds more or fewer values than its key takes.
 fn arity_problem(text: &str) -> Option<(ActionKey, String)> {
     let doc: toml::Table = toml::from_str(text).ok()?;
@@ -218,11 +254,14 @@ impl Record {
         let err = |at: &[PathPart<'_>], msg: String| {
             Diagnostic::new(&path, &text, span_at(&text, at), msg)
         };
-        let raw: RecordFile =
-            toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&path, &text, &e))?;
+        check_size(&path, &text)?;
+        // Before the record is read into its types, so that the two readings are never held
+        // at once.
         if let Some((at, msg)) = arity_problem(&text) {
             return Err(err(&at.parts(), msg));
         }
+        let raw: RecordFile =
+            toml::from_str(&text).map_err(|e| Diagnostic::from_toml(&path, &text, &e))?;
         if let Some((index, key)) = raw.action.iter().enumerate().find_map(|(i, a)| {
             a.get_ref()
                 .mechanic

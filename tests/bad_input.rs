@@ -170,6 +170,22 @@ fn a_bad_enum_value_is_located() {
     assert_mentions(&d, &["most_farmers", "farm_centric_3", "city_centric_4"]);
 }
 
+/// `[table] undo` (rulesets/README.md §3.12) is a boolean: a word is reported at the value.
+#[test]
+fn a_table_undo_that_is_not_a_boolean_is_located() {
+    let d = ruleset_error("ruleset_bad_undo.toml");
+    assert_located(&d, "ruleset_bad_undo.toml", 5);
+    assert_mentions(&d, &["boolean"]);
+}
+
+/// `[table]` knows only `undo`: another key is reported where it is written, naming `undo`.
+#[test]
+fn an_unknown_table_key_is_located() {
+    let d = ruleset_error("ruleset_unknown_table_key.toml");
+    assert_located(&d, "ruleset_unknown_table_key.toml", 5);
+    assert_mentions(&d, &["redo", "undo"]);
+}
+
 /// `extends` naming a ruleset that does not exist is reported at the `extends` line.
 #[test]
 fn extending_a_missing_ruleset_is_located() {
@@ -447,6 +463,90 @@ fn extreme_data_plays_or_is_refused() {
         }
     }
     assert!(scored > 0, "nobody scored the city: {:?}", game.scores());
+}
+
+// ---------------------------------------------------------------------------------------------
+// A record's size (issue 33: a record just under 4 MiB took ~570 MB before it was refused).
+
+/// Runs `castellan ARGS` and waits for it; its stderr and its peak memory (maximum resident
+/// set, in MB) as the system counted it for that process alone (`wait4`).
+#[cfg(target_os = "linux")]
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is waited for with wait4, which also gives its resource use"
+)]
+fn peak_mb(args: &[&str]) -> (String, u64) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the castellan binary runs");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .expect("stderr");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "waited for the child");
+    // ru_maxrss is in kilobytes on Linux.
+    (err, usage.ru_maxrss as u64 / 1024)
+}
+
+/// A record file of `n` actions written `one` by one after a header, in the temporary folder.
+fn long_record(name: &str, one: &str, n: usize) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("castellan-long-{}-{name}.toml", std::process::id()));
+    let mut text = String::from("ruleset = \"base\"\nplayers = [\"A\", \"B\"]\nseed = 1\n");
+    text.push_str(&one.repeat(n));
+    if one.starts_with('{') {
+        text = text.replacen("seed = 1\n", "seed = 1\naction = [", 1) + "]\n";
+    }
+    std::fs::write(&path, text).expect("written");
+    path
+}
+
+/// Records of nearly 4 MiB (the most castellan reads) made of more actions than a record may
+/// hold ([`record::MAX_ACTIONS`]), as `[[action]]` tables and as inline ones, are refused by
+/// `validate` and `replay` at the first action past the limit, located, within 200 MB (they
+/// took 570 to 880 MB); one of exactly the most actions is read (then refused as illegal,
+/// its second action) within 300 MB.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_record_of_too_many_actions_is_refused_before_it_is_read() {
+    let many = (4 << 20) / 24;
+    let files = [
+        long_record("tables", "[[action]]\npass = true\n", many),
+        long_record("inline", "{pass=true},", many),
+    ];
+    for file in &files {
+        let file = file.to_str().expect("a path");
+        for command in ["validate", "replay"] {
+            let (err, mb) = peak_mb(&[command, file]);
+            assert!(
+                err.contains(&format!("at most {} tables", record::MAX_ACTIONS)),
+                "{err}"
+            );
+            assert!(err.contains(&format!("{file}:")), "located: {err}");
+            assert!(mb < 200, "{command} {file}: {mb} MB");
+        }
+    }
+    let most = long_record("most", "[[action]]\npass = true\n", record::MAX_ACTIONS);
+    let (err, mb) = peak_mb(&["validate", most.to_str().expect("a path")]);
+    assert!(!err.contains("tables"), "{err}");
+    assert!(
+        err.contains("action 1 is illegal") || err.contains("action 2 is illegal"),
+        "{err}"
+    );
+    assert!(mb < 300, "{mb} MB");
 }
 
 // ---------------------------------------------------------------------------------------------

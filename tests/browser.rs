@@ -15,39 +15,31 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use castellan::ui::web;
+use fantoccini::Locator;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tower::ServiceExt;
 
-/// A server on a free port, a chromedriver and a browser session.
+#[path = "common/browser.rs"]
+mod harness;
+
+use harness::{DESKTOP, Driver, Tab, temp};
+
+/// A server on a free port, a chromedriver and a browser session (a [`Tab`], which it derefs
+/// to).
 struct Browser {
-    client: Client,
-    driver: Child,
-    port: u16,
+    tab: Tab,
+    /// Stopped, with its browser, when the test ends.
+    _driver: Driver,
     app: Router,
-    base: String,
-    name: &'static str,
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-fn temp(name: &str, what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "castellan-browser-{}-{name}-{what}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+impl std::ops::Deref for Browser {
+    type Target = Tab;
+    fn deref(&self) -> &Tab {
+        &self.tab
+    }
 }
 
 impl Browser {
@@ -57,8 +49,11 @@ impl Browser {
 
     /// A browser whose page is `size` (width, height) CSS pixels.
     async fn start_at(name: &'static str, size: (u32, u32)) -> Browser {
-        let app = web::open(&temp(name, "data"), web::store::DEFAULT_MAX_GAMES)
-            .expect("the server's data folder");
+        let app = web::open(
+            &temp("browser", &format!("{name}-data")),
+            web::store::DEFAULT_MAX_GAMES,
+        )
+        .expect("the server's data folder");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a port");
@@ -66,107 +61,20 @@ impl Browser {
         // Behind the guards (Host, Origin, CSP): the page must work under them.
         let site = web::guard::guarded(app.clone(), web::guard::Hosts::default());
         tokio::spawn(web::run(listener, site, web::Limits::default()));
-
-        let port = free_port();
-        let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts (apt-get install chromium chromium-driver)");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver listens");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        let profile = temp(name, "profile");
-        let mut caps = serde_json::Map::new();
-        let mut options = json!({
-            "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                     "--no-first-run", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync",
-                     "--disable-dev-shm-usage",
-                     format!("--window-size={},{}", size.0, size.1),
-                     format!("--user-data-dir={}", profile.display())],
-        });
-        // A phone or a tablet is emulated (its exact viewport, touch); a desktop is a window.
-        if size.0 < DESKTOP.0 {
-            options["mobileEmulation"] = json!({"deviceMetrics":
-                {"width": size.0, "height": size.1, "pixelRatio": 1, "touch": true}});
-        }
-        caps.insert("goog:chromeOptions".into(), options);
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a browser session");
+        let driver = Driver::start().await;
+        let client = driver
+            .session(size, &temp("browser", &format!("{name}-profile")))
+            .await;
         Browser {
-            client,
-            driver,
-            port,
+            tab: Tab {
+                client,
+                base,
+                shot_name: name.to_string(),
+                patience: Duration::from_secs(20),
+            },
+            _driver: driver,
             app,
-            base,
-            name,
         }
-    }
-
-    async fn goto(&self, path: &str) {
-        self.client
-            .goto(&format!("{}{path}", self.base))
-            .await
-            .expect("the page loads");
-    }
-
-    /// Waits (up to 20 s) until the JavaScript expression is true.
-    async fn until(&self, expression: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let v = self
-                .client
-                .execute(&format!("return !!({expression});"), vec![])
-                .await
-                .expect("the script runs");
-            if v == Value::Bool(true) {
-                return;
-            }
-            if Instant::now() > deadline {
-                self.shot().await;
-                panic!("waited in vain for {expression}");
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    async fn value(&self, expression: &str) -> Value {
-        self.client
-            .execute(&format!("return {expression};"), vec![])
-            .await
-            .expect("the script runs")
-    }
-
-    async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
-    }
-
-    async fn type_into(&self, css: &str, text: &str) {
-        let field = self.client.find(Locator::Css(css)).await.expect("a field");
-        field.clear().await.expect("cleared");
-        field.send_keys(text).await.expect("typed");
-    }
-
-    /// Saves a screenshot as `target/browser-shots/NAME.png`.
-    async fn shot(&self) {
-        let png = self.client.screenshot().await.expect("a screenshot");
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots");
-        std::fs::create_dir_all(&dir).expect("the shots folder");
-        std::fs::write(dir.join(format!("{}.png", self.name)), png).expect("the shot is saved");
     }
 
     /// Makes a game through the API (same server).
@@ -193,25 +101,7 @@ impl Browser {
 
     /// Saves the screenshot and closes the browser (chromedriver stops when dropped).
     async fn end(self) {
-        self.shot().await;
-        let _ = self.client.clone().close().await;
-    }
-}
-
-impl Drop for Browser {
-    /// Stops chromedriver and its browser, also when a test failed half-way.
-    fn drop(&mut self) {
-        use std::io::{Read, Write};
-        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
-            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-            let _ = write!(
-                s,
-                "GET /shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-            );
-            let _ = s.read(&mut [0u8; 512]);
-        }
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        self.tab.end().await;
     }
 }
 
@@ -263,6 +153,41 @@ async fn a_person_places_and_deploys_by_clicking_the_board() {
     b.until("/greedy places/.test(document.getElementById('log').textContent)")
         .await;
     my_turn(&b).await;
+    b.end().await;
+}
+
+/// Undo on the page (issue 33): after placing, "Undo my last step" takes the placement back
+/// (the positions to place on are offered again); a game made with the form's "No undo" box
+/// ticked offers no such button, and the placement stays.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn undo_takes_a_placement_back_unless_the_form_forbade_it() {
+    let b = Browser::start("undo").await;
+    new_game(&b, "You,greedy", 30).await;
+    my_turn(&b).await;
+    b.click("rect.target.place.ok").await;
+    b.until("document.querySelector('circle.target.spot') && document.getElementById('undo')")
+        .await;
+    b.click("#undo").await;
+    b.until("document.querySelector('rect.target.place.ok') && !document.getElementById('undo')")
+        .await;
+    // The same game with the box ticked: no button, the step is final.
+    b.goto("/?pause=150#/new").await;
+    b.until("document.querySelectorAll('#ruleset option').length > 0")
+        .await;
+    b.type_into("#players", "You,greedy").await;
+    b.type_into("#seed", "5").await;
+    b.click("#no-undo").await;
+    b.click("#start").await;
+    b.until("location.hash.startsWith('#/play/')").await;
+    my_turn(&b).await;
+    b.click("rect.target.place.ok").await;
+    b.until("document.querySelector('circle.target.spot')")
+        .await;
+    assert_eq!(
+        b.value("!!document.getElementById('undo')").await,
+        json!(false)
+    );
     b.end().await;
 }
 
@@ -458,7 +383,6 @@ async fn a_game_is_removed_from_the_list_after_a_question() {
 /// The three screens the page is tested on: a phone, a tablet and a desktop.
 const PHONE: (u32, u32) = (390, 844);
 const TABLET: (u32, u32) = (820, 1180);
-const DESKTOP: (u32, u32) = (1280, 800);
 
 /// Taps `css` with a finger (a touch pointer), as on a phone.
 async fn tap(b: &Browser, css: &str) {

@@ -10,126 +10,37 @@
 use axum::body::Body;
 use axum::http::Request;
 use castellan::ui::web;
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tower::ServiceExt;
 
-fn temp(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "castellan-seats-browser-{}-{what}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
-}
+#[path = "common/browser.rs"]
+mod harness;
 
-/// chromedriver, stopped when dropped.
-struct Driver(Child, u16);
+use harness::{Driver, Tab, temp};
 
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+/// One browser (its own profile: its own storage, as another person's computer), a [`Tab`]
+/// it derefs to.
+struct Page(Tab);
+
+impl std::ops::Deref for Page {
+    type Target = Tab;
+    fn deref(&self) -> &Tab {
+        &self.0
     }
-}
-
-async fn driver() -> Driver {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let child = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts (apt-get install chromium chromium-driver)");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver listens");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    Driver(child, port)
-}
-
-/// One browser (its own profile: its own storage, as another person's computer).
-struct Page {
-    client: Client,
-    base: String,
-    name: &'static str,
 }
 
 impl Page {
     async fn open(driver: &Driver, base: &str, name: &'static str) -> Page {
-        let profile = temp(name);
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()),
-                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                         "--disable-background-networking", "--disable-sync",
-                         "--disable-dev-shm-usage", "--window-size=1500,1000",
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", driver.1))
-            .await
-            .expect("a browser session");
-        Page {
+        let client = driver
+            .session((1500, 1000), &temp("seats-browser", name))
+            .await;
+        Page(Tab {
             client,
             base: base.to_string(),
-            name,
-        }
-    }
-
-    async fn goto(&self, path: &str) {
-        self.client
-            .goto(&format!("{}{path}", self.base))
-            .await
-            .expect("the page loads");
-    }
-
-    async fn value(&self, expression: &str) -> Value {
-        self.client
-            .execute(&format!("return {expression};"), vec![])
-            .await
-            .expect("the script runs")
-    }
-
-    /// Waits (up to 30 s) until the JavaScript expression is true.
-    async fn until(&self, expression: &str) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while self.value(&format!("!!({expression})")).await != json!(true) {
-            if Instant::now() > deadline {
-                self.shot().await;
-                panic!("{}: waited in vain for {expression}", self.name);
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
-    }
-
-    async fn shot(&self) {
-        let png = self.client.screenshot().await.expect("a screenshot");
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots");
-        std::fs::create_dir_all(&dir).expect("the shots folder");
-        std::fs::write(dir.join(format!("seats-{}.png", self.name)), png).expect("saved");
+            shot_name: format!("seats-{name}"),
+            patience: Duration::from_secs(30),
+        })
     }
 
     /// Whether this page offers a choice now.
@@ -172,15 +83,18 @@ impl Page {
     }
 
     async fn end(self) {
-        self.shot().await;
-        let _ = self.client.clone().close().await;
+        self.0.end().await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
 async fn two_browsers_play_a_game_through_join_links_while_a_third_watches() {
-    let app = web::open(&temp("data"), web::store::DEFAULT_MAX_GAMES).expect("the data folder");
+    let app = web::open(
+        &temp("seats-browser", "data"),
+        web::store::DEFAULT_MAX_GAMES,
+    )
+    .expect("the data folder");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");
@@ -201,7 +115,7 @@ async fn two_browsers_play_a_game_through_join_links_while_a_third_watches() {
     let link = |v: &Value| v.as_str().expect("a link").to_string();
     let links = &game["links"];
 
-    let driver = driver().await;
+    let driver = Driver::start().await;
     let ann = Page::open(&driver, &base, "ann").await;
     let bob = Page::open(&driver, &base, "bob").await;
     let watcher = Page::open(&driver, &base, "spectator").await;

@@ -539,14 +539,20 @@ fn giant_coordinates_and_endless_records_are_refused() {
             "{err}"
         );
     }
-    // A million actions is more than the 4 MiB a file may hold; 150,000 are read, and the
-    // first illegal one is located.
+    // A million actions is more than the 4 MiB a file may hold; 150,000 are more than the
+    // 40,000 actions a record may (castellan::record::MAX_ACTIONS), refused at the first
+    // table past them before the file is read; 30,000 are read, and the first illegal one is
+    // located.
     let head = "ruleset = \"base\"\nplayers = [\"A\", \"B\"]\nseed = 1\n";
     let action = "[[action]]\npass = true\n";
     std::fs::write(&record, format!("{head}{}", action.repeat(1_000_000))).expect("record");
     let o = run(&["replay", &record.display().to_string()]);
     refused(&o, "g.toml is larger than 4 MiB: refused");
     std::fs::write(&record, format!("{head}{}", action.repeat(150_000))).expect("record");
+    let o = run(&["replay", &record.display().to_string()]);
+    refused(&o, "castellan reads at most 40000 tables");
+    refused(&o, "g.toml:80004:1");
+    std::fs::write(&record, format!("{head}{}", action.repeat(30_000))).expect("record");
     refused_in_time(&["replay", &record.display().to_string()], "g.toml:4:1");
 }
 

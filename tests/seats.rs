@@ -3,66 +3,20 @@
 //! server push (server-sent events), through the HTTP API in-process.
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use castellan::record::Record;
-use castellan::ui::web;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tower::ServiceExt;
 
+#[path = "common/api.rs"]
+mod api;
+
+use api::{app, call_as as call, history, id, request, token};
+
 fn data(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("castellan-seats-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn app(dir: &Path) -> Router {
-    web::open(dir, web::store::DEFAULT_MAX_GAMES).expect("the data folder opens")
-}
-
-fn request(method: &str, uri: &str, token: &str, body: Option<Value>) -> Request<Body> {
-    let mut request = Request::builder().method(method).uri(uri);
-    if !token.is_empty() {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    match body {
-        Some(b) => request
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string())),
-        None => request.body(Body::empty()),
-    }
-    .expect("a request")
-}
-
-/// Sends one request showing `token` (none if empty); the status and the JSON answer.
-async fn call(
-    app: &Router,
-    token: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let response = app
-        .clone()
-        .oneshot(request(method, uri, token, body))
-        .await
-        .expect("an answer");
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .expect("a body");
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
-
-/// The token in a join link.
-fn token(link: &Value) -> String {
-    let link = link.as_str().expect("a link");
-    link.split("token=").nth(1).expect("a token").to_string()
+    api::data("seats", name)
 }
 
 /// A game's tokens: host, seat 0, seat 1, spectator.
@@ -74,14 +28,6 @@ fn tokens(game: &Value) -> [String; 4] {
         token(&l["seats"][1]),
         token(&l["spectator"]),
     ]
-}
-
-fn id(game: &Value) -> &str {
-    game["id"].as_str().expect("an id")
-}
-
-fn history(game: &Value) -> u64 {
-    game["standing"]["history"].as_u64().expect("history")
 }
 
 /// Two people, base game, seed 3 (the first decision is Ann's placement).
@@ -282,6 +228,83 @@ async fn a_table_without_undo_refuses_it_and_keeps_the_step() {
         "{e}"
     );
     assert_eq!(state(&look(&app, &ann, &game).await), state(&placed));
+}
+
+/// A ruleset's `[table] undo = false` (rulesets/README.md §3.12) forbids undo in a web game
+/// made without `no_undo`: the step stays, in the game and in its record.
+#[tokio::test]
+async fn a_ruleset_without_undo_refuses_it_and_keeps_the_step() {
+    let dir = data("rulesnoundo");
+    let app = app(&dir);
+    let text = "extends = \"base\"\n[table]\nundo = false\n";
+    let game = new_game(
+        &app,
+        json!({"ruleset": "", "files": [{"name": "strict.toml", "text": text}]}),
+    )
+    .await;
+    let [_, ann, ..] = tokens(&game);
+    let (status, placed) = act(&app, &ann, &game, 0).await;
+    assert_eq!(status, StatusCode::OK, "{placed}");
+    assert_eq!(placed["can_undo"], false);
+    let url = format!("/api/games/{}/undo", id(&game));
+    let (status, e) = call(&app, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("[table] undo = false")),
+        "{e}"
+    );
+    assert_eq!(state(&look(&app, &ann, &game).await), state(&placed));
+    let record = std::fs::read_to_string(dir.join("games").join(id(&game)).join("game.toml"))
+        .expect("the record");
+    assert_eq!(record.matches("[[action]]").count(), 1, "{record}");
+}
+
+/// What a restart keeps and loses, as README's "What a restart keeps" says: the record (every
+/// action taken) and the `no_undo` choice are kept; the steps of the turn a player could take
+/// back are not (they are in memory only): after a restart the placement is final, the game
+/// otherwise exactly as before.
+#[tokio::test]
+async fn a_restart_keeps_the_game_and_the_no_undo_choice_but_makes_the_turns_steps_final() {
+    let dir = data("restartundo");
+    let (free, strict, placed) = {
+        let before = app(&dir);
+        let free = new_game(&before, json!({})).await;
+        let strict = new_game(&before, json!({"no_undo": true})).await;
+        let [_, ann, ..] = tokens(&free);
+        let (_, placed) = act(&before, &ann, &free, 0).await;
+        assert_eq!(
+            placed["can_undo"], true,
+            "before the restart, the step can go back"
+        );
+        (free, strict, placed)
+    };
+    let after = app(&dir);
+    let [_, ann, ..] = tokens(&free);
+    let now = look(&after, &ann, &free).await;
+    assert_eq!(state(&now), state(&placed), "the same game");
+    assert_eq!(now["can_undo"], false, "the step is final now");
+    let url = format!("/api/games/{}/undo", id(&free));
+    let (status, e) = call(&after, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("nothing to take back")),
+        "{e}"
+    );
+    // The game made without undo still is.
+    let [_, ann, ..] = tokens(&strict);
+    act(&after, &ann, &strict, 0).await;
+    let url = format!("/api/games/{}/undo", id(&strict));
+    let (_, e) = call(&after, &ann, "POST", &url, Some(json!({"expect": 1}))).await;
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("without undo")),
+        "{e}"
+    );
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! `undo` in the terminal game (issue 33), through the real binary with typed lines on stdin:
 //! taking back the placement of one's tile shows exactly the choices before it, and the saved
-//! record no longer has it.
+//! record no longer has it; a table without undo (`--no-undo`, or the ruleset's `[table] undo =
+//! false`) keeps every step.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,16 +9,14 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `castellan play` for Ann and Bob (hig, seed 11) with `input` typed.
 fn play(input: &str) -> String {
+    play_with(&["--ruleset", "hig"], input)
+}
+
+/// Runs `castellan play` for Ann and Bob (seed 11) with the options `args` and `input` typed.
+fn play_with(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
-        .args([
-            "play",
-            "--ruleset",
-            "hig",
-            "--players",
-            "Ann,Bob",
-            "--seed",
-            "11",
-        ])
+        .args(["play", "--players", "Ann,Bob", "--seed", "11"])
+        .args(args)
         .env("COLUMNS", "100")
         .env("LINES", "60")
         .stdin(Stdio::piped())
@@ -77,4 +76,36 @@ fn nothing_can_be_taken_back_before_a_step() {
     let out = play("undo\nquit\n");
     assert!(out.contains("nothing to take back"), "{out}");
     assert!(!out.contains("took back"), "{out}");
+}
+
+/// At a table without undo, `undo` after placing says so and takes nothing back: no screen of
+/// the placement comes again, and the saved record has the placement.
+fn assert_undo_refused(args: &[&str]) {
+    let file = saved(&format!("final{}", args.len()));
+    let out = play_with(
+        args,
+        &format!("1\nundo\nsave {}\nquit\nquit\n", file.display()),
+    );
+    assert!(out.contains("played without undo"), "{out}");
+    assert!(!out.contains("took back"), "{out}");
+    let shown = screens(&out);
+    assert_eq!(shown.len(), 2, "placing, then deploying: {out}");
+    let after = &out[out.find("played without undo").expect("refused")..];
+    assert!(after.contains("Ann, choose 1-4"), "still deploying: {out}");
+    let record = std::fs::read_to_string(&file).expect("saved");
+    assert_eq!(record.matches("[[action]]").count(), 1, "{record}");
+}
+
+#[test]
+fn no_undo_on_the_command_line_makes_every_step_final() {
+    assert_undo_refused(&["--ruleset", "hig", "--no-undo"]);
+}
+
+#[test]
+fn a_ruleset_without_undo_makes_every_step_final() {
+    let rules = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hig-no-undo.toml"
+    );
+    assert_undo_refused(&["--ruleset", rules]);
 }

@@ -3,23 +3,20 @@
 //! limits, ids that try to name paths, and the bounded store (`--max-games`, removing games).
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use castellan::record::Record;
 use castellan::ui::web;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use tower::ServiceExt;
+
+#[path = "common/api.rs"]
+mod api;
+
+use api::{app, call, call_as, history, id};
 
 /// A fresh data folder for one test.
 fn data(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("castellan-web-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn app(dir: &Path) -> Router {
-    web::open(dir, web::store::DEFAULT_MAX_GAMES).expect("the data folder opens")
+    api::data("web", name)
 }
 
 /// A server that keeps at most `max` games.
@@ -32,42 +29,6 @@ fn folders(dir: &Path) -> usize {
     std::fs::read_dir(dir.join("games"))
         .expect("the games folder")
         .count()
-}
-
-/// Sends one request; returns the status and the body (JSON, or a string for other bodies).
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    call_as(app, "", method, uri, body).await
-}
-
-/// Sends one request showing `token` (none if empty).
-async fn call_as(
-    app: &Router,
-    token: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut request = Request::builder().method(method).uri(uri);
-    if !token.is_empty() {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    let request = match body {
-        Some(b) => request
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string())),
-        None => request.body(Body::empty()),
-    }
-    .expect("a request");
-    let response = app.clone().oneshot(request).await.expect("an answer");
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .expect("a body");
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
 }
 
 /// Asks for a new game.
@@ -86,18 +47,9 @@ async fn download(app: &Router, game: &Value) -> (StatusCode, Value) {
     call(app, "GET", &format!("/api/games/{}/record", id(game)), None).await
 }
 
-fn id(game: &Value) -> String {
-    game["id"].as_str().expect("an id").to_string()
-}
-
 /// The host's token of a game just made (from its host link).
 fn host(game: &Value) -> String {
-    let link = game["links"]["host"].as_str().expect("a host link");
-    link.split("token=").nth(1).expect("a token").to_string()
-}
-
-fn history(game: &Value) -> u64 {
-    game["standing"]["history"].as_u64().expect("history")
+    api::token(&game["links"]["host"])
 }
 
 /// Takes the first action offered at the start of a new game.

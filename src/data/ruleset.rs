@@ -39,6 +39,22 @@ pub struct StartTile {
     pub rotation: Rotation,
 }
 
+/// `[table]`: how people play at the table, outside the game's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TableRules {
+    /// Whether a person may take back their own steps of the turn until they end it (issue
+    /// 33); `false` makes every step final, in every way of playing.
+    pub undo: bool,
+}
+
+impl Default for TableRules {
+    /// Undo allowed.
+    fn default() -> TableRules {
+        TableRules { undo: true }
+    }
+}
+
 /// A validated ruleset: everything a game needs to know about its rules and tiles.
 #[derive(Clone, Debug)]
 pub struct Ruleset {
@@ -60,6 +76,9 @@ pub struct Ruleset {
     pub sections: Sections,
     /// The figure table: every kind of figure and what it may do (`[figures.NAME]`).
     pub figures: FigureTable,
+    /// How people play at the table (`[table]`): not the game's rules, but what a player may
+    /// do outside them, such as taking back a step.
+    pub table: TableRules,
     /// The ruleset's rhai scripts as read (none: no rhai call is ever made).
     pub scripts: Option<Arc<ScriptSources>>,
     /// The scripts compiled by the script layer when the ruleset is loaded
@@ -178,6 +197,9 @@ struct RulesetFile {
     scripts: Vec<String>,
     #[serde(default)]
     scripting: Limits,
+    /// How people play at the table.
+    #[serde(default)]
+    table: TableRules,
     /// Free values for scripts (`vars("name")`).
     #[serde(default)]
     vars: toml::Table,
@@ -226,7 +248,7 @@ struct Chain {
 }
 
 /// The keys of [`RulesetFile`], in its order.
-const CORE_KEYS: [&str; 10] = [
+const CORE_KEYS: [&str; 11] = [
     "name",
     "description",
     "extends",
@@ -236,6 +258,7 @@ const CORE_KEYS: [&str; 10] = [
     "figures",
     "scripts",
     "scripting",
+    "table",
     "vars",
 ];
 
@@ -533,6 +556,7 @@ impl Chain {
             switches,
             sections: Sections::default(),
             figures,
+            table: file.table,
             scripts: self.scripts(&file)?,
             names,
             derived: Derived::default(),

@@ -57,6 +57,9 @@ pub struct Options {
     pub colour: bool,
     /// Repeat every line read after its prompt (for piped input, so the output reads well).
     pub echo: bool,
+    /// Every step is final: `undo` takes nothing back (as the ruleset's `[table] undo = false`
+    /// does).
+    pub no_undo: bool,
 }
 
 /// How a game session ended.
@@ -226,6 +229,7 @@ impl Session {
         let names = unique_names(players);
         let saved = game.history().len();
         let clock = GameClock::new(game.rules());
+        let steps = Steps::new(Steps::allowed_in(&game, options.no_undo));
         Session {
             game,
             ruleset_ref,
@@ -236,7 +240,7 @@ impl Session {
             saved,
             saved_to: None,
             quitting: false,
-            steps: Steps::default(),
+            steps,
             clock,
         }
     }
@@ -376,6 +380,11 @@ impl Session {
                     return Ok(Choice::Quit);
                 }
                 "undo" if self.steps.any() => return Ok(Choice::Undo),
+                "undo" if !self.steps.allowed() => writeln!(
+                    out,
+                    "this game is played without undo (--no-undo, or the ruleset's `[table] \
+                     undo = false`): every step is final"
+                )?,
                 "undo" => writeln!(
                     out,
                     "nothing to take back: only your own steps since your tile was drawn can \

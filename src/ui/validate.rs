@@ -12,10 +12,17 @@ use std::path::Path;
 /// is, or the first problem, located.
 pub fn check(path: &Path) -> Result<String, Diagnostic> {
     let source = library::read(path)?;
-    let table: toml::Table = toml::from_str(&source.text).map_err(|e| {
-        Diagnostic::from_toml(path, &std::sync::Arc::from(source.text.as_str()), &e)
-    })?;
-    if table.contains_key("tile") {
+    crate::record::check_size(path, &source.text)?;
+    // The kind by the file's keys, the table dropped before the file is read as that kind.
+    let (tiles, record) = {
+        let table: toml::Table = toml::from_str(&source.text).map_err(|e| {
+            Diagnostic::from_toml(path, &std::sync::Arc::from(source.text.as_str()), &e)
+        })?;
+        let record = table.contains_key("action")
+            || table.contains_key("players") && table.contains_key("ruleset");
+        (table.contains_key("tile"), record)
+    };
+    if tiles {
         let set = TileSet::parse(path, &source.text)?;
         let n: u32 = set.tiles.iter().map(|t| t.count).sum();
         Ok(format!(
@@ -23,9 +30,7 @@ pub fn check(path: &Path) -> Result<String, Diagnostic> {
             set.name,
             set.tiles.len()
         ))
-    } else if table.contains_key("action")
-        || table.contains_key("players") && table.contains_key("ruleset")
-    {
+    } else if record {
         let record = Record::parse(Source {
             path: path.to_path_buf(),
             text: source.text,

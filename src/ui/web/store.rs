@@ -103,7 +103,7 @@ pub struct NewGame {
     #[serde(default)]
     pub end_after: Option<u32>,
     /// Forbids players to take back their own steps of a turn (a table rule the host
-    /// chooses; undo is allowed unless this is set).
+    /// chooses; undo is allowed unless this is set or the ruleset says `[table] undo = false`).
     #[serde(default)]
     pub no_undo: bool,
 }
@@ -223,9 +223,11 @@ impl Entry {
     /// handed the decision on).
     pub fn undo(&mut self, expect: usize, role: Role) -> Result<(), StoreError> {
         self.check_fresh(expect)?;
-        if !self.seats.undo() {
+        if !self.steps.allowed() {
             return Err(StoreError::Refused(
-                "this game was made without undo: a step is final".into(),
+                "this game is played without undo (its ruleset's `[table] undo = false`, or \
+                 made so): a step is final"
+                    .into(),
             ));
         }
         let seat = self.game.decision().player;
@@ -294,7 +296,7 @@ impl Entry {
 
     /// Whether the seat whose decision it is has a step it may take back.
     pub fn can_undo(&self) -> bool {
-        self.seats.undo() && self.steps.any()
+        self.steps.any()
     }
 
     /// The game's version: it starts at the server run's first version (its start time in
@@ -815,6 +817,7 @@ fn entry(
         .map(|(seat, p)| bot::is_bot_name(p) || seats.stand_in(seat).is_some())
         .collect();
     let clock = GameClock::new(game.rules());
+    let steps = Steps::new(Steps::allowed_in(&game, !seats.undo()));
     Entry {
         id: id.to_string(),
         game,
@@ -824,7 +827,7 @@ fn entry(
         dir: dir.to_path_buf(),
         removed: false,
         seats,
-        steps: Steps::default(),
+        steps,
         version: first_version(),
         cuts: Vec::new(),
         news: tokio::sync::watch::Sender::new(first_version()),

@@ -146,6 +146,7 @@ $("new-form").onsubmit = async (event) => {
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("end-after").value !== "") body.end_after = Number($("end-after").value);
+  if ($("no-undo").checked) body.no_undo = true;
   try {
     const g = await api("POST", "/api/games", body);
     location.hash = `#/play/${g.id}`;
