@@ -78,8 +78,18 @@ pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
 
 /// The families' script commands and queries: each family that scripts can reach registers
 /// its own (`script::family`), one line per family.
-pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 1] {
-    [crate::mechanic::pd::script::commands]
+pub(crate) fn script_families() -> [fn(&mut crate::script::family::ScriptApi); 2] {
+    [crate::mechanic::pd::script::commands, family_words]
+}
+
+/// Every family's vocabulary, for scripts that log a family's events or send figures home for
+/// its reasons (whether or not the ruleset switches the family on: a script may play its part).
+fn family_words(api: &mut crate::script::family::ScriptApi) {
+    for family in FAMILIES {
+        if let Some(vocabulary) = family.vocabulary {
+            api.vocabulary(family.name, vocabulary());
+        }
+    }
 }
 
 /// The mechanics `rules` switches on, in registry order, each answering its family's actions.
