@@ -650,8 +650,10 @@ fn turn_start() {
         credit(1, 10, "tb", "goods_majority", #{ player: 1, good: "cloth", held: 3, points: 10 });
     }
 }
-fn action(name, args) { event("tb", "goods_taken", #{ player: 0, good: "gold", count: 1 }); }
-fn actions_place(player) { [#{ name: "bad", args: [], label: "a bad event" }] }
+fn action(name, args) { event("tb", "goods_taken", #{ player: args[0], good: args[1], count: 1 }); }
+fn actions_place(player) {
+    [#{ name: "bad", args: [0, "gold"], label: "a bad good" }, #{ name: "bad", args: [9, "wine"], label: "nobody" }]
+}
 "#;
 
 #[test]
@@ -702,13 +704,15 @@ fn a_script_logs_a_familys_own_events() {
     );
     // A good the family does not have: a located error, and nothing changed.
     let before = (game.scores().to_vec(), game.history().len());
-    let bad = offered(&game, "a bad event").expect("offered");
-    let Err(RuleError::Script(e)) = game.apply(&bad) else {
-        panic!("a bad field is refused");
-    };
-    assert!(e.message.contains("`good`"), "{}", e.message);
-    assert_eq!(e.line, 8);
-    assert_eq!((game.scores().to_vec(), game.history().len()), before);
+    for (label, wrong) in [("a bad good", "`good`"), ("nobody", "no player 9")] {
+        let bad = offered(&game, label).expect("offered");
+        let Err(RuleError::Script(e)) = game.apply(&bad) else {
+            panic!("a bad field is refused");
+        };
+        assert!(e.message.contains(wrong), "{}", e.message);
+        assert_eq!(e.line, 8);
+        assert_eq!((game.scores().to_vec(), game.history().len()), before);
+    }
 }
 
 /// `figure_left(figure, reason)` hears every figure that leaves the board, with where it stood

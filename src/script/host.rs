@@ -1134,6 +1134,10 @@ impl Game {
         let json = rhai::serde::from_dynamic::<serde_json::Value>(&Dynamic::from_map(fields))
             .map_err(|e| format!("the event's fields cannot be read: {e}"))?;
         let fields = json.as_object().cloned().unwrap_or_default();
+        // A seat the game does not have would read as "?": refuse it here.
+        if let Some(seat) = fields.get("player").and_then(serde_json::Value::as_i64) {
+            self.seat(seat)?;
+        }
         let event = Event::Mechanic(
             vocabulary
                 .event_from_json(name, &fields)

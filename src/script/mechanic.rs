@@ -2,11 +2,14 @@
 //! [`Mechanic`] trait as the built-in rules, last in the game's list.
 //!
 //! The hooks map onto the trait's points: `game_start`/`turn_start` when a turn begins,
-//! `draw`, `score` and `turn_end` as stages, the decision hooks (`place`, `princess`, `deploy`,
+//! `draw`, `score` and `turn_end` as stages (and `after_place`, `after_deploy`, `after_score`
+//! where a script defines them), the decision hooks (`place`, `princess`, `deploy`,
 //! `dragon_step` and their narrow forms) when a decision was answered, `feature_scored`
-//! whenever a feature (farms too) is scored, `filter_eaten` on the dragon's menu, the offer
-//! hooks and filters when a decision becomes pending, `ask` as an interjected decision, and
-//! `game_end` after final scoring.
+//! whenever a feature (farms too) is scored, `figure_left` whenever a figure leaves the board,
+//! `filter_eaten` on the dragon's menu, the offer hooks and filters when a decision becomes
+//! pending, `ask` as an interjected decision, `extra_turn` (and `give_extra_turn()`) as a turn
+//! begins, and `game_end` after final scoring. Last in the list, the scripts run each hook
+//! after every built-in family, where Traders & Builders, the last of the registry, runs it.
 
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
