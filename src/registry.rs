@@ -75,9 +75,23 @@ pub fn vocabularies_in(rules: &Ruleset) -> Vec<&'static dyn Vocabulary> {
         .collect()
 }
 
-/// The families' script commands and queries (`script::family`), in registry order.
+/// The families' script commands and queries (`script::family`), in registry order, and
+/// every family's vocabulary by name.
 fn script_families() -> Vec<fn(&mut crate::script::family::ScriptApi)> {
-    FAMILIES.iter().filter_map(|f| f.script).collect()
+    let mut list: Vec<fn(&mut crate::script::family::ScriptApi)> =
+        FAMILIES.iter().filter_map(|f| f.script).collect();
+    list.push(family_words);
+    list
+}
+
+/// Every family's vocabulary, for scripts that log a family's events or send figures home for
+/// its reasons (whether or not the ruleset switches the family on: a script may play its part).
+fn family_words(api: &mut crate::script::family::ScriptApi) {
+    for family in FAMILIES {
+        if let Some(vocabulary) = family.core.vocabulary {
+            api.vocabulary(family.core.name, vocabulary());
+        }
+    }
 }
 
 /// The mechanics `rules` switches on, in registry order, each answering its family's actions.

@@ -638,3 +638,214 @@ fn the_barn_example_works_as_written() {
     }
     assert!(barns > 0, "the games must offer a barn");
 }
+
+/// A script logs a family's own event and pays with one (`event`, `credit`): the event is the
+/// family's, in its words and JSON, whether or not the ruleset plays the family; a wrong field is
+/// an error naming it, and the game stays as it was (scripts/README.md, Commands; the T&B
+/// goods majority of RULES.md B-E2 as the example).
+const FAMILY_EVENTS: &str = r#"
+fn turn_start() {
+    if turn() == 1 {
+        event("tb", "goods_taken", #{ player: 0, good: "wine", count: 2 });
+        credit(1, 10, "tb", "goods_majority", #{ player: 1, good: "cloth", held: 3, points: 10 });
+    }
+}
+fn action(name, args) { event("tb", "goods_taken", #{ player: args[0], good: args[1], count: 1 }); }
+fn actions_place(player) {
+    [#{ name: "bad", args: [0, "gold"], label: "a bad good" }, #{ name: "bad", args: [9, "wine"], label: "nobody" }]
+}
+"#;
+
+#[test]
+fn a_script_logs_a_familys_own_events() {
+    use castellan::data::printed::Good;
+    use castellan::mechanic::tb::vocabulary::TbEvent;
+    let rules = rules("family-events", "hig", &[("events", FAMILY_EVENTS)], "");
+    assert!(!rules.switched_on("traders_builders"));
+    let (mut game, events) = start(&rules, 3);
+    let tb: Vec<TbEvent> = events.iter().filter_map(TbEvent::of).collect();
+    assert_eq!(
+        tb,
+        [
+            TbEvent::GoodsTaken {
+                player: 0,
+                good: Good::Wine,
+                count: 2
+            },
+            TbEvent::GoodsMajority {
+                player: 1,
+                good: Good::Cloth,
+                held: 3,
+                points: 10
+            }
+        ]
+    );
+    assert_eq!(game.scores(), &[0, 10]);
+    let names = &game.setup().players;
+    let said: Vec<String> = (events.iter())
+        .filter(|e| TbEvent::of(e).is_some())
+        .map(|e| castellan::engine::words::event(e, names).to_string())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "A takes 2 wine tokens",
+            "B scores 10 for the most cloth tokens (3; T&B goods majority, B-E2)"
+        ]
+    );
+    let paid = (events.iter())
+        .find(|e| matches!(TbEvent::of(e), Some(TbEvent::GoodsMajority { .. })))
+        .expect("the majority event");
+    let json = castellan::ui::report::event_json(paid, names);
+    assert_eq!(json["event"], "goods_majority");
+    assert_eq!(
+        (json["player"].as_str(), json["good"].as_str()),
+        (Some("B"), Some("cloth"))
+    );
+    // A good the family does not have: a located error, and nothing changed.
+    let before = (game.scores().to_vec(), game.history().len());
+    for (label, wrong) in [("a bad good", "`good`"), ("nobody", "no player 9")] {
+        let bad = offered(&game, label).expect("offered");
+        let Err(RuleError::Script(e)) = game.apply(&bad) else {
+            panic!("a bad field is refused");
+        };
+        assert!(e.message.contains(wrong), "{}", e.message);
+        assert_eq!(e.line, 8);
+        assert_eq!((game.scores().to_vec(), game.history().len()), before);
+    }
+}
+
+/// `figure_left(figure, reason)` hears every figure that leaves the board, with where it stood
+/// and why (B-M3: `scored`), and may not change the board from there (scripts/README.md,
+/// "Figures that follow a follower"); `counters(x, y, spot)` reads a feature's summed tile
+/// counters: the goods a completed city holds, the same as the T&B family takes (RULES.md
+/// §1.10), in the same game.
+const LEFT: &str = r#"
+fn figure_left(figure, reason) {
+    let s = state();
+    if s == () { s = #{ left: [] }; }
+    s.left.push(`${figure.player} ${figure.kind} ${figure.feature} ${reason}`);
+    set_state(s);
+}
+fn feature_scored(feature) {
+    if feature.completed && feature.kind == "city" {
+        let c = counters(feature.x, feature.y, feature.spot);
+        log(`goods ${c.wine} ${c.grain} ${c.cloth}`);
+    }
+}
+"#;
+
+#[test]
+fn figure_left_hears_figures_go_home_and_counters_read_goods() {
+    use castellan::mechanic::tb::vocabulary::TbEvent;
+    let rules = rules("figure-left", "hig-tb", &[("left", LEFT)], "");
+    let (mut game, start_events) = start(&rules, 5);
+    let events = finish(&mut game, start_events, 5);
+    let returned: Vec<String> = (events.iter())
+        .filter_map(|e| match e {
+            Event::FigureReturned {
+                player,
+                figure,
+                reason,
+                ..
+            } => Some((*player, figure.name(), reason.name())),
+            _ => None,
+        })
+        .map(|(p, kind, why)| format!("{p} {kind} {why}"))
+        .collect();
+    let heard: Vec<String> = game.script_state()["left"]
+        .as_array()
+        .expect("figures left")
+        .iter()
+        .map(|v| {
+            let text = v.as_str().expect("text");
+            // "player kind feature reason" → "player kind reason", as the events say it.
+            let parts: Vec<&str> = text.split(' ').collect();
+            format!("{} {} {}", parts[0], parts[1], parts[3])
+        })
+        .collect();
+    assert!(returned.len() > 5, "{returned:?}");
+    assert_eq!(heard, returned);
+    // Every city completed: the script's counters are the goods the family took there.
+    let mut taken = [0u32; 3];
+    let mut counted = [0u32; 3];
+    for e in &events {
+        if let Some(TbEvent::GoodsTaken { good, count, .. }) = TbEvent::of(e) {
+            taken[good as usize] += count;
+        }
+    }
+    for line in logs(&events) {
+        let n: Vec<u32> = line
+            .strip_prefix("goods ")
+            .expect("a goods line")
+            .split(' ')
+            .map(|n| n.parse().expect("a number"))
+            .collect();
+        for (c, n) in counted.iter_mut().zip(n) {
+            *c += n;
+        }
+    }
+    assert!(taken.iter().sum::<u32>() > 0, "{taken:?}");
+    assert_eq!(counted, taken);
+}
+
+/// A `figure_left` that changes the board is a located error (the engine is moving figures).
+#[test]
+fn figure_left_may_not_change_the_board() {
+    let text = "fn figure_left(figure, reason) { score(0, 1, \"no\"); }\n";
+    let rules = rules("figure-left-bad", "hig", &[("bad", text)], "");
+    let (mut game, _) = start(&rules, 1);
+    let mut bot = RandomBot::new(2);
+    let err = loop {
+        let action = bot.choose(&game);
+        match game.apply(&action) {
+            Ok(_) => assert!(!game.is_over(), "a figure went home in a whole game"),
+            Err(RuleError::Script(e)) => break e,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!((err.hook.as_str(), err.line), ("figure_left", 1));
+    assert!(err.message.contains("may keep state"), "{}", err.message);
+}
+
+/// The stage hooks run at their points of the turn (RULES.md §2.1): after the tile, after
+/// deployment, scoring, after scoring, the end of the turn; `give_extra_turn()` gives the
+/// player who just played the next turn, whose `turn_half()` is 2 (RULES.md §1.10).
+const STAGES: &str = r#"
+fn after_place() { log(`after_place ${turn()}`); }
+fn after_deploy() { log(`after_deploy ${turn()}`); }
+fn score() { log(`score ${turn()}`); }
+fn after_score() { log(`after_score ${turn()}`); }
+fn turn_end() { log(`turn_end ${turn()} ${turn_half()}`); }
+fn place() { if turn() == 1 { give_extra_turn(); } }
+fn turn_start() { log(`start ${turn()} ${active()} ${turn_half()}`); }
+"#;
+
+#[test]
+fn stage_hooks_run_in_turn_order_and_a_script_gives_an_extra_turn() {
+    let rules = rules("stages", "hig", &[("stages", STAGES)], "");
+    let (mut game, events) = start(&rules, 4);
+    let mut events = events;
+    while game.turn() < 3 {
+        let action = game.legal()[0];
+        events.extend(game.apply(&action).expect("legal"));
+    }
+    assert_eq!(
+        logs(&events),
+        [
+            "start 1 0 0",
+            "after_place 1",
+            "after_deploy 1",
+            "score 1",
+            "after_score 1",
+            "turn_end 1 1",
+            "start 2 0 2",
+            "after_place 2",
+            "after_deploy 2",
+            "score 2",
+            "after_score 2",
+            "turn_end 2 2",
+            "start 3 1 0",
+        ]
+    );
+}

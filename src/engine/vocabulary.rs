@@ -410,10 +410,29 @@ impl Serialize for Field {
     }
 }
 
-/// A type an event's field may have: its value in the event's JSON form.
-pub trait JsonValue {
+/// An event's fields in its JSON form, by name.
+pub type JsonFields = serde_json::Map<String, serde_json::Value>;
+
+/// Field `field` of an event made from JSON (`Vocabulary::event_from_json`): read by `read`,
+/// or what is wrong with it.
+pub fn json_field<T>(
+    fields: &JsonFields,
+    field: &str,
+    read: impl FnOnce(&serde_json::Value) -> Option<T>,
+) -> Result<T, String> {
+    let value = fields
+        .get(field)
+        .ok_or_else(|| format!("the event needs the field `{field}`"))?;
+    read(value).ok_or_else(|| format!("the event's field `{field}` cannot be {value}"))
+}
+
+/// A type an event's field may have: its value in the event's JSON form, both ways (a script
+/// makes a family's event from its JSON fields: [`Vocabulary::event_from_json`]).
+pub trait JsonValue: Sized {
     /// The value as JSON has it.
     fn json(&self) -> Field;
+    /// The value a JSON value stands for (`None`: none of this type).
+    fn from_json(value: &serde_json::Value) -> Option<Self>;
 }
 
 macro_rules! json_int {
@@ -422,14 +441,32 @@ macro_rules! json_int {
             fn json(&self) -> Field {
                 Field::Int(*self as i64)
             }
+            fn from_json(value: &serde_json::Value) -> Option<Self> {
+                <$t>::try_from(value.as_i64()?).ok()
+            }
         }
     )*};
 }
 json_int!(i32, u32, u8, usize);
 
+/// A name from a fixed list (the JSON of a name field; a name not in it is none).
+pub fn name_in<T: Copy>(
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+    value: &serde_json::Value,
+) -> Option<T> {
+    let text = value.as_str()?;
+    all.iter().copied().find(|t| name(*t) == text)
+}
+
 impl JsonValue for &'static str {
     fn json(&self) -> Field {
         Field::Name(self)
+    }
+    /// A free name cannot be made from JSON (a name field names its table of values, which
+    /// the event's generator reads instead).
+    fn from_json(_value: &serde_json::Value) -> Option<Self> {
+        None
     }
 }
 
@@ -437,11 +474,20 @@ impl JsonValue for Arc<str> {
     fn json(&self) -> Field {
         Field::Text(Arc::clone(self))
     }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        value.as_str().map(Arc::from)
+    }
 }
 
 impl JsonValue for Option<Spot> {
     fn json(&self) -> Field {
         self.map_or(Field::Null, |s| Field::Name(s.name()))
+    }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        if value.is_null() {
+            return Some(None);
+        }
+        Spot::from_json(value).map(Some)
     }
 }
 
@@ -449,17 +495,26 @@ impl JsonValue for Spot {
     fn json(&self) -> Field {
         Field::Name(self.name())
     }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        Spot::parse(value.as_str()?)
+    }
 }
 
 impl JsonValue for FigureKind {
     fn json(&self) -> Field {
         Field::Name(self.name())
     }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        FigureKind::parse(value.as_str()?)
+    }
 }
 
 impl JsonValue for FeatureKind {
     fn json(&self) -> Field {
         Field::Name(self.name())
+    }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        name_in(&FeatureKind::ALL, FeatureKind::name, value)
     }
 }
 
@@ -711,6 +766,10 @@ pub trait EventSet: Sized {
     fn name(&self) -> &'static str;
     /// Its JSON fields, in order.
     fn json(&self) -> Vec<(&'static str, Field)>;
+    /// The event called `name` (its JSON name) with the fields of its JSON form, `fields`
+    /// (seats as numbers), or what is wrong: an unknown name, a field missing or of the wrong
+    /// kind, a field it does not have.
+    fn from_json(name: &str, fields: &JsonFields) -> Result<MechanicEvent, String>;
 }
 
 /// What a family's action says in words (written by the family: its prose).
@@ -772,6 +831,9 @@ impl EventSet for Nothing {
     }
     fn json(&self) -> Vec<(&'static str, Field)> {
         match *self {}
+    }
+    fn from_json(name: &str, _fields: &JsonFields) -> Result<MechanicEvent, String> {
+        Err(format!("the family has no event `{name}`"))
     }
 }
 
@@ -871,6 +933,10 @@ where
         self.reasons.get(usize::from(code))
     }
 
+    fn event_from_json(&self, name: &str, fields: &JsonFields) -> Result<MechanicEvent, String> {
+        E::from_json(name, fields)
+    }
+
     fn event_words(
         &self,
         event: &MechanicEvent,
@@ -929,6 +995,10 @@ pub trait Vocabulary: Sync {
 
     /// The family's reason `code` for sending a figure home, if it has one.
     fn reason(&self, code: u8) -> Option<&'static Reason>;
+
+    /// The family's event called `name` made from the fields of its JSON form (how a script
+    /// logs a family's event exactly as the family would), or what is wrong with them.
+    fn event_from_json(&self, name: &str, fields: &JsonFields) -> Result<MechanicEvent, String>;
 }
 
 /// The vocabularies enlisted so far, by id.
@@ -1256,6 +1326,26 @@ macro_rules! mechanic_events {
                         ], )*
                     }
                 }
+
+                #[allow(unused_variables)]
+                fn from_json(name: &str, fields: &v::JsonFields) -> Result<v::MechanicEvent, String> {
+                    $(
+                        if name == $name {
+                            let known: &[&str] = &[$($( stringify!($field) ),*)?];
+                            if let Some(other) = fields.keys().find(|k| !known.contains(&k.as_str())) {
+                                return Err(format!("the event `{name}` has no field `{other}`"));
+                            }
+                            let event = $Enum::$Variant $({ $(
+                                $field: $crate::__vocabulary_from_json!(fields, $field, $ty $(, $table)?)?
+                            ),* })?;
+                            return match $crate::engine::event::Event::from(event) {
+                                $crate::engine::event::Event::Mechanic(m) => Ok(m),
+                                _ => Err(format!("`{name}` is no family's event")),
+                            };
+                        }
+                    )*
+                    Err(format!("the family has no event `{name}`"))
+                }
             }
 
             impl From<$Enum> for $crate::engine::event::Event {
@@ -1328,6 +1418,23 @@ macro_rules! __vocabulary_put {
     };
     ($p:ident, $field:ident, $ty:ty, $table:path) => {
         $p.byte($crate::engine::vocabulary::code_in(&$table, $field))
+    };
+}
+
+/// Reads one field of an event from its JSON form (a name from a table by its place in it).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_from_json {
+    ($fields:ident, $field:ident, $ty:ty) => {
+        $crate::engine::vocabulary::json_field($fields, stringify!($field), |value| {
+            <$ty as $crate::engine::vocabulary::JsonValue>::from_json(value)
+        })
+    };
+    ($fields:ident, $field:ident, $ty:ty, $table:path) => {
+        $crate::engine::vocabulary::json_field($fields, stringify!($field), |value| {
+            let text = value.as_str()?;
+            $table.iter().copied().find(|t| *t == text)
+        })
     };
 }
 

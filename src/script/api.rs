@@ -190,7 +190,8 @@ fn carries(game: &Game, id: crate::model::board::PlacedId, name: &str) -> bool {
     t.tags.iter().any(|tag| tag == name) || t.symbol.is_some_and(|s| symbol_name(s) == name)
 }
 
-fn figure_map(game: &Game, f: &crate::model::figure::Figure) -> Dynamic {
+/// A figure as scripts see it: `#{id, player, kind, x, y, spot, feature}`.
+pub(crate) fn figure_map(game: &Game, f: &crate::model::figure::Figure) -> Dynamic {
     let (pos, spot) = game.figure_spot(f);
     map(vec![
         ("id", (f.id as i64).into()),
@@ -378,6 +379,18 @@ fn register_kind_queries(engine: &mut Engine, slot: &Slot) {
         },
     );
     let s = Arc::clone(slot);
+    engine.register_fn(
+        "figure_row",
+        move |kind: ImmutableString| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
+            read(&s, |g| {
+                let (kind, _) = crate::script::host::figure_kind(g, &kind)?;
+                Ok(g.rules().figures.row(kind).map_or(Dynamic::UNIT, row_map))
+            })
+            .unwrap_or(Ok(Dynamic::UNIT))
+            .map_err(|e: String| e.into())
+        },
+    );
+    let s = Arc::clone(slot);
     engine.register_fn("supplies", move |p: i64| -> Map {
         read(&s, |g| {
             let Some(supply) = usize::try_from(p).ok().and_then(|p| g.supply.get(p)) else {
@@ -414,6 +427,16 @@ fn register_kind_queries(engine: &mut Engine, slot: &Slot) {
         })
         .unwrap_or_default()
     });
+}
+
+/// A row of the figure table as scripts see it: `#{strength, tags, joins_own}`.
+fn row_map(row: &crate::model::figure::FigureRow) -> Dynamic {
+    let tags: Array = row.tags.iter().map(|t| Dynamic::from(t.clone())).collect();
+    map(vec![
+        ("strength", i64::from(row.strength).into()),
+        ("tags", tags.into()),
+        ("joins_own", row.joins_own.into()),
+    ])
 }
 
 /// A count of player `p`'s figures of the kind called `kind` (`count` reads it at the seat and
@@ -527,6 +550,19 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
         .unwrap_or_default()
     });
     let s = Arc::clone(slot);
+    engine.register_fn(
+        "counters",
+        move |x: i64, y: i64, spot: ImmutableString| -> Map {
+            read(&s, |g| {
+                let seg = pos_of(x, y)
+                    .zip(spot_of(&spot))
+                    .and_then(|(p, sp)| g.seg_at(p, sp));
+                seg.map(|seg| counters_map(g, seg)).unwrap_or_default()
+            })
+            .unwrap_or_default()
+        },
+    );
+    let s = Arc::clone(slot);
     engine.register_fn("figures_on", move |x: i64, y: i64| -> Array {
         read(&s, |g| {
             let Some(at) = pos_of(x, y) else {
@@ -562,6 +598,20 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
             .unwrap_or(false)
         },
     );
+}
+
+/// The counters printed on the parts of the feature of `seg`, summed over the feature, by
+/// name (`#{inn: 0, cathedral: 0, princess: 0, wine: 2, grain: 0, cloth: 1}`).
+fn counters_map(g: &Game, seg: u32) -> Map {
+    let totals = g.features().totals(seg).counters;
+    crate::data::printed::COUNTERS
+        .iter()
+        .enumerate()
+        .map(|(i, print)| {
+            let id = crate::model::tile::CounterId::new(i as u8);
+            (print.name.into(), i64::from(totals.get(id)).into())
+        })
+        .collect()
 }
 
 /// Keeps a command with the place in the script that gave it (for its error, if it fails).
@@ -681,8 +731,17 @@ fn register_commands(engine: &mut Engine, out: &Out) {
     );
     let o = Arc::clone(out);
     engine.register_fn("return_figure", move |ctx: NativeCallContext, id: i64| {
-        emit(&o, &ctx, Command::ReturnFigure { id });
+        emit(&o, &ctx, Command::ReturnFigure { id, reason: None });
     });
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "return_figure",
+        move |ctx: NativeCallContext, id: i64, family: ImmutableString, reason: ImmutableString| {
+            let reason = Some((family.to_string(), reason.to_string()));
+            emit(&o, &ctx, Command::ReturnFigure { id, reason });
+        },
+    );
+    register_family_events(engine, out);
     register_figure_commands(engine, out);
     register_points(engine, out);
     register_custody(engine, out);
@@ -707,6 +766,51 @@ fn register_commands(engine: &mut Engine, out: &Out) {
             emit(&o, &ctx, Command::Log(text.to_string()));
         },
     );
+}
+
+/// `event(family, name, fields)`, `credit(p, n, family, name, fields)` and
+/// `give_extra_turn()`.
+fn register_family_events(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "event",
+        move |ctx: NativeCallContext,
+              family: ImmutableString,
+              name: ImmutableString,
+              fields: Map| {
+            let (family, name) = (family.to_string(), name.to_string());
+            let command = Command::FamilyEvent {
+                family,
+                name,
+                fields,
+                pay: None,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "credit",
+        move |ctx: NativeCallContext,
+              player: i64,
+              points: i64,
+              family: ImmutableString,
+              name: ImmutableString,
+              fields: Map| {
+            let (family, name) = (family.to_string(), name.to_string());
+            let command = Command::FamilyEvent {
+                family,
+                name,
+                fields,
+                pay: Some((player, points)),
+            };
+            emit(&o, &ctx, command);
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn("give_extra_turn", move |ctx: NativeCallContext| {
+        emit(&o, &ctx, Command::ExtraTurn);
+    });
 }
 
 /// `points(p, n, rule, why)` and `transfer(from, to, n, rule, why)`.

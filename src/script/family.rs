@@ -10,6 +10,7 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::mechanic::Then;
+use crate::engine::vocabulary::Vocabulary;
 use crate::script::{Command, lock};
 use rhai::{Engine, NativeCallContext, Position};
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,15 @@ pub(crate) struct Bridge {
     pub(crate) filters: Vec<Filter>,
     /// How the turn goes on after a script's action answered a family's decision.
     pub(crate) then: Vec<fn(&DecisionKind) -> Option<Then>>,
+    /// The families' vocabularies by family name, whose events and reasons scripts use
+    /// (`event`, `credit`, `return_figure(id, family, reason)`).
+    pub(crate) vocabularies: Vec<(&'static str, &'static dyn Vocabulary)>,
+}
+
+impl std::fmt::Debug for dyn Vocabulary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "vocabulary {}", self.id().0)
+    }
 }
 
 /// Where a family registers what scripts can do with it (see the module's header).
@@ -92,6 +102,12 @@ impl<'e> ScriptApi<'e> {
     /// Adds a filter hook over one of the family's decisions.
     pub(crate) fn filter(&mut self, filter: Filter) {
         self.bridge.filters.push(filter);
+    }
+
+    /// Lets scripts log the events of the family called `family` and send figures home for
+    /// its reasons, worded as the family words them (`event`, `credit`, `return_figure`).
+    pub fn vocabulary(&mut self, family: &'static str, vocabulary: &'static dyn Vocabulary) {
+        self.bridge.vocabularies.push((family, vocabulary));
     }
 
     /// Says how the turn goes on after a script's action answered one of the family's

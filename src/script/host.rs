@@ -6,9 +6,10 @@
 
 use crate::engine::action::Decision;
 use crate::engine::action::{Action, DecisionKind};
-use crate::engine::event::{Event, ReturnReason};
+use crate::engine::event::{Event, MechanicReason, ReturnReason};
 use crate::engine::game::{Game, Setup};
-use crate::model::figure::{FigureKind, MAX_FIGURES};
+use crate::engine::vocabulary::{Vocabulary, enlist};
+use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use crate::script::family::{Filter, FilterKey};
@@ -40,6 +41,9 @@ pub(crate) struct ScriptState {
     pub(crate) custody: BTreeMap<(usize, usize, usize), u8>,
     /// Figures put on tiles and corners: owner, the kind's place in the figure table, place.
     pub(crate) placed: Vec<(usize, usize, crate::model::figure::Place)>,
+    /// The turn in which a script gave its player another turn right after it
+    /// (`give_extra_turn()`).
+    pub(crate) extra_turn: Option<u32>,
 }
 
 crate::own_state!(ScriptState);
@@ -428,6 +432,28 @@ impl Game {
                     return;
                 }
             }
+        }
+    }
+
+    /// `figure_left(figure, reason)`: a figure left the board (`figure` as `figures()` gives
+    /// it, `reason` the name of why: `scored`, `script`, `eaten`, `princess`, …). The hook
+    /// learns and keeps state; what it gives may log nothing (a figure that must follow goes
+    /// at a later hook, as the built-in rules send theirs at their next stage).
+    pub(crate) fn figure_left_hook(&mut self, figure: &Figure, reason: ReturnReason) {
+        if !self.hooked("figure_left") {
+            return;
+        }
+        let map = crate::script::api::figure_map(self, figure);
+        let reason = Dynamic::from(reason.name().to_string());
+        let mut logged = Vec::new();
+        self.run_hook("figure_left", vec![map, reason], &mut logged);
+        if !logged.is_empty() {
+            self.fail_hook(
+                "figure_left",
+                "figure_left() may keep state (set_state) but not change the board or log: \
+                 do that from a later hook (after_place, after_deploy, after_score, turn_end)"
+                    .into(),
+            );
         }
     }
 
@@ -864,10 +890,24 @@ impl Game {
                 let at = script::pos_of(int("x"), int("y")).ok_or("bad feature position")?;
                 self.award(player, points, kind, rule_name(&rule), at, events);
             }
-            Command::ReturnFigure { id } => {
+            Command::ReturnFigure { id, reason } => {
                 let i = self.figure_index(id)?;
                 let fid = self.figures[i].id;
-                self.return_figures(|_, f| f.id == fid, ReturnReason::Script, events);
+                let reason = match reason {
+                    None => ReturnReason::Script,
+                    Some((family, name)) => self.family_reason(&family, &name)?,
+                };
+                self.return_figures(|_, f| f.id == fid, reason, events);
+            }
+            Command::FamilyEvent {
+                family,
+                name,
+                fields,
+                pay,
+            } => self.family_event(&family, &name, fields, pay, events)?,
+            Command::ExtraTurn => {
+                let turn = self.turn;
+                self.scripts_mut().extra_turn = Some(turn);
             }
             Command::TakeFigure { player, kind } => {
                 let (p, kind, i) = self.seat_kind(player, &kind)?;
@@ -1049,6 +1089,70 @@ impl Game {
                 text,
             }),
         }
+        Ok(())
+    }
+
+    /// The vocabulary of the family called `family`, for a script's command.
+    fn vocabulary_of(&self, family: &str) -> Result<&'static dyn Vocabulary, String> {
+        let scripts = self.rules.compiled_scripts();
+        let list = scripts.map_or(&[][..], |s| &s.bridge.vocabularies[..]);
+        list.iter()
+            .find(|(name, _)| *name == family)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| {
+                let names: Vec<&str> = list.iter().map(|(name, _)| *name).collect();
+                format!(
+                    "there is no family `{family}` with events (the families: {})",
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// The reason called `name` of the family `family` for sending a figure home.
+    fn family_reason(&self, family: &str, name: &str) -> Result<ReturnReason, String> {
+        let vocabulary = self.vocabulary_of(family)?;
+        let code = (0..=u8::MAX)
+            .map_while(|code| vocabulary.reason(code).map(|r| (code, r)))
+            .find(|(_, r)| r.name == name)
+            .map(|(code, _)| code)
+            .ok_or_else(|| format!("the family `{family}` has no reason `{name}`"))?;
+        let mechanic = enlist(vocabulary);
+        Ok(ReturnReason::Mechanic(MechanicReason { mechanic, code }))
+    }
+
+    /// Logs the family's event `name` made from `fields` (its JSON form), paying `pay` (a
+    /// seat and points) first if given.
+    fn family_event(
+        &mut self,
+        family: &str,
+        name: &str,
+        fields: Map,
+        pay: Option<(i64, i64)>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let vocabulary = self.vocabulary_of(family)?;
+        let json = rhai::serde::from_dynamic::<serde_json::Value>(&Dynamic::from_map(fields))
+            .map_err(|e| format!("the event's fields cannot be read: {e}"))?;
+        let fields = json.as_object().cloned().unwrap_or_default();
+        // A seat the game does not have would read as "?": refuse it here.
+        if let Some(seat) = fields.get("player").and_then(serde_json::Value::as_i64) {
+            self.seat(seat)?;
+        }
+        let event = Event::Mechanic(
+            vocabulary
+                .event_from_json(name, &fields)
+                .map_err(|e| format!("{family}: {e}"))?,
+        );
+        let Some((player, points)) = pay else {
+            events.push(event);
+            return Ok(());
+        };
+        let player = self.seat(player)?;
+        let points = points_of(points)?;
+        if self.scores[player].checked_add(points).is_none() {
+            return Err("that would take the score past 4294967295 points".into());
+        }
+        self.credit(player, points, event, events);
         Ok(())
     }
 

@@ -2,17 +2,21 @@
 //! [`Mechanic`] trait as the built-in rules, last in the game's list.
 //!
 //! The hooks map onto the trait's points: `game_start`/`turn_start` when a turn begins,
-//! `draw`, `score` and `turn_end` as stages, the decision hooks (`place`, `princess`, `deploy`,
+//! `draw`, `score` and `turn_end` as stages (and `after_place`, `after_deploy`, `after_score`
+//! where a script defines them), the decision hooks (`place`, `princess`, `deploy`,
 //! `dragon_step` and their narrow forms) when a decision was answered, `feature_scored`
-//! whenever a feature (farms too) is scored, `filter_eaten` on the dragon's menu, the offer
-//! hooks and filters when a decision becomes pending, `ask` as an interjected decision, and
-//! `game_end` after final scoring.
+//! whenever a feature (farms too) is scored, `figure_left` whenever a figure leaves the board,
+//! `filter_eaten` on the dragon's menu, the offer hooks and filters when a decision becomes
+//! pending, `ask` as an interjected decision, `extra_turn` (and `give_extra_turn()`) as a turn
+//! begins, and `game_end` after final scoring. Last in the list, the scripts run each hook
+//! after every built-in family, where Traders & Builders, the last of the registry, runs it.
 
 use crate::engine::action::{Action, Decision};
-use crate::engine::event::Event;
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError, Size};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::model::feature::SegId;
+use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use crate::script::Scripts;
@@ -25,13 +29,30 @@ const QUESTION: u8 = 0;
 pub struct ScriptMechanic {
     id: u8,
     hooks: Hooks,
+    /// The points of the turn with a stage hook: `draw`, `score` and `turn_end` always, and
+    /// `after_place`, `after_deploy`, `after_score` where a script defines them.
+    phases: Vec<Phase>,
 }
+
+/// The stage hooks, by the point of the turn where each runs (in turn order).
+const STAGES: [(Phase, &str); 6] = [
+    (Phase::Draw, "draw"),
+    (Phase::AfterPlace, "after_place"),
+    (Phase::AfterDeploy, "after_deploy"),
+    (Phase::Score, "score"),
+    (Phase::AfterScore, "after_score"),
+    (Phase::TurnEnd, "turn_end"),
+];
+
+/// The stage hooks that run whether or not a script defines them (as before the others came).
+const ALWAYS: [Phase; 3] = [Phase::Draw, Phase::Score, Phase::TurnEnd];
 
 impl ScriptMechanic {
     /// The scripts as mechanic number `id` of a game. The hooks that answer with a value
     /// (`strength`, `farm_points`, `feature_points`, `extra_turn`) are in the game's call lists only when some
     /// script defines them, so the other rulesets pay nothing for them.
     pub fn new(id: u8, scripts: &Scripts) -> ScriptMechanic {
+        // `extra_turn` is always asked: any hook may give an extra turn (`give_extra_turn()`).
         let mut hooks = Hooks::STAGE
             | Hooks::TURN_BEGUN
             | Hooks::ACTIONS
@@ -40,18 +61,24 @@ impl ScriptMechanic {
             | Hooks::SCORED
             | Hooks::DRAGON
             | Hooks::OFFER
-            | Hooks::FINAL;
+            | Hooks::FINAL
+            | Hooks::EXTRA_TURN;
         for (hook, flag) in [
             ("strength", Hooks::STRENGTH),
             ("farm_points", Hooks::FARM),
             ("feature_points", Hooks::POINTS),
-            ("extra_turn", Hooks::EXTRA_TURN),
+            ("figure_left", Hooks::FIGURE_LEFT),
         ] {
             if scripts.defines(hook) {
                 hooks = hooks | flag;
             }
         }
-        ScriptMechanic { id, hooks }
+        let phases = STAGES
+            .iter()
+            .filter(|(phase, hook)| ALWAYS.contains(phase) || scripts.defines(hook))
+            .map(|(phase, _)| *phase)
+            .collect();
+        ScriptMechanic { id, hooks, phases }
     }
 }
 
@@ -65,7 +92,7 @@ impl Mechanic for ScriptMechanic {
     }
 
     fn phases(&self) -> &[Phase] {
-        &[Phase::Draw, Phase::Score, Phase::TurnEnd]
+        &self.phases
     }
 
     fn turn_begun(&self, g: &mut Game, events: &mut Vec<Event>) {
@@ -73,12 +100,9 @@ impl Mechanic for ScriptMechanic {
     }
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
-        let hook = match phase {
-            Phase::Draw => "draw",
-            Phase::Score => "score",
-            _ => "turn_end",
-        };
-        g.run_hook(hook, Vec::new(), events);
+        if let Some((_, hook)) = STAGES.iter().find(|(p, _)| *p == phase) {
+            g.run_hook(hook, Vec::new(), events);
+        }
         None
     }
 
@@ -176,7 +200,16 @@ impl Mechanic for ScriptMechanic {
     }
 
     fn extra_turn(&self, g: &mut Game) -> bool {
-        g.extra_turn_hook()
+        let given = self.gives_extra_turn(g);
+        g.extra_turn_hook() || given
+    }
+
+    fn gives_extra_turn(&self, g: &Game) -> bool {
+        g.scripts().is_some_and(|s| s.extra_turn == Some(g.turn()))
+    }
+
+    fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
+        g.figure_left_hook(figure, reason);
     }
 
     fn final_scoring(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {

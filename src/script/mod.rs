@@ -62,9 +62,21 @@ pub(crate) enum Command {
         feature: Map,
         rule: String,
     },
+    /// `return_figure(id)`, or `return_figure(id, family, reason)` with a family's reason.
     ReturnFigure {
         id: i64,
+        reason: Option<(String, String)>,
     },
+    /// `event(family, name, fields)`, or `credit(p, n, family, name, fields)` with the points
+    /// (`pay`: seat and points) the event says were paid.
+    FamilyEvent {
+        family: String,
+        name: String,
+        fields: Map,
+        pay: Option<(i64, i64)>,
+    },
+    /// `give_extra_turn()`: the active player plays again right after this turn.
+    ExtraTurn,
     /// `take_follower(p)` (kind `follower`) or `take_figure(p, kind)`.
     TakeFigure {
         player: i64,

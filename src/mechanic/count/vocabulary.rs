@@ -145,6 +145,9 @@ impl JsonValue for Quarter {
     fn json(&self) -> Field {
         Field::Name(self.name())
     }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        Quarter::parse(value.as_str()?)
+    }
 }
 
 /// A quarter in a record: its name (`quarter = "castle"`, `leave = ["castle", 2]`).

@@ -8,7 +8,7 @@
 use crate::data::printed::Good;
 use crate::engine::vocabulary::{
     EventWords, Family, Field, JsonValue, MechanicId, Nothing, Packer, Slot, Unpacker, Vocabulary,
-    code_in, seat,
+    code_in, name_in, seat,
 };
 use std::fmt;
 
@@ -77,6 +77,9 @@ impl Slot for Good {
 impl JsonValue for Good {
     fn json(&self) -> Field {
         Field::Name(self.name())
+    }
+    fn from_json(value: &serde_json::Value) -> Option<Self> {
+        name_in(&Good::ALL, Good::name, value)
     }
 }
 
