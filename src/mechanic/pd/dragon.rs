@@ -357,8 +357,9 @@ impl Mechanic for Dragon {
     /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
     /// game ends instead of redrawing for ever.
     fn draw_over(&self, g: &Game) -> bool {
-        PdRules::of(&g.rules).dragon.pre_volcano == PreVolcano::ReturnAndRedraw
-            && !in_play(g)
+        // Asked before every draw: once the dragon is in play nothing else needs reading.
+        !in_play(g)
+            && PdRules::of(&g.rules).dragon.pre_volcano == PreVolcano::ReturnAndRedraw
             && !g.bag.is_empty()
             && g.bag.iter().all(|t| is_dragon_tile(g, *t))
     }

@@ -1,7 +1,7 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
+use super::rules::{Attach, BonusClaim, BonusWhen, FairyRules, MoveCondition};
 use crate::mechanic::pd::rules::PdRules;
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
@@ -105,7 +105,8 @@ fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool
 /// whether the player must claim it.
 fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) -> bool {
     let rules = PdRules::of(&g.rules).fairy;
-    if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
+    // Only the fairy's own stage asks: it is in play, so switched on.
+    if rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
         return false;
     }
     // FA7: not again in the second half of a builder's double turn (A13; seed 004): only
@@ -137,10 +138,17 @@ pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
 /// Whether the fairy may be moved this turn (FA2, V4, PR5; in a half of a builder's double
 /// turn only if `pd.fairy.moves_per_half_turn` is 1, A13).
 pub fn fairy_may_move(g: &Game) -> bool {
+    fairy_on(g) && may_move(g)
+}
+
+/// [`fairy_may_move`] for a fairy in play (switched on): the cheap tests first, the questions
+/// to other mechanics last.
+fn may_move(g: &Game) -> bool {
+    if g.now.placed.is_none() {
+        return false;
+    }
     let rules = PdRules::of(&g.rules);
-    fairy_on(g)
-        && g.now.placed.is_some()
-        && (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
+    (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
         && (rules.volcano.fairy_move
             || !(g.placed_symbol(VOLCANO) && g.rules.switched_on("volcano")))
         && !g.deploy_closed()
@@ -148,7 +156,7 @@ pub fn fairy_may_move(g: &Game) -> bool {
 
 /// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
 pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) {
-    if !fairy_may_move(g) {
+    if !may_move(g) {
         return;
     }
     let rules = PdRules::of(&g.rules).fairy;
@@ -209,7 +217,7 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
 /// them (in follower mode); `slots` are the figure table's indices of the kinds in `followers`.
 fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usize> {
-    if !fairy_may_move(g) {
+    if !may_move(g) {
         return Some(0);
     }
     if PdRules::of(&g.rules).fairy.attach != Attach::Follower {
@@ -384,12 +392,9 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game, followers: &Kinds, slots: &[usize]) -> bool {
-    let table = &g.rules.figures;
-    let other = g
-        .now
-        .deployed
-        .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
+fn moves_after_figure(g: &Game, fairy: &FairyMechanic) -> bool {
+    let (followers, slots) = (&fairy.followers, &fairy.slots[..]);
+    let other = g.now.deployed.is_some_and(|k| !fairy.tagged.contains(k));
     other
         && count_fairy_moves(g, followers, slots).map_or_else(
             || {
@@ -414,20 +419,23 @@ pub struct FairyMechanic {
     followers: Kinds,
     /// The figure table's indices of those kinds.
     slots: Vec<usize>,
+    /// The kinds whose rows are tagged followers (a figure of another kind deployed still
+    /// lets it move under `no_follower_placed`, FA2).
+    tagged: Kinds,
+    /// `pd.fairy.blocks_dragon` (FA6), read once: the dragon asks at every step.
+    blocks_dragon: bool,
+    /// `pd.fairy.protects_tile` (FA6, A22), read once.
+    protects_tile: bool,
 }
 
 impl FairyMechanic {
     /// The fairy as mechanic number `id` of a game; `deploy` is the decision (the base game's
-    /// deployment) in which it may be moved instead of deploying a figure; `condition` says
-    /// whether a builder or pig deployed there still lets it move (FA2); `table` is the game's
-    /// figure table, whose rows say which kinds it counts as followers.
-    pub fn new(
-        id: u8,
-        deploy: Asked,
-        condition: MoveCondition,
-        table: &FigureTable,
-    ) -> FairyMechanic {
-        let phases: &'static [Phase] = match condition {
+    /// deployment) in which it may be moved instead of deploying a figure; `rules` are the
+    /// game's `[pd.fairy]` (its `move_condition` says whether a builder or pig deployed there
+    /// still lets it move, FA2); `table` is the game's figure table, whose rows say which
+    /// kinds it counts as followers.
+    pub fn new(id: u8, deploy: Asked, rules: &FairyRules, table: &FigureTable) -> FairyMechanic {
+        let phases: &'static [Phase] = match rules.move_condition {
             MoveCondition::NoFigureAction => &[Phase::TurnStart],
             MoveCondition::NoFollowerPlaced => &[Phase::TurnStart, Phase::Deploy],
         };
@@ -440,6 +448,9 @@ impl FairyMechanic {
                 .filter(|(_, r)| r.can("fairy"))
                 .map(|(i, _)| i)
                 .collect(),
+            tagged: table.kinds(|r| r.has_tag("follower")),
+            blocks_dragon: rules.blocks_dragon,
+            protects_tile: rules.protects_tile,
         }
     }
 
@@ -498,8 +509,7 @@ impl Mechanic for FairyMechanic {
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
-            Phase::Deploy => moves_after_figure(g, &self.followers, &self.slots)
-                .then_some(self.asked(AFTER_FIGURE)),
+            Phase::Deploy => moves_after_figure(g, self).then_some(self.asked(AFTER_FIGURE)),
             _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
         }
     }
@@ -573,13 +583,13 @@ impl Mechanic for FairyMechanic {
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
     fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
-        PdRules::of(&g.rules).fairy.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
+        self.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
     }
 
     /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
     /// fairy's tile.
     fn protects(&self, g: &Game, pos: Pos) -> bool {
-        PdRules::of(&g.rules).fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+        self.protects_tile && at(g).is_some_and(|f| f.pos == pos)
     }
 }
 

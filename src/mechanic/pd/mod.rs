@@ -65,11 +65,10 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
             by: base,
             kind: crate::mechanic::base::DEPLOY,
         };
-        let moves = pd.fairy.move_condition;
         list.push(fairy::FairyMechanic::new(
             list.next(),
             deploy,
-            moves,
+            &pd.fairy,
             &rules.figures,
         ));
     }

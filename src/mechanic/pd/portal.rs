@@ -24,8 +24,12 @@ impl Mechanic for Portal {
     }
 
     fn opening(&self, g: &Game) -> Option<Opening> {
+        // Asked at every deployment: most tiles show no portal.
+        if !g.placed_symbol(PORTAL) {
+            return None;
+        }
         let rules = &PdRules::of(&g.rules).portal;
-        g.placed_symbol(PORTAL).then(|| Opening {
+        Some(Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
