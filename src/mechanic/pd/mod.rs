@@ -58,7 +58,7 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
         list.push(princess::Princess::new(list.next(), &rules.figures));
     }
     if rules.switched_on("dragon") {
-        list.push(dragon::Dragon::new(list.next(), pd.dragon.timing));
+        list.push(dragon::Dragon::new(list.next(), &pd.dragon));
     }
     if let Some(base) = list.index_of("base").filter(|_| rules.switched_on("fairy")) {
         let deploy = Asked {
@@ -68,12 +68,12 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
         list.push(fairy::FairyMechanic::new(
             list.next(),
             deploy,
-            &pd.fairy,
+            pd,
             &rules.figures,
         ));
     }
     if rules.switched_on("portal") {
-        list.push(portal::Portal);
+        list.push(portal::Portal::new(&rules.figures));
     }
 }
 
