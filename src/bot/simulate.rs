@@ -60,9 +60,9 @@ pub enum SimulateError {
 
 /// Lets `bot` choose an action and applies it (legal, as the bot chose among the legal ones),
 /// charging the time of both to the game's `clock` (scripts may filter the bot's options).
-fn bot_step(
+fn bot_step<B: Bot + ?Sized>(
     game: &mut Game,
-    bot: &mut dyn Bot,
+    bot: &mut B,
     clock: &mut GameClock,
     events: &mut Vec<Event>,
 ) -> Result<(), SimulateError> {

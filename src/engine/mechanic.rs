@@ -671,28 +671,25 @@ impl Mechanics {
 pub trait State: std::any::Any + Send + Sync + fmt::Debug {
     /// A boxed copy.
     fn boxed(&self) -> Box<dyn State>;
-    /// Copies `self` onto `to` in place, reusing its memory, if `to` holds the same type
-    /// (`false`: it does not, and nothing changed).
-    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool;
-    /// For changing it as its own type.
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    /// Copies `self` onto `to` in place, reusing its memory.
+    ///
+    /// # Safety
+    ///
+    /// `to` must hold a value of `self`'s type (in [`Slots`], a slot holds one type in every
+    /// game, so the same slot of two games does). Bots copy games for every candidate they
+    /// try: the copy asks no type through the vtable.
+    unsafe fn copy_onto(&self, to: &mut (dyn State + 'static));
 }
 
 impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
     fn boxed(&self) -> Box<dyn State> {
         Box::new(self.clone())
     }
-    fn copy_onto(&self, to: &mut (dyn State + 'static)) -> bool {
-        match to.as_any_mut().downcast_mut::<T>() {
-            Some(to) => {
-                to.clone_from(self);
-                true
-            }
-            None => false,
-        }
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
+    unsafe fn copy_onto(&self, to: &mut (dyn State + 'static)) {
+        // SAFETY: the caller promises that `to` holds a `T`; the pointer's data part is its
+        // address.
+        let to = unsafe { &mut *(to as *mut dyn State).cast::<T>() };
+        to.clone_from(self);
     }
 }
 
@@ -771,7 +768,12 @@ impl Clone for Slots {
         self.0.truncate(source.0.len());
         for (i, from) in source.0.iter().enumerate() {
             let copied = match (self.0.get_mut(i), from) {
-                (Some(Some(to)), Some(from)) => from.as_ref().copy_onto(to.as_mut()),
+                (Some(Some(to)), Some(from)) => {
+                    // SAFETY: slot `i` holds the one type given slot `i` ([`Owned`]), in this
+                    // game as in `source`.
+                    unsafe { from.as_ref().copy_onto(to.as_mut()) };
+                    true
+                }
                 (Some(None), None) => true,
                 _ => false,
             };

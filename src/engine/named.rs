@@ -139,21 +139,68 @@ pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>)
     id
 }
 
-/// A label template with `{i}` replaced by argument `i`.
+/// A label template with `{i}` replaced by argument `i` (a `{i}` past the arguments stays as
+/// written).
 fn fill(template: &str, args: &[Arg]) -> String {
     if !template.contains('{') {
         return template.to_string();
     }
+    // An argument that itself holds a brace could make a later `{i}` of the replacements:
+    // those are replaced one argument after the other, as written.
+    if args
+        .iter()
+        .any(|a| matches!(a, Arg::Text(t) if t.contains('{')))
+    {
+        return fill_in_turn(template, args);
+    }
+    // One pass over the template: each `{i}` of an argument is written in its place.
+    let mut out = String::with_capacity(template.len() + 8 * args.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        // `{i}` exactly as `i` is written: no sign, no leading zero.
+        let written = digits == 1 || (digits > 1 && !after.starts_with('0'));
+        let arg = (written && after.as_bytes().get(digits) == Some(&b'}'))
+            .then(|| after[..digits].parse::<usize>().ok())
+            .flatten()
+            .and_then(|i| args.get(i));
+        match arg {
+            Some(a) => {
+                write_arg(&mut out, a);
+                rest = &after[digits + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`fill`] one argument after the other: `{0}` everywhere, then `{1}` in the result, ….
+fn fill_in_turn(template: &str, args: &[Arg]) -> String {
     let mut out = template.to_string();
     for (i, a) in args.iter().enumerate() {
-        let text = match a {
-            Arg::Int(n) => n.to_string(),
-            Arg::Bool(b) => b.to_string(),
-            Arg::Text(t) => t.clone(),
-        };
+        let mut text = String::new();
+        write_arg(&mut text, a);
         out = out.replace(&format!("{{{i}}}"), &text);
     }
     out
+}
+
+/// Appends an argument as a label writes it.
+fn write_arg(out: &mut String, a: &Arg) {
+    use std::fmt::Write;
+    // Writing to a `String` cannot fail.
+    let _ = match a {
+        Arg::Int(n) => write!(out, "{n}"),
+        Arg::Bool(b) => write!(out, "{b}"),
+        Arg::Text(t) => out.write_str(t),
+    };
 }
 
 /// The script action with this id.
@@ -168,4 +215,35 @@ pub fn action(id: u32) -> ScriptAction {
             args: Vec::new(),
             label: String::new(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass label fill writes what replacing one argument after the other writes.
+    #[test]
+    fn one_pass_fill_matches_replacing_in_turn() {
+        let args = [
+            Arg::Int(-3),
+            Arg::Bool(true),
+            Arg::Text("N".into()),
+            Arg::Int(12),
+        ];
+        let templates = [
+            "at ({0},{1}) {2}",
+            "{3}{3}{0}",
+            "{4} {5} {10} {00} {01} {+1} {} {x} { {0",
+            "{{0}} }{2}{",
+            "no braces",
+            "{0}{1}{2}{3}",
+        ];
+        for t in templates {
+            assert_eq!(fill(t, &args), fill_in_turn(t, &args), "{t}");
+        }
+        assert_eq!(fill("at ({0},{1}) {2}", &args), "at (-3,true) N");
+        // An argument holding a brace is replaced in turn, as before.
+        let braced = [Arg::Text("{1}".into()), Arg::Int(7)];
+        assert_eq!(fill("{0}!", &braced), "7!");
+    }
 }

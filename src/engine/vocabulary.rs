@@ -64,6 +64,7 @@ pub struct MechanicAction {
 
 impl MechanicAction {
     /// An empty action `verb` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    #[inline]
     pub fn new(vocabulary: &'static dyn Vocabulary, verb: u8) -> Self {
         MechanicAction {
             mechanic: enlist(vocabulary),
@@ -89,6 +90,7 @@ pub struct MechanicDecision {
 
 impl MechanicDecision {
     /// An empty decision `kind` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    #[inline]
     pub fn new(vocabulary: &'static dyn Vocabulary, kind: u8) -> Self {
         MechanicDecision {
             mechanic: enlist(vocabulary),
@@ -122,6 +124,7 @@ pub struct MechanicEvent {
 
 impl MechanicEvent {
     /// An empty event `kind` of `vocabulary`'s family (and the family's vocabulary enlisted).
+    #[inline]
     pub fn new(vocabulary: &'static dyn Vocabulary, kind: u8) -> Self {
         MechanicEvent {
             mechanic: enlist(vocabulary),
@@ -1006,6 +1009,7 @@ static TABLE: [OnceLock<&'static dyn Vocabulary>; MAX_FAMILIES] =
     [const { OnceLock::new() }; MAX_FAMILIES];
 
 /// Enlists `vocabulary` under its id (once; cheap afterwards) and returns the id.
+#[inline]
 pub fn enlist(vocabulary: &'static dyn Vocabulary) -> MechanicId {
     let id = vocabulary.id();
     if let Some(slot) = TABLE.get(usize::from(id.0)) {

@@ -245,15 +245,21 @@ impl Scripts {
     /// The functions some script defines whose names start with `prefix` (`actions`, `place`,
     /// `answered`: the broad hook and its narrow forms), in name order.
     pub(crate) fn hooks_starting(&self, prefix: &str) -> impl Iterator<Item = &str> {
-        self.narrow
+        // In name order the names with the prefix stand together, from the first not below it.
+        let from = self.narrow.partition_point(|name| name.as_str() < prefix);
+        self.narrow[from..]
             .iter()
             .map(String::as_str)
-            .filter(move |name| name.starts_with(prefix))
+            .take_while(move |name| name.starts_with(prefix))
     }
 
     /// Whether any script defines `hook` (checked without running anything).
     pub fn defines(&self, hook: &str) -> bool {
-        self.units.iter().any(|u| u.functions.contains_key(hook))
+        // Every script's function names, in name order (asked before every hook call: a search
+        // there hashes nothing).
+        self.narrow
+            .binary_search_by(|name| name.as_str().cmp(hook))
+            .is_ok()
     }
 
     /// The name of the first script that defines `hook`.

@@ -182,7 +182,7 @@ impl Base {
                 .map_or(g.features.len(), |p| p.seg_base as usize)
         };
         let segments = first_seg(tiles.end).saturating_sub(first_seg(tiles.start));
-        out.reserve(segments * kinds.len());
+        make_room(out, segments * kinds.len());
         // The features holding one of the player's followers, for the figures that join one.
         let mut own: Vec<SegId> = Vec::new();
         if kinds.joining != 0 {
@@ -506,6 +506,19 @@ impl Candidates {
                 self.kinds[i]
             })
         })
+    }
+}
+
+/// Makes room for `more` actions in `out`. An empty list too small for them is made anew
+/// rather than grown: growing copies all the old room (a bot's scratch list, cleared, with
+/// nothing in it worth copying; with the portal open a deployment lists the whole board).
+fn make_room(out: &mut Vec<Action>, more: usize) {
+    if out.is_empty() && out.capacity() < more {
+        // Twice the old room at least, as growing gives, so that a list reused turn after
+        // turn is made anew only a few times a game.
+        *out = Vec::with_capacity(more.max(2 * out.capacity()));
+    } else {
+        out.reserve(more);
     }
 }
 

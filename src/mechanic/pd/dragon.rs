@@ -2,7 +2,7 @@
 //! aside; once in play, every dragon tile sends the dragon on a journey of up to six steps, each
 //! step chosen by the next player clockwise, eating the figures on every tile it enters.
 
-use super::rules::{Menu, MoverOrder, PreVolcano, Timing};
+use super::rules::{DragonRules, Menu, MoverOrder, PreVolcano, Timing};
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::data::printed::DRAGON;
 use crate::engine::action::{Action, Decision};
@@ -112,17 +112,24 @@ pub(crate) fn hide(g: &mut Game) {
 pub struct Dragon {
     id: u8,
     phase: Phase,
+    /// The game's `[pd.dragon]`, read once (asked before every draw and at every step).
+    rules: DragonRules,
 }
 
 impl Dragon {
-    /// The dragon as mechanic number `id` of a game, its stage where `timing` puts it.
-    pub fn new(id: u8, timing: Timing) -> Dragon {
-        let phase = match timing {
+    /// The dragon as mechanic number `id` of a game under `rules` (its stage where
+    /// `rules.timing` puts it).
+    pub fn new(id: u8, rules: &DragonRules) -> Dragon {
+        let phase = match rules.timing {
             Timing::AfterTile => Phase::AfterPlace,
             Timing::BeforeScoring => Phase::AfterDeploy,
             Timing::AfterScoring => Phase::AfterScore,
         };
-        Dragon { id, phase }
+        Dragon {
+            id,
+            phase,
+            rules: *rules,
+        }
     }
 }
 
@@ -263,7 +270,7 @@ impl Dragon {
             set_due(g, false);
             return None;
         };
-        let rules = PdRules::of(&g.rules).dragon;
+        let rules = self.rules;
         let s = state_mut(g);
         let fresh = s.journey.is_none();
         if fresh {
@@ -357,8 +364,9 @@ impl Mechanic for Dragon {
     /// D0.3 under the house rule: only dragon tiles are left and no volcano can come, so the
     /// game ends instead of redrawing for ever.
     fn draw_over(&self, g: &Game) -> bool {
-        PdRules::of(&g.rules).dragon.pre_volcano == PreVolcano::ReturnAndRedraw
-            && !in_play(g)
+        // Asked before every draw: once the dragon is in play nothing else needs reading.
+        !in_play(g)
+            && self.rules.pre_volcano == PreVolcano::ReturnAndRedraw
             && !g.bag.is_empty()
             && g.bag.iter().all(|t| is_dragon_tile(g, *t))
     }

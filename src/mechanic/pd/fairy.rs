@@ -1,7 +1,7 @@
 //! The fairy (RULES.md §2.7, FA1–FA12): moved instead of deploying, it bars the dragon from its
 //! tile, gives a point at the start of a turn and 3 points when its follower's feature is scored.
 
-use super::rules::{Attach, BonusClaim, BonusWhen, MoveCondition};
+use super::rules::{Attach, BonusClaim, BonusWhen, FairyRules, MoveCondition};
 use crate::mechanic::pd::rules::PdRules;
 
 use super::vocabulary::{PdAction, PdDecision, PdEvent};
@@ -82,15 +82,15 @@ fn fairy_on(g: &Game) -> bool {
 }
 
 /// Whether `player` earns the turn point now (FA7): follower mode, the fairy stands next to
-/// one of his followers; tile mode, he has a follower (a kind in `followers`) on the fairy's
-/// tile.
-fn fairy_favours(g: &Game, followers: &Kinds, player: usize) -> bool {
+/// one of his followers; tile mode, he has a follower (a kind the fairy `m` counts) on the
+/// fairy's tile.
+fn fairy_favours(g: &Game, m: &FairyMechanic, player: usize) -> bool {
     let Some(fairy) = at(g) else {
         return false;
     };
-    match PdRules::of(&g.rules).fairy.attach {
+    match m.rules.attach {
         Attach::Follower => fairy.held_by.is_some_and(|(owner, _)| owner == player),
-        Attach::Tile => has_follower_on(g, followers, player, fairy.pos),
+        Attach::Tile => has_follower_on(g, &m.followers, player, fairy.pos),
     }
 }
 
@@ -103,9 +103,9 @@ fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
 /// FA7: the fairy's point at the start of a turn, paid or (A23) to be claimed; returns
 /// whether the player must claim it.
-fn fairy_turn_start(g: &mut Game, followers: &Kinds, events: &mut Vec<Event>) -> bool {
-    let rules = PdRules::of(&g.rules).fairy;
-    if !fairy_on(g) || rules.turn_bonus == 0 || !fairy_favours(g, followers, g.active) {
+fn fairy_turn_start(g: &mut Game, m: &FairyMechanic, events: &mut Vec<Event>) -> bool {
+    let rules = m.rules;
+    if rules.turn_bonus == 0 || !fairy_favours(g, m, g.active) {
         return false;
     }
     // FA7: not again in the second half of a builder's double turn (A13; seed 004): only
@@ -137,23 +137,28 @@ pub(crate) fn pay_fairy_turn_point(g: &mut Game, events: &mut Vec<Event>) {
 /// Whether the fairy may be moved this turn (FA2, V4, PR5; in a half of a builder's double
 /// turn only if `pd.fairy.moves_per_half_turn` is 1, A13).
 pub fn fairy_may_move(g: &Game) -> bool {
-    let rules = PdRules::of(&g.rules);
-    fairy_on(g)
-        && g.now.placed.is_some()
-        && (rules.fairy.moves_per_half_turn > 0 || !g.is_half_turn())
-        && (rules.volcano.fairy_move
-            || !(g.placed_symbol(VOLCANO) && g.rules.switched_on("volcano")))
+    let pd = PdRules::of(&g.rules);
+    fairy_on(g) && may_move(g, &pd.fairy, pd.volcano.fairy_move)
+}
+
+/// [`fairy_may_move`] for a fairy in play (switched on), under its `rules` and
+/// `pd.volcano.fairy_move` (`on_volcano`): the cheap tests first, the questions to other
+/// mechanics last.
+fn may_move(g: &Game, rules: &FairyRules, on_volcano: bool) -> bool {
+    g.now.placed.is_some()
+        && (rules.moves_per_half_turn > 0 || !g.is_half_turn())
+        && (on_volcano || !(g.placed_symbol(VOLCANO) && g.rules.switched_on("volcano")))
         && !g.deploy_closed()
 }
 
 /// Every legal fairy move (FA3–FA5, A17, A25); `followers` are the kinds it counts as followers.
-pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) {
-    if !fairy_may_move(g) {
+pub(crate) fn fairy_actions(g: &Game, m: &FairyMechanic, out: &mut Vec<Action>) {
+    if !m.may_move(g) {
         return;
     }
-    let rules = PdRules::of(&g.rules).fairy;
+    let (rules, followers) = (m.rules, &m.followers);
     match rules.attach {
-        Attach::Follower => out.extend(fairy_followers(g, followers).map(|f| move_next_to(g, f))),
+        Attach::Follower => out.extend(fairy_followers(g, m).map(|f| move_next_to(g, f))),
         Attach::Tile => {
             let at = at(g).map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
@@ -180,12 +185,13 @@ pub(crate) fn fairy_actions(g: &Game, followers: &Kinds, out: &mut Vec<Action>) 
 /// In follower mode, the followers (figures of a kind in `followers`) the fairy may move next to
 /// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
 /// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
-fn fairy_followers<'a>(g: &'a Game, followers: &'a Kinds) -> impl Iterator<Item = &'a Figure> {
+fn fairy_followers<'a>(g: &'a Game, m: &'a FairyMechanic) -> impl Iterator<Item = &'a Figure> {
     let fairy = at(g);
     let current = fairy.and_then(|f| f.follower);
+    let followers = &m.followers;
     // The tile the fairy stands on, where it may not stay (unless the rules let it).
     let barred = fairy
-        .filter(|_| !PdRules::of(&g.rules).fairy.reassign_same_tile)
+        .filter(|_| !m.rules.reassign_same_tile)
         .and_then(|f| g.board.at(f.pos));
     let active = g.active;
     g.figures.iter().filter(move |f| {
@@ -208,38 +214,44 @@ fn move_next_to(g: &Game, f: &Figure) -> Action {
 
 /// How many fairy moves [`fairy_actions`] lists, where they can be counted without listing
 /// them (in follower mode); `slots` are the figure table's indices of the kinds in `followers`.
-fn count_fairy_moves(g: &Game, followers: &Kinds, slots: &[usize]) -> Option<usize> {
-    if !fairy_may_move(g) {
+fn count_fairy_moves(g: &Game, m: &FairyMechanic) -> Option<usize> {
+    if !m.may_move(g) {
         return Some(0);
     }
-    if PdRules::of(&g.rules).fairy.attach != Attach::Follower {
+    if m.rules.attach != Attach::Follower {
         return None;
     }
     let fairy = at(g);
-    if fairy.is_some() && !PdRules::of(&g.rules).fairy.reassign_same_tile {
-        return Some(fairy_followers(g, followers).count());
+    if fairy.is_some() && !m.rules.reassign_same_tile {
+        return Some(fairy_followers(g, m).count());
     }
+    let followers = &m.followers;
     // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
     // the one the fairy stands next to, counted without a walk past every figure.
     let current = fairy
         .and_then(|f| f.held_by)
         .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
-    let count = g.on_board(g.active, slots) - usize::from(current);
-    debug_assert_eq!(count, fairy_followers(g, followers).count());
+    let count = g.on_board(g.active, &m.slots) - usize::from(current);
+    debug_assert_eq!(count, fairy_followers(g, m).count());
     Some(count)
 }
 
 /// The fairy move as the legal list writes it: the follower's canonical spot, or no spot in
 /// tile mode.
-pub(crate) fn fairy_canonical(g: &Game, pos: Pos, spot: Option<Spot>) -> Action {
-    let (_, spot) = fairy_target(g, pos, spot);
+pub(crate) fn fairy_canonical(g: &Game, m: &FairyMechanic, pos: Pos, spot: Option<Spot>) -> Action {
+    let (_, spot) = fairy_target(g, m, pos, spot);
     PdAction::Fairy { pos, spot }.into()
 }
 
 /// Where a fairy move to `spot` of the tile at `pos` goes: in follower mode the segment there
 /// and the canonical spot of its feature, in tile mode neither.
-fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Option<Spot>) {
-    match PdRules::of(&g.rules).fairy.attach {
+fn fairy_target(
+    g: &Game,
+    m: &FairyMechanic,
+    pos: Pos,
+    spot: Option<Spot>,
+) -> (Option<SegId>, Option<Spot>) {
+    match m.rules.attach {
         Attach::Tile => (None, None),
         Attach::Follower => {
             let found = spot.and_then(|s| g.seg_spot_at(pos, s));
@@ -250,13 +262,13 @@ fn fairy_target(g: &Game, pos: Pos, spot: Option<Spot>) -> (Option<SegId>, Optio
 
 pub(crate) fn check_fairy(
     g: &Game,
-    followers: &Kinds,
+    m: &FairyMechanic,
     pos: Pos,
     spot: Option<Spot>,
 ) -> Result<(), RuleError> {
     let mut legal = Vec::new();
-    fairy_actions(g, followers, &mut legal);
-    if legal.contains(&fairy_canonical(g, pos, spot)) {
+    fairy_actions(g, m, &mut legal);
+    if legal.contains(&fairy_canonical(g, m, pos, spot)) {
         return Ok(());
     }
     let why = if !fairy_on(g) {
@@ -266,7 +278,7 @@ pub(crate) fn check_fairy(
         )
     } else if !fairy_may_move(g) {
         Refusal::new("FA2", "the fairy may not move this turn (see also V4, PR5)")
-    } else if PdRules::of(&g.rules).fairy.attach == Attach::Follower && spot.is_none() {
+    } else if m.rules.attach == Attach::Follower && spot.is_none() {
         Refusal::new("FA3", "name the follower: fairy = [x, y, \"N\"]")
     } else {
         Refusal::new(
@@ -280,19 +292,19 @@ pub(crate) fn check_fairy(
     })
 }
 
-/// Moves the fairy (already checked) next to the follower (a kind in `followers`) there.
+/// Moves the fairy (already checked) next to the follower (a kind the fairy `m` counts) there.
 pub(crate) fn move_fairy(
     g: &mut Game,
-    followers: &Kinds,
+    m: &FairyMechanic,
     pos: Pos,
     spot: Option<Spot>,
     events: &mut Vec<Event>,
 ) {
-    let (seg, spot) = fairy_target(g, pos, spot);
+    let (seg, spot) = fairy_target(g, m, pos, spot);
     let follower = seg.and_then(|seg| {
         g.figures
             .iter()
-            .find(|f| f.seg == seg && f.owner == g.active && followers.contains(f.kind))
+            .find(|f| f.seg == seg && f.owner == g.active && m.followers.contains(f.kind))
     });
     set(g, Some(Fairy::next_to(pos, follower)));
     events.push(
@@ -308,20 +320,20 @@ pub(crate) fn move_fairy(
 
 /// FA8: the fairy's bonus when the feature of `seg` is scored (FA10: not for an abbot
 /// recalled early unless `pd.fairy.abbot_recall_bonus`); in tile mode it goes to the owners of
-/// followers (kinds in `followers`) on the fairy's tile.
+/// followers (kinds the fairy `m` counts) on the fairy's tile.
 pub(crate) fn fairy_scoring_bonus(
     g: &mut Game,
-    followers: &Kinds,
+    m: &FairyMechanic,
     seg: SegId,
     completed: bool,
     events: &mut Vec<Event>,
 ) {
-    let rules = PdRules::of(&g.rules).fairy;
+    let (rules, followers) = (m.rules, &m.followers);
     let Some(fairy) = at(g) else {
         return;
     };
-    if !fairy_on(g)
-        || rules.scoring_bonus == 0
+    // Only the fairy in play (switched on) is asked.
+    if rules.scoring_bonus == 0
         || (crate::mechanic::abbot::recalling(g) && !rules.abbot_recall_bonus)
         || (rules.scoring_bonus_when == BonusWhen::CompletedOnly && !completed)
     {
@@ -384,17 +396,13 @@ const AFTER_FIGURE: u8 = 1;
 /// Whether the player deployed a figure that is no follower this turn (a builder, a pig) and
 /// may still move the fairy: under `pd.fairy.move_condition = "no_follower_placed"` only a
 /// follower placed blocks the move (FA2, A7; seeds 000, 001 §The Fairy).
-fn moves_after_figure(g: &Game, followers: &Kinds, slots: &[usize]) -> bool {
-    let table = &g.rules.figures;
-    let other = g
-        .now
-        .deployed
-        .is_some_and(|k| !table.row(k).is_some_and(|r| r.has_tag("follower")));
+fn moves_after_figure(g: &Game, fairy: &FairyMechanic) -> bool {
+    let other = g.now.deployed.is_some_and(|k| !fairy.tagged.contains(k));
     other
-        && count_fairy_moves(g, followers, slots).map_or_else(
+        && count_fairy_moves(g, fairy).map_or_else(
             || {
                 let mut moves = Vec::new();
-                fairy_actions(g, followers, &mut moves);
+                fairy_actions(g, fairy, &mut moves);
                 !moves.is_empty()
             },
             |n| n > 0,
@@ -414,20 +422,23 @@ pub struct FairyMechanic {
     followers: Kinds,
     /// The figure table's indices of those kinds.
     slots: Vec<usize>,
+    /// The kinds whose rows are tagged followers (a figure of another kind deployed still
+    /// lets it move under `no_follower_placed`, FA2).
+    tagged: Kinds,
+    /// The game's `[pd.fairy]`, read once (the fairy's questions come at every move).
+    rules: FairyRules,
+    /// `pd.volcano.fairy_move`: it may move on the turn a volcano is laid (V4).
+    on_volcano: bool,
 }
 
 impl FairyMechanic {
     /// The fairy as mechanic number `id` of a game; `deploy` is the decision (the base game's
-    /// deployment) in which it may be moved instead of deploying a figure; `condition` says
-    /// whether a builder or pig deployed there still lets it move (FA2); `table` is the game's
-    /// figure table, whose rows say which kinds it counts as followers.
-    pub fn new(
-        id: u8,
-        deploy: Asked,
-        condition: MoveCondition,
-        table: &FigureTable,
-    ) -> FairyMechanic {
-        let phases: &'static [Phase] = match condition {
+    /// deployment) in which it may be moved instead of deploying a figure; `pd` is the game's
+    /// `[pd]` (`pd.fairy.move_condition` says whether a builder or pig deployed there still
+    /// lets it move, FA2); `table` is the game's figure table, whose rows say which kinds it
+    /// counts as followers.
+    pub fn new(id: u8, deploy: Asked, pd: &PdRules, table: &FigureTable) -> FairyMechanic {
+        let phases: &'static [Phase] = match pd.fairy.move_condition {
             MoveCondition::NoFigureAction => &[Phase::TurnStart],
             MoveCondition::NoFollowerPlaced => &[Phase::TurnStart, Phase::Deploy],
         };
@@ -440,7 +451,15 @@ impl FairyMechanic {
                 .filter(|(_, r)| r.can("fairy"))
                 .map(|(i, _)| i)
                 .collect(),
+            tagged: table.kinds(|r| r.has_tag("follower")),
+            rules: pd.fairy,
+            on_volcano: pd.volcano.fairy_move,
         }
+    }
+
+    /// Whether it may be moved this turn ([`fairy_may_move`], known to be in play).
+    fn may_move(&self, g: &Game) -> bool {
+        may_move(g, &self.rules, self.on_volcano)
     }
 
     fn asked(&self, kind: u8) -> Asked {
@@ -470,7 +489,7 @@ impl FairyMechanic {
             // The fairy stays where it is.
             None if pass && asked == self.asked(AFTER_FIGURE) => {}
             Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                move_fairy(g, &self.followers, pos, spot, events)
+                move_fairy(g, self, pos, spot, events)
             }
             _ => return None,
         }
@@ -498,9 +517,8 @@ impl Mechanic for FairyMechanic {
 
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
-            Phase::Deploy => moves_after_figure(g, &self.followers, &self.slots)
-                .then_some(self.asked(AFTER_FIGURE)),
-            _ => fairy_turn_start(g, &self.followers, events).then_some(self.asked(CLAIM)),
+            Phase::Deploy => moves_after_figure(g, self).then_some(self.asked(AFTER_FIGURE)),
+            _ => fairy_turn_start(g, self, events).then_some(self.asked(CLAIM)),
         }
     }
 
@@ -519,7 +537,7 @@ impl Mechanic for FairyMechanic {
         if asked == self.asked(CLAIM) {
             out.push(PdAction::Claim.into());
         } else if self.moves_at(asked) {
-            fairy_actions(g, &self.followers, out);
+            fairy_actions(g, self, out);
         }
     }
 
@@ -536,7 +554,7 @@ impl Mechanic for FairyMechanic {
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
         match PdAction::of(action) {
-            Some(PdAction::Fairy { pos, spot }) => Some(fairy_canonical(g, pos, spot)),
+            Some(PdAction::Fairy { pos, spot }) => Some(fairy_canonical(g, self, pos, spot)),
             _ => None,
         }
     }
@@ -545,7 +563,7 @@ impl Mechanic for FairyMechanic {
         match PdAction::of(action) {
             Some(PdAction::Claim) if asked == self.asked(CLAIM) => Some(Ok(())),
             Some(PdAction::Fairy { pos, spot }) if self.moves_at(asked) => {
-                Some(check_fairy(g, &self.followers, pos, spot))
+                Some(check_fairy(g, self, pos, spot))
             }
             _ => None,
         }
@@ -564,7 +582,7 @@ impl Mechanic for FairyMechanic {
     }
 
     fn feature_scored(&self, g: &mut Game, seg: SegId, completed: bool, events: &mut Vec<Event>) {
-        fairy_scoring_bonus(g, &self.followers, seg, completed, events);
+        fairy_scoring_bonus(g, self, seg, completed, events);
     }
 
     fn figure_left(&self, g: &mut Game, figure: &Figure, _reason: ReturnReason) {
@@ -573,13 +591,13 @@ impl Mechanic for FairyMechanic {
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
     fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
-        PdRules::of(&g.rules).fairy.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
+        self.rules.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
     }
 
     /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
     /// fairy's tile.
     fn protects(&self, g: &Game, pos: Pos) -> bool {
-        PdRules::of(&g.rules).fairy.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+        self.rules.protects_tile && at(g).is_some_and(|f| f.pos == pos)
     }
 }
 
@@ -602,7 +620,7 @@ impl Shortcuts for FairyMechanic {
         if asked == self.asked(CLAIM) {
             Some(1)
         } else if self.moves_at(asked) {
-            count_fairy_moves(g, &self.followers, &self.slots)
+            count_fairy_moves(g, self)
         } else {
             Some(0)
         }
@@ -614,9 +632,7 @@ impl Shortcuts for FairyMechanic {
         }
         // Counted moves are follower mode's, asked for only when there are some: the fairy may
         // move (its count is 0 otherwise).
-        let moves = self
-            .moves_at(asked)
-            .then(|| fairy_followers(g, &self.followers));
+        let moves = self.moves_at(asked).then(|| fairy_followers(g, self));
         moves?.nth(n).map(|f| move_next_to(g, f))
     }
 }

@@ -63,23 +63,22 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
         list.push(princess::Princess::new(list.next(), &rules.figures));
     }
     if rules.switched_on("dragon") {
-        list.push(dragon::Dragon::new(list.next(), pd.dragon.timing));
+        list.push(dragon::Dragon::new(list.next(), &pd.dragon));
     }
     if let Some(base) = list.index_of("base").filter(|_| rules.switched_on("fairy")) {
         let deploy = Asked {
             by: base,
             kind: crate::mechanic::base::DEPLOY,
         };
-        let moves = pd.fairy.move_condition;
         list.push(fairy::FairyMechanic::new(
             list.next(),
             deploy,
-            moves,
+            pd,
             &rules.figures,
         ));
     }
     if rules.switched_on("portal") {
-        list.push(portal::Portal);
+        list.push(portal::Portal::new(&rules.figures));
     }
 }
 

@@ -8,11 +8,24 @@ use crate::engine::opening::{Opening, Shut};
 use crate::engine::refusal::Refusal;
 use crate::mechanic::pd::rules::PdRules;
 use crate::model::feature::SegId;
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, FigureTable, Kinds};
 
 /// The magic portal.
 #[derive(Debug)]
-pub struct Portal;
+pub struct Portal {
+    /// The figure kinds that may go through it (their rows' `portal`), read from the table
+    /// once: every deployment asks.
+    lets_through: Kinds,
+}
+
+impl Portal {
+    /// The portal of a game whose figure table is `table`.
+    pub fn new(table: &FigureTable) -> Portal {
+        Portal {
+            lets_through: table.kinds(|r| r.can("portal")),
+        }
+    }
+}
 
 impl Mechanic for Portal {
     fn name(&self) -> &'static str {
@@ -24,13 +37,17 @@ impl Mechanic for Portal {
     }
 
     fn opening(&self, g: &Game) -> Option<Opening> {
+        // Asked at every deployment: most tiles show no portal.
+        if !g.placed_symbol(PORTAL) {
+            return None;
+        }
         let rules = &PdRules::of(&g.rules).portal;
-        g.placed_symbol(PORTAL).then(|| Opening {
+        Some(Opening {
             own_tile_base_rules: rules.own_tile_base_rules,
             barred: super::dragon::at(g).filter(|_| rules.dragon_tile_forbidden),
             enclosed_farms_open: rules.farm_always_open,
             completed_unscored_open: rules.allow_completed_unscored,
-            lets_through: g.rules.figures.kinds(|r| r.can("portal")),
+            lets_through: self.lets_through,
         })
     }
 

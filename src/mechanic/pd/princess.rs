@@ -213,8 +213,9 @@ impl Mechanic for Princess {
     /// PR5 under `removal_blocks = "all_figures_and_fairy"`: after a removal nothing is done
     /// at deployment (no figure, no fairy move, no abbot recalled).
     fn deploy_closed(&self, g: &Game) -> bool {
-        PdRules::of(&g.rules).princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
-            && removed_this_turn(g)
+        // Asked whenever the fairy may move: a removal is rare, so it is looked for first.
+        removed_this_turn(g)
+            && PdRules::of(&g.rules).princess.removal_blocks == RemovalBlocks::AllFiguresAndFairy
     }
 
     /// PR5: after a removal, nothing (or nothing on the princess's tile) may be deployed.
