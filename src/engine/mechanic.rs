@@ -10,7 +10,7 @@
 //! Hooks receive the game. A mechanic reads and changes the shared state through the game's
 //! state operations (lay, deploy, score, return figures, award points, …); it never calls
 //! another mechanic by name: questions one mechanic asks about another are hooks too
-//! ([`Mechanic::bars_dragon`], [`Mechanic::strength`], [`Mechanic::deploy_problem`], …).
+//! ([`Mechanic::bars_roamer`], [`Mechanic::strength`], [`Mechanic::deploy_problem`], …).
 //! Built-in mechanics and rhai scripts implement the same trait (`script::ScriptMechanic`).
 
 use super::action::{Action, Decision};
@@ -102,8 +102,9 @@ hooks! {
     SCORED = 8;
     /// [`Mechanic::figure_left`].
     FIGURE_LEFT = 9;
-    /// [`Mechanic::bars_dragon`], [`Mechanic::protects`], [`Mechanic::filter_eaten`].
-    DRAGON = 10;
+    /// [`Mechanic::bars_roamer`], [`Mechanic::protects`], [`Mechanic::filter_eaten`]: the
+    /// questions a roamer (a neutral figure that moves and takes figures) asks the others.
+    ROAMER = 10;
     /// [`Mechanic::farm_cities`] and [`Mechanic::farm_points`].
     FARM = 11;
     /// [`Mechanic::final_scoring`] and [`Mechanic::game_end`].
@@ -352,17 +353,18 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     /// `figure` left the board (it is no longer in the game's list), for `reason`.
     fn figure_left(&self, _g: &mut Game, _figure: &Figure, _reason: ReturnReason) {}
 
-    /// Whether the dragon may not enter the tile at `pos`.
-    fn bars_dragon(&self, _g: &Game, _pos: Pos) -> bool {
+    /// Whether a roamer — a neutral figure that moves over the board and takes the figures
+    /// where it stops (P&D's dragon) — may not enter the tile at `pos`.
+    fn bars_roamer(&self, _g: &Game, _pos: Pos) -> bool {
         false
     }
 
-    /// Whether the figures on the tile at `pos` are safe from the dragon.
+    /// Whether the figures on the tile at `pos` are safe from a roamer.
     fn protects(&self, _g: &Game, _pos: Pos) -> bool {
         false
     }
 
-    /// Keeps, of the figures the dragon is about to eat on `pos`, those it really eats.
+    /// Keeps, of the figures a roamer is about to take on `pos`, those it really takes.
     fn filter_eaten(&self, _g: &mut Game, _pos: Pos, _figures: &mut Vec<u32>) {}
 
     /// A key (and a tile's position) standing for a completed city that a farm segment on the

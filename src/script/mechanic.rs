@@ -59,7 +59,7 @@ impl ScriptMechanic {
             | Hooks::ADDS
             | Hooks::ANSWERED
             | Hooks::SCORED
-            | Hooks::DRAGON
+            | Hooks::ROAMER
             | Hooks::OFFER
             | Hooks::FINAL
             | Hooks::EXTRA_TURN;

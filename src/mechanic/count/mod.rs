@@ -938,7 +938,7 @@ impl Mechanic for CountOfCarcassonne {
             | Hooks::ACTIONS
             | Hooks::DEPLOY
             | Hooks::STRENGTH
-            | Hooks::DRAGON
+            | Hooks::ROAMER
             | Hooks::FARM
             | Hooks::FINAL
     }
@@ -1036,7 +1036,7 @@ impl Mechanic for CountOfCarcassonne {
         }
     }
 
-    fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
+    fn bars_roamer(&self, g: &Game, pos: Pos) -> bool {
         self.count_bars_dragon(g, pos)
     }
 

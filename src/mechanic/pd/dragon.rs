@@ -202,7 +202,7 @@ fn open_edges(g: &Game) -> u8 {
         let q = at.step(e);
         if g.board.at(q).is_some()
             && !journey.visited.contains(&q)
-            && !g.mechanics.on(Hooks::DRAGON).any(|m| m.bars_dragon(g, q))
+            && !g.mechanics.on(Hooks::ROAMER).any(|m| m.bars_roamer(g, q))
         {
             open |= 1 << i;
         }
@@ -229,7 +229,7 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
 /// the look at every tile entered stays short.
 #[inline(never)]
 fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
-    if g.mechanics.on(Hooks::DRAGON).any(|m| m.protects(g, pos)) {
+    if g.mechanics.on(Hooks::ROAMER).any(|m| m.protects(g, pos)) {
         return;
     }
     let on_tile = |f: &Figure| segs.contains(&f.seg);
@@ -253,8 +253,8 @@ fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
     if eaten.is_empty() {
         return;
     }
-    let mechanics = g.implementing(Hooks::DRAGON);
-    for m in mechanics.iter().flat_map(|m| m.on(Hooks::DRAGON)) {
+    let mechanics = g.implementing(Hooks::ROAMER);
+    for m in mechanics.iter().flat_map(|m| m.on(Hooks::ROAMER)) {
         m.filter_eaten(g, pos, &mut eaten);
     }
     g.return_figures(|_, f| eaten.contains(&f.id), sent_home(EATEN), events);

@@ -508,7 +508,7 @@ impl Mechanic for FairyMechanic {
             | Hooks::ADDS
             | Hooks::SCORED
             | Hooks::FIGURE_LEFT
-            | Hooks::DRAGON
+            | Hooks::ROAMER
     }
 
     fn phases(&self) -> &[Phase] {
@@ -590,7 +590,7 @@ impl Mechanic for FairyMechanic {
     }
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.
-    fn bars_dragon(&self, g: &Game, pos: Pos) -> bool {
+    fn bars_roamer(&self, g: &Game, pos: Pos) -> bool {
         self.rules.blocks_dragon && at(g).is_some_and(|f| f.pos == pos)
     }
 
