@@ -306,7 +306,15 @@ pub(crate) fn move_fairy(
             .iter()
             .find(|f| f.seg == seg && f.owner == g.active && m.followers.contains(f.kind))
     });
-    set(g, Some(Fairy::next_to(pos, follower)));
+    let fairy = Fairy::next_to(pos, follower);
+    put(g, fairy, spot, events);
+}
+
+/// Puts the fairy at `fairy` (its tile and follower) and logs the move, `spot` naming the
+/// feature it stands by: the move of the rules and a script's `move_fairy` alike.
+pub(crate) fn put(g: &mut Game, fairy: Fairy, spot: Option<Spot>, events: &mut Vec<Event>) {
+    let pos = fairy.pos;
+    set(g, Some(fairy));
     events.push(
         PdEvent::FairyMoved {
             player: g.active,

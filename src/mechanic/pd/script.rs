@@ -220,16 +220,8 @@ fn move_fairy(
     };
     let figure = follower.and_then(|id| g.figures.iter().find(|f| f.id == id));
     let spot = figure.map(|f| g.figure_spot(f).1);
-    fairy::set(g, Some(Fairy::next_to(pos, figure)));
-    events.push(
-        PdEvent::FairyMoved {
-            player: g.active,
-            x: pos.x,
-            y: pos.y,
-            spot,
-        }
-        .into(),
-    );
+    let moved = Fairy::next_to(pos, figure);
+    fairy::put(g, moved, spot, events);
     Ok(())
 }
 
