@@ -41,6 +41,27 @@ pub enum Drawn {
     WithPennants,
 }
 
+/// A good's print: a disc of its colour in its city.
+macro_rules! good {
+    ($name:literal, $letter:literal, $fill:literal, $edge:literal) => {
+        Print {
+            name: $name,
+            letter: $letter,
+            key: $name,
+            place: Drawn::In,
+            svg: concat!(
+                r##"<g class="good "##,
+                $name,
+                r##"" transform="translate({x},{y})"><circle r="7" fill=""##,
+                $fill,
+                r##"" stroke=""##,
+                $edge,
+                r##"" stroke-width="1.5"/></g>"##
+            ),
+        }
+    };
+}
+
 /// The counters, by id (the three goods follow the first three: [`Good::counter`]).
 pub const COUNTERS: [Print; 6] = [
     Print {
@@ -77,36 +98,9 @@ pub const COUNTERS: [Print; 6] = [
             r##"fill="#f4c430" stroke="#8a6400" stroke-width="1.2"/>"##
         ),
     },
-    Print {
-        name: "wine",
-        letter: 'w',
-        key: "wine",
-        place: Drawn::In,
-        svg: concat!(
-            r##"<g class="good wine" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#7b1e3a" stroke="#ffffff" stroke-width="1.5"/></g>"##
-        ),
-    },
-    Print {
-        name: "grain",
-        letter: 'g',
-        key: "grain",
-        place: Drawn::In,
-        svg: concat!(
-            r##"<g class="good grain" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#e8c547" stroke="#6b5310" stroke-width="1.5"/></g>"##
-        ),
-    },
-    Print {
-        name: "cloth",
-        letter: 'c',
-        key: "cloth",
-        place: Drawn::In,
-        svg: concat!(
-            r##"<g class="good cloth" transform="translate({x},{y})">"##,
-            r##"<circle r="7" fill="#3f7fd0" stroke="#ffffff" stroke-width="1.5"/></g>"##
-        ),
-    },
+    good!("wine", 'w', "#7b1e3a", "#ffffff"),
+    good!("grain", 'g', "#e8c547", "#6b5310"),
+    good!("cloth", 'c', "#3f7fd0", "#ffffff"),
 ];
 
 /// A volcano: the dragon flies here (The Princess & the Dragon).
