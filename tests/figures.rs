@@ -3,6 +3,8 @@
 //! overrides and new rows, located errors for bad rows, and rows that change outcomes
 //! (RULES.md B-M1 strength in a majority, B-F2 the features a figure may take).
 
+mod common;
+
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::diagnostic::Diagnostic;
 use castellan::data::ruleset::Ruleset;
@@ -24,21 +26,8 @@ fn load(path: &Path) -> Arc<Ruleset> {
     Ruleset::load(&path.display().to_string()).unwrap_or_else(|d| panic!("{d}"))
 }
 
-/// A ruleset written to a temporary file (extending `base`), loaded.
-fn written(name: &str, body: &str) -> Result<Arc<Ruleset>, Diagnostic> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("figures");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(
-        &path,
-        format!("extends = \"base\"\nname = \"{name}\"\n{body}"),
-    )
-    .expect("write");
-    Ruleset::load(&path.display().to_string())
-}
-
 fn refused(name: &str, body: &str, words: &[&str]) -> Diagnostic {
-    let d = match written(name, body) {
+    let d = match common::written("figures", name, body) {
         Ok(_) => panic!("{name} was accepted"),
         Err(d) => d,
     };
@@ -83,7 +72,8 @@ fn followers_per_player_is_the_follower_rows_count() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let one = load(&root.join("tests/fixtures/base-one-follower.toml"));
     assert_eq!(one.figures.rows()[0].per_player, 1);
-    let three = written("three", "[figures.follower]\nper_player = 3\n").expect("loads");
+    let three =
+        common::written("figures", "three", "[figures.follower]\nper_player = 3\n").expect("loads");
     assert_eq!(three.figures.rows()[0].per_player, 3);
     assert_eq!(
         castellan::mechanic::base::rules::BaseRules::of(&three).followers_per_player,
@@ -139,7 +129,8 @@ fn a_ruleset_adds_and_overrides_rows() {
     // `follower = "big"` takes the P&D lists' answers (pd.princess.knight_kinds,
     // pd.portal.figures both list `big` by default).
     assert!(big.can("princess") && big.can("portal") && big.can("fairy"));
-    let changed = written(
+    let changed = common::written(
+        "figures",
         "no-portal",
         "[figures.follower]\nportal = false\ntags = [\"follower\"]\n",
     )

@@ -4,9 +4,9 @@
 //! calls a family's own readers on the game, and the web page's files name no family figure.
 //! Each failure is reported as file:line with the offending text.
 
+mod common;
+
 use castellan::bot::{Bot, RandomBot};
-use castellan::data::diagnostic::Diagnostic;
-use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
 use castellan::engine::game::{Game, Setup};
 use castellan::model::figure::FigureKind;
@@ -132,19 +132,6 @@ fn the_checks_find_what_they_look_for() {
     assert!(page_fault("pigment").is_none());
 }
 
-/// A ruleset written to a temporary file (extending `base`), loaded.
-fn written(name: &str, body: &str) -> Result<Arc<Ruleset>, Diagnostic> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("presentation");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(
-        &path,
-        format!("extends = \"base\"\nname = \"{name}\"\n{body}"),
-    )
-    .expect("write");
-    Ruleset::load(&path.display().to_string())
-}
-
 /// A figure new in data (rulesets/README.md §3.10 `letter`, `shape`) is drawn as its row says,
 /// with no code: its outline in the SVG picture and its letter beside the seat number on the
 /// text board.
@@ -152,7 +139,8 @@ fn written(name: &str, body: &str) -> Result<Arc<Ruleset>, Diagnostic> {
 fn a_new_figure_looks_as_its_row_says() {
     const TRIANGLE: &str = "M0,-10 L9,8 L-9,8 Z";
     const BAR: &str = "M-4,0 H4";
-    let rules = written(
+    let rules = common::written(
+        "presentation",
         "squire",
         &format!(
             "[figures.squire]\nper_player = 1\nstands_on = [\"road\", \"city\", \"cloister\", \
@@ -241,7 +229,7 @@ fn a_bad_look_is_located() {
             "scale must be 0.5 to 2, not NaN",
         ),
     ] {
-        let d = match written(name, body) {
+        let d = match common::written("presentation", name, body) {
             Ok(_) => panic!("{name} was accepted"),
             Err(d) => d,
         };

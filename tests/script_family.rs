@@ -3,6 +3,8 @@
 //! the next boxes need: seeded random numbers, hidden bags, signed points and transfers under a
 //! rule id, figures in another player's custody, and the halves of a double turn.
 
+mod common;
+
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::{Action, DecisionKind};
@@ -47,16 +49,6 @@ fn finish(game: &mut Game, mut events: Vec<Event>, seed: u64) -> Vec<Event> {
         events.extend(game.apply(&action).expect("a legal action is accepted"));
     }
     events
-}
-
-fn logs(events: &[Event]) -> Vec<&str> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ScriptLog { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The first script action offered at the pending decision whose words are `words`.
@@ -104,7 +96,7 @@ fn a_script_hears_every_answered_decision() {
             .map(|(k, v)| (k.clone(), v.as_u64().expect("a count")))
             .collect();
         assert_eq!(heard, asked, "seed {seed}");
-        let narrow = logs(&events).len() as u64;
+        let narrow = common::logs(&events).len() as u64;
         assert_eq!(narrow, asked.get("count_quarter").copied().unwrap_or(0));
         quarters += narrow;
     }
@@ -192,7 +184,7 @@ fn a_script_adds_to_another_scripts_question() {
         DecisionKind::Script,
         "the question is over"
     );
-    assert_eq!(logs(&events), ["asker heard the answer"]);
+    assert_eq!(common::logs(&events), ["asker heard the answer"]);
 }
 
 const DICE: &str = r#"
@@ -207,7 +199,7 @@ fn random_numbers_replay_and_differ_by_seed() {
     let play = |seed| {
         let (mut game, events) = start(&rules, seed);
         let events = finish(&mut game, events, seed);
-        let rolls: Vec<(i64, i64)> = logs(&events)
+        let rolls: Vec<(i64, i64)> = common::logs(&events)
             .iter()
             .map(|l| {
                 let (a, b) = l.split_once(' ').expect("two numbers");
@@ -268,7 +260,7 @@ fn a_bag_gives_its_tokens_in_a_seeded_order() {
     for seed in 0..12 {
         let (mut game, events) = start(&rules, seed);
         let events = finish(&mut game, events, seed);
-        let drawn: Vec<&str> = logs(&events);
+        let drawn: Vec<&str> = common::logs(&events);
         assert_eq!(drawn.len(), 4, "seed {seed}: {drawn:?}");
         let mut tokens: Vec<&str> = drawn
             .iter()
@@ -298,7 +290,7 @@ fn a_bag_gives_its_tokens_in_a_seeded_order() {
         let mut copy = game.clone();
         copy.resample_hidden(seed);
         let events = finish(&mut copy, Vec::new(), 1);
-        resampled.insert(logs(&events).join("|"));
+        resampled.insert(common::logs(&events).join("|"));
     }
     assert!(resampled.len() > 1, "{resampled:?}");
 }
@@ -418,7 +410,7 @@ fn figures_go_into_custody_and_back() {
         })
         .collect();
     assert_eq!(freed, [(0, 1)]);
-    assert_eq!(logs(&events).last(), Some(&"0 1"));
+    assert_eq!(common::logs(&events).last(), Some(&"0 1"));
 }
 
 const HALVES: &str = r#"
@@ -436,7 +428,7 @@ fn the_halves_of_a_double_turn_are_told_apart() {
     for seed in 0..8 {
         let (mut game, events) = start(&rules, seed);
         let events = finish(&mut game, events, seed);
-        let lines: Vec<Vec<&str>> = logs(&events)
+        let lines: Vec<Vec<&str>> = common::logs(&events)
             .iter()
             .map(|l| l.split(' ').collect())
             .collect();
@@ -774,7 +766,7 @@ fn figure_left_hears_figures_go_home_and_counters_read_goods() {
             taken[good as usize] += count;
         }
     }
-    for line in logs(&events) {
+    for line in common::logs(&events) {
         let n: Vec<u32> = line
             .strip_prefix("goods ")
             .expect("a goods line")
@@ -831,7 +823,7 @@ fn stage_hooks_run_in_turn_order_and_a_script_gives_an_extra_turn() {
         events.extend(game.apply(&action).expect("legal"));
     }
     assert_eq!(
-        logs(&events),
+        common::logs(&events),
         [
             "start 1 0 0",
             "after_place 1",

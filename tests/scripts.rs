@@ -2,6 +2,8 @@
 //! same games), the tutorial of scripts/README.md, the sandbox, and the promise that a ruleset
 //! without scripts never enters rhai.
 
+mod common;
+
 use castellan::bot::{Bot, RandomBot};
 use castellan::data::library::Source;
 use castellan::data::ruleset::Ruleset;
@@ -637,16 +639,6 @@ fn kinds_game(mode: &str) -> Result<(Game, Vec<Event>), SetupError> {
     Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 5))
 }
 
-fn logs(events: &[Event]) -> Vec<&str> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ScriptLog { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// scripts/README.md "Figure kinds": scripts read the supply and what they hold per kind, take
 /// a big follower and put it on the board (where it is a big follower), and give a follower
 /// back; every figure stays counted.
@@ -656,7 +648,7 @@ fn scripts_move_figures_of_each_kind() {
     let big = castellan::model::figure::FigureKind::parse("big").expect("known");
     let follower = castellan::model::figure::FigureKind::Follower;
     assert_eq!(
-        logs(&events),
+        common::logs(&events),
         [
             "[\"follower\", \"abbot\", \"big\", \"builder\", \"count\", \"pig\"] #{\"abbot\": 1, \"big\": 1, \"builder\": 1, \"follower\": 7} 1 7 big follower"
         ]
@@ -672,7 +664,7 @@ fn scripts_move_figures_of_each_kind() {
     )));
     let place = game.legal()[0];
     let events = game.apply(&place).expect("placed");
-    assert_eq!(logs(&events), ["1 1 [\"big\"] [\"follower\"]"]);
+    assert_eq!(common::logs(&events), ["1 1 [\"big\"] [\"follower\"]"]);
     let on_board: Vec<_> = game.figures().iter().map(|f| (f.owner, f.kind)).collect();
     assert_eq!(on_board, [(0, big)]);
     assert_eq!((game.held(0), game.held(1)), (0, 0));

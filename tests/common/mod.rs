@@ -149,3 +149,32 @@ pub fn simulate(ruleset: &str, games: u32) {
     );
     assert!(text.contains(&format!("\"games\":{games}")), "{text}");
 }
+
+/// A ruleset written to a temporary file `NAME.toml` (extending `base`) in the test folder
+/// `dir`, loaded.
+pub fn written(
+    dir: &str,
+    name: &str,
+    body: &str,
+) -> Result<std::sync::Arc<Ruleset>, castellan::data::diagnostic::Diagnostic> {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &path,
+        format!("extends = \"base\"\nname = \"{name}\"\n{body}"),
+    )
+    .expect("write");
+    Ruleset::load(&path.display().to_string())
+}
+
+/// The lines scripts logged (`log(...)`), in order.
+pub fn logs(events: &[Event]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptLog { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
