@@ -241,3 +241,16 @@ fn a_bad_look_is_located() {
         );
     }
 }
+
+/// A long bad value is quoted by its start only; the caret points at it in the file.
+#[test]
+fn a_long_bad_look_is_quoted_short() {
+    let body = format!("[figures.big]\nbadge = \"{}\"\n", "M".repeat(700));
+    let Err(d) = common::written("presentation", "long", &body) else {
+        panic!("a 700-character badge was accepted");
+    };
+    let text = d.to_string();
+    let quoted = format!("badge `{}…`: SVG path data", "M".repeat(40));
+    assert!(text.contains(&quoted), "{text}");
+    assert_eq!(d.line_col().map(|(line, _)| line), Some(4), "{text}");
+}

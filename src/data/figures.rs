@@ -219,6 +219,11 @@ pub fn table(
         };
         for (key, path) in [("shape", &file.shape), ("badge", &file.badge)] {
             if let Some(bad) = path.as_deref().filter(|d| !is_path(d)) {
+                // The message quotes a long value's start only: the caret shows where it is.
+                let bad = match bad.char_indices().nth(QUOTED) {
+                    Some((end, _)) => format!("{}…", &bad[..end]),
+                    None => bad.to_string(),
+                };
                 return Err((
                     at(key),
                     format!(
@@ -262,6 +267,9 @@ pub fn table(
 /// The smallest and largest `scale` a row may give.
 const MIN_SCALE: f64 = 0.5;
 const MAX_SCALE: f64 = 2.0;
+
+/// How much of a bad path a message quotes.
+const QUOTED: usize = 40;
 
 /// The longest outline a row may give.
 pub const MAX_PATH: usize = 600;
