@@ -21,6 +21,7 @@ pub(crate) mod host;
 pub(crate) mod load;
 pub mod mechanic;
 pub(crate) mod place;
+pub mod tokens;
 
 use crate::data::diagnostic::Diagnostic;
 pub use crate::data::scripting::Limits;
@@ -77,6 +78,13 @@ pub(crate) enum Command {
     },
     /// `give_extra_turn()`: the active player plays again right after this turn.
     ExtraTurn,
+    /// `hold_tokens(p, group, token, n)`: player `p` holds `n` tokens `token` of `group`.
+    Tokens {
+        player: i64,
+        group: String,
+        token: String,
+        count: i64,
+    },
     /// `take_follower(p)` (kind `follower`) or `take_figure(p, kind)`.
     TakeFigure {
         player: i64,
@@ -157,6 +165,9 @@ pub struct Scripts {
     /// The functions the scripts define, in name order, so that finding the narrow forms of a
     /// hook that apply builds no names.
     narrow: Vec<String>,
+    /// The same names by length, then name: most comparisons of [`Scripts::defines`]' search
+    /// are settled by the length alone, without reading the names.
+    by_length: Vec<String>,
     /// What the families told the host (their decision hooks, filters, answers).
     pub(crate) bridge: family::Bridge,
 }
@@ -174,6 +185,11 @@ pub(crate) struct Answer {
     pub value: Dynamic,
     pub commands: Vec<(Command, Position)>,
     pub script: Arc<str>,
+}
+
+/// Orders names by length, then by name.
+fn length_first(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 impl Scripts {
@@ -231,6 +247,8 @@ impl Scripts {
             .collect();
         narrow.sort();
         narrow.dedup();
+        let mut by_length = narrow.clone();
+        by_length.sort_by(|a, b| length_first(a, b));
         Ok(Scripts {
             engine,
             units,
@@ -238,6 +256,7 @@ impl Scripts {
             commands,
             running: Mutex::new(()),
             narrow,
+            by_length,
             bridge,
         })
     }
@@ -255,10 +274,10 @@ impl Scripts {
 
     /// Whether any script defines `hook` (checked without running anything).
     pub fn defines(&self, hook: &str) -> bool {
-        // Every script's function names, in name order (asked before every hook call: a search
-        // there hashes nothing).
-        self.narrow
-            .binary_search_by(|name| name.as_str().cmp(hook))
+        // Asked before every hook call: a search by length first hashes nothing and reads few
+        // names.
+        self.by_length
+            .binary_search_by(|name| length_first(name, hook))
             .is_ok()
     }
 

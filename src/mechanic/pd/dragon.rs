@@ -181,12 +181,12 @@ pub fn mover(g: &Game, step: u32) -> usize {
 pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
     // What the dragon's stage found, unless an action was taken since (a script's decision
     // that came first).
-    let open = journey(g).and_then(|j| j.open);
-    let open = match open {
+    let s = state(g);
+    let open = match s.and_then(|s| s.journey.as_ref()?.open) {
         Some((at, open)) if at == g.history.len() => open,
         _ => open_edges(g),
     };
-    let at = at(g);
+    let at = s.and_then(|s| s.at);
     (Edge::ALL.into_iter())
         .filter(move |e| open >> *e as u8 & 1 != 0)
         .filter_map(move |e| Some(at?.step(e)))
@@ -194,7 +194,7 @@ pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
 
 /// The edges across which the dragon may step now ([`steps`]), bit `i` for `Edge::ALL[i]`.
 fn open_edges(g: &Game) -> u8 {
-    let Some((at, journey)) = at(g).zip(journey(g)) else {
+    let Some((at, journey)) = state(g).and_then(|s| s.at.zip(s.journey.as_ref())) else {
         return 0;
     };
     let mut open = 0;
@@ -266,12 +266,12 @@ impl Dragon {
     /// no journey due, and that check stays short.
     #[inline(never)]
     fn journey(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        let Some(at) = at(g) else {
-            set_due(g, false);
-            return None;
-        };
         let rules = self.rules;
         let s = state_mut(g);
+        let Some(at) = s.at else {
+            s.due = None;
+            return None;
+        };
         let fresh = s.journey.is_none();
         if fresh {
             // Room for every tile of the journey: one allocation, none per step.
@@ -285,10 +285,10 @@ impl Dragon {
                 open: None,
             });
         }
+        let steps_taken = s.journey.as_ref().map_or(0, |j| j.steps);
         if fresh && rules.eat_on_start {
             eat(g, at, events);
         }
-        let steps_taken = journey(g).map_or(0, |j| j.steps);
         // Found once for the step's legal list and its check too.
         let open = (steps_taken < rules.steps).then(|| open_edges(g));
         let history = g.history.len();
