@@ -49,10 +49,16 @@ pub fn family_rules() -> Vec<FamilyRules> {
 }
 
 /// The presentations of the built-in mechanic families (`engine::show`): their words, tallies,
-/// JSON and pictures, which the user interfaces ask in registry order.
+/// JSON and pictures, which the user interfaces ask in registry order; the scripts' last (the
+/// tokens they say players hold).
 pub fn presenters() -> &'static [&'static dyn Presenter] {
     static LIST: OnceLock<Vec<&'static dyn Presenter>> = OnceLock::new();
-    LIST.get_or_init(|| FAMILIES.iter().filter_map(|f| f.show).collect())
+    LIST.get_or_init(|| {
+        let scripts: &'static dyn Presenter = &crate::script::tokens::Show;
+        (FAMILIES.iter().filter_map(|f| f.show))
+            .chain([scripts])
+            .collect()
+    })
 }
 
 /// The vocabularies of the built-in families: their actions', decisions' and events' names,

@@ -6,7 +6,7 @@
 //! decision the test compares what a user can see: the pending decision and its legal actions
 //! (each in words), every event of the step in the log's words (`engine::words`, rule ids
 //! included), its JSON form (`castellan replay --json`) and what it pays in the tally, the
-//! scores and the figures on the board; at the end, the whole game's narration (the web page's
+//! scores, the figures on the board and the tokens each player holds (the score line's words); at the end, the whole game's narration (the web page's
 //! log, with its rule notes). The first difference fails the test with the preset, the bot,
 //! the game's seed and the step.
 //!
@@ -84,6 +84,12 @@ fn seen_step(game: &Game, events: &[Event]) -> Vec<String> {
         })
         .collect();
     out.push(format!("figures {figures:?}"));
+    // The tokens each player holds, as the score line says them ("goods: 2 wine, 1 cloth"):
+    // the family's from its state, the script's from `hold_tokens`.
+    let tokens: Vec<Option<String>> = (0..names.len())
+        .map(|seat| castellan::ui::render::text::tokens_words(game, seat))
+        .collect();
+    out.push(format!("tokens {tokens:?}"));
     out
 }
 

@@ -256,6 +256,10 @@ async fn bots_play_a_short_game_to_the_end_and_its_record_replays_and_reopens() 
     .expect("the record parses");
     let replay = record.replay().expect("it replays");
     assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let tokens: Vec<Option<String>> = (0..2)
+        .map(|seat| castellan::ui::render::text::tokens_words(&replay.game, seat))
+        .collect();
+    assert_eq!(json!(tokens), game["standing"]["tokens"]);
     // Opening it makes a new game with the same history.
     let (status, opened) = call(
         &app,

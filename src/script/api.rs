@@ -768,8 +768,8 @@ fn register_commands(engine: &mut Engine, out: &Out) {
     );
 }
 
-/// `event(family, name, fields)`, `credit(p, n, family, name, fields)` and
-/// `give_extra_turn()`.
+/// `event(family, name, fields)`, `credit(p, n, family, name, fields)`, `give_extra_turn()`
+/// and `hold_tokens(p, group, token, n)`.
 fn register_family_events(engine: &mut Engine, out: &Out) {
     let o = Arc::clone(out);
     engine.register_fn(
@@ -811,6 +811,24 @@ fn register_family_events(engine: &mut Engine, out: &Out) {
     engine.register_fn("give_extra_turn", move |ctx: NativeCallContext| {
         emit(&o, &ctx, Command::ExtraTurn);
     });
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "hold_tokens",
+        move |ctx: NativeCallContext,
+              player: i64,
+              group: ImmutableString,
+              token: ImmutableString,
+              count: i64| {
+            let (group, token) = (group.to_string(), token.to_string());
+            let command = Command::Tokens {
+                player,
+                group,
+                token,
+                count,
+            };
+            emit(&o, &ctx, command);
+        },
+    );
 }
 
 /// `points(p, n, rule, why)` and `transfer(from, to, n, rule, why)`.

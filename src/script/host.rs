@@ -44,6 +44,8 @@ pub(crate) struct ScriptState {
     /// The turn in which a script gave its player another turn right after it
     /// (`give_extra_turn()`).
     pub(crate) extra_turn: Option<u32>,
+    /// The tokens scripts say players hold (`hold_tokens`), shown with their scores.
+    pub(crate) tokens: crate::script::tokens::Tokens,
 }
 
 crate::own_state!(ScriptState);
@@ -748,6 +750,11 @@ impl Game {
             .saturating_add(self.kept_elsewhere(player, i))
     }
 
+    /// The tokens scripts say players hold, if a script ever said so.
+    pub(crate) fn script_tokens(&self) -> Option<&crate::script::tokens::Tokens> {
+        self.scripts().map(|s| &s.tokens)
+    }
+
     /// The script state (JSON), saved with the game.
     pub fn script_state(&self) -> &serde_json::Value {
         static NONE: serde_json::Value = serde_json::Value::Null;
@@ -908,6 +915,20 @@ impl Game {
             Command::ExtraTurn => {
                 let turn = self.turn;
                 self.scripts_mut().extra_turn = Some(turn);
+            }
+            Command::Tokens {
+                player,
+                group,
+                token,
+                count,
+            } => {
+                let seat = self.seat(player)?;
+                let count = u32::try_from(count)
+                    .ok()
+                    .filter(|n| *n <= u32::from(u16::MAX))
+                    .ok_or_else(|| format!("a player holds 0 to 65535 tokens, not {count}"))?;
+                let seats = self.scores.len();
+                (self.scripts_mut().tokens).set(seats, seat, &group, &token, count)?;
             }
             Command::TakeFigure { player, kind } => {
                 let (p, kind, i) = self.seat_kind(player, &kind)?;

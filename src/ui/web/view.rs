@@ -195,7 +195,8 @@ fn board(game: &Game, caption: &str, actions: &[Action]) -> (String, svg::Frame)
     svg::board_around(game, caption, &around)
 }
 
-/// The scores, figures left and tiles left.
+/// The scores, figures left, the tokens each player holds (as the families and scripts say
+/// them: "goods: 2 wine, 1 cloth", or null) and tiles left.
 fn standing(game: &Game) -> Value {
     let players = &game.setup().players;
     let figures: Vec<Value> = (0..players.len())
@@ -220,6 +221,9 @@ fn standing(game: &Game) -> Value {
         "colours": (0..players.len()).map(svg::player_colour).collect::<Vec<_>>(),
         "scores": game.scores(),
         "figures": figures,
+        "tokens": (0..players.len())
+            .map(|seat| crate::ui::render::text::tokens_words(game, seat))
+            .collect::<Vec<_>>(),
         "tiles_left": game.tiles_left(),
         "turn": game.turn(),
         "over": game.is_over(),
