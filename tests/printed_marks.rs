@@ -231,7 +231,19 @@ fn at(from: &str, to: &str, needle: &str) -> String {
 /// saying what is wrong and what is allowed.
 #[test]
 fn bad_declarations_are_located_and_explained() {
-    let cases: [(&str, &str, &str, &str); 12] = [
+    let cases: [(&str, &str, &str, &str); 14] = [
+        (
+            "name = \"hill\"",
+            "name = \"x\\\"/><script>\"",
+            "\"x",
+            "symbol name `x\"/><script>`: lowercase letters",
+        ),
+        (
+            "fill = \"#8a9a5b\"",
+            "fill = \"#fff\\\"/><script>\"",
+            "\"#fff",
+            "fill `#fff\"/><script>`: a colour written #rrggbb",
+        ),
         (
             "name = \"hill\"",
             "name = \"volcano\"",
