@@ -5,6 +5,7 @@ use crate::errors::{data_error, record_error};
 use crate::game::{PyAction, PyGame};
 use castellan::data::files::Named;
 use castellan::data::library::{self, Kind, Source};
+use castellan::data::printed::Prints;
 use castellan::data::ruleset::Ruleset;
 use castellan::model::tile::TileSet;
 use castellan::record::Record;
@@ -166,6 +167,8 @@ impl PyRuleset {
 #[pyclass(name = "TileSet", module = "castellan._castellan", frozen)]
 pub struct PyTileSet {
     set: TileSet,
+    /// The built-in marks and those the set declares.
+    prints: Prints,
 }
 
 #[pymethods]
@@ -184,8 +187,10 @@ impl PyTileSet {
             );
             data_error(py, &d)
         })?;
-        let set = TileSet::parse(&source.path, &source.text).map_err(|d| data_error(py, &d))?;
-        Ok(PyTileSet { set })
+        let mut prints = Prints::default();
+        let set = TileSet::parse_over(&source.path, &source.text, &mut prints)
+            .map_err(|d| data_error(py, &d))?;
+        Ok(PyTileSet { set, prints })
     }
 
     /// The set's name.
@@ -213,10 +218,7 @@ impl PyTileSet {
                 d.set_item("alias", t.alias.clone())?;
                 d.set_item("count", t.count)?;
                 d.set_item("edges", t.edges.map(|e| e.name()).to_vec())?;
-                d.set_item(
-                    "symbol",
-                    t.symbol.map(castellan::data::printed::symbol_name),
-                )?;
+                d.set_item("symbol", t.symbol.map(|s| self.prints.symbol_name(s)))?;
                 d.set_item("tags", t.tags.clone())?;
                 Ok(d)
             })

@@ -199,37 +199,13 @@ pub fn table(
                 "too many figure names in this process".to_string(),
             )
         })?;
-        let letter = match file
-            .letter
-            .as_deref()
-            .map(|l| (l, l.chars().collect::<Vec<_>>()))
-        {
+        let letter = match file.letter.as_deref() {
             None => None,
-            Some((_, c)) if c.len() == 1 && c[0].is_ascii_graphic() && !c[0].is_ascii_digit() => {
-                Some(c[0])
-            }
-            Some((l, _)) => {
-                return Err((
-                    at("letter"),
-                    format!(
-                        "letter `{l}`: one printable ASCII character other than a digit (digits are seats)"
-                    ),
-                ));
-            }
+            Some(l) => Some(board_letter(l).map_err(|msg| (at("letter"), msg))?),
         };
         for (key, path) in [("shape", &file.shape), ("badge", &file.badge)] {
-            if let Some(bad) = path.as_deref().filter(|d| !is_path(d)) {
-                // The message quotes a long value's start only: the caret shows where it is.
-                let bad = match bad.char_indices().nth(QUOTED) {
-                    Some((end, _)) => format!("{}…", &bad[..end]),
-                    None => bad.to_string(),
-                };
-                return Err((
-                    at(key),
-                    format!(
-                        "{key} `{bad}`: SVG path data (letters of path commands, numbers, `,` `.` `-` and spaces, at most {MAX_PATH} characters)"
-                    ),
-                ));
+            if let Some(d) = path.as_deref() {
+                check_path(key, d).map_err(|msg| (at(key), msg))?;
             }
         }
         let scale = file.scale.unwrap_or(1.0);
@@ -274,6 +250,39 @@ const QUOTED: usize = 40;
 /// The longest outline a row may give.
 pub const MAX_PATH: usize = 600;
 
+/// The one character `l` gives for the text board (a figure's or a tile set mark's `letter`),
+/// or what is allowed.
+pub(crate) fn board_letter(l: &str) -> Result<char, String> {
+    let mut chars = l.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_graphic() && !c.is_ascii_digit() => Ok(c),
+        _ => Err(format!(
+            "letter `{}`: one printable ASCII character other than a digit (digits are seats)",
+            quoted(l)
+        )),
+    }
+}
+
+/// `value` as a message quotes it: a long value's start only (the caret shows where it is).
+pub(crate) fn quoted(value: &str) -> String {
+    match value.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}…", &value[..end]),
+        None => value.to_string(),
+    }
+}
+
+/// Checks that `d`, written under `key` (a figure's `shape` or `badge`, a tile set mark's
+/// `path`), is SVG path data a picture may carry; else says what is allowed.
+pub(crate) fn check_path(key: &str, d: &str) -> Result<(), String> {
+    if is_path(d) {
+        return Ok(());
+    }
+    Err(format!(
+        "{key} `{}`: SVG path data (letters of path commands, numbers, `,` `.` `-` and spaces, at most {MAX_PATH} characters)",
+        quoted(d)
+    ))
+}
+
 /// Whether `d` is SVG path data made of absolute or relative path commands and numbers only
 /// (nothing that could end the attribute it is written into).
 fn is_path(d: &str) -> bool {
@@ -283,7 +292,8 @@ fn is_path(d: &str) -> bool {
             .all(|c| "MmLlHhVvCcSsQqTtAaZz0123456789,.- ".contains(c))
 }
 
-fn is_word(s: &str) -> bool {
+/// Whether `s` is a name of lowercase letters, digits and `_` (at most 40 characters).
+pub(crate) fn is_word(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 40
         && s.chars()

@@ -14,6 +14,7 @@ use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::data::figures::{self, FigureFile};
 use crate::data::files::Named;
 use crate::data::library::{self, Kind};
+use crate::data::printed::Prints;
 use crate::data::scripting::{Limits, ScriptSources};
 use crate::data::section::{
     FamilyRules, FigureDefaults, Problem, Section, SectionReader, Sections, Switches, Written,
@@ -55,6 +56,9 @@ impl Default for TableRules {
     }
 }
 
+/// Tile type ids by tile id and alias.
+type TileNames = BTreeMap<String, TileId>;
+
 /// A validated ruleset: everything a game needs to know about its rules and tiles.
 #[derive(Clone, Debug)]
 pub struct Ruleset {
@@ -66,6 +70,9 @@ pub struct Ruleset {
     pub path: PathBuf,
     /// Every tile type in play, with the ruleset's counts (types with count 0 are dropped).
     pub tiles: Vec<TileType>,
+    /// The marks its tiles may print: the built-in counters and symbols, then those its tile
+    /// sets declare (what the boards and scripts name and draw them by).
+    pub prints: Prints,
     /// The start tiles (taken out of the bag).
     pub start: Vec<StartTile>,
     /// Smallest and largest number of players.
@@ -84,7 +91,7 @@ pub struct Ruleset {
     /// The scripts compiled by the script layer when the ruleset is loaded
     /// (the script layer's `Scripts`; unset without scripts).
     pub compiled: Derived,
-    names: BTreeMap<String, TileId>,
+    names: TileNames,
     /// What the engine derives once from these rules and shares between games (the list of
     /// mechanics); empty until the first game starts.
     pub derived: Derived,
@@ -532,7 +539,6 @@ impl Chain {
                 ));
             }
         };
-        let (tiles, names) = self.tiles(&file)?;
         let mut sections = self.sections(&mut merged, families, &switches)?;
         let mut defaults = FigureDefaults::default();
         for s in sections.iter() {
@@ -546,11 +552,13 @@ impl Chain {
         for s in sections.iter_mut() {
             s.figures_made(&figures);
         }
+        let (tiles, names, prints) = self.tiles(&file, &figures)?;
         let mut rules = Ruleset {
             name,
             description: file.description.clone().unwrap_or_default(),
             path: root.path.clone(),
             tiles,
+            prints,
             start: Vec::new(),
             players,
             switches,
@@ -591,10 +599,13 @@ impl Chain {
         Ok(())
     }
 
+    /// The tiles of every tile set the ruleset names, their names, and the marks they print
+    /// (a mark may not take a letter that one of `figures` has).
     fn tiles(
         &self,
         file: &RulesetFile,
-    ) -> Result<(Vec<TileType>, BTreeMap<String, TileId>), Diagnostic> {
+        figures: &FigureTable,
+    ) -> Result<(Vec<TileType>, TileNames, Prints), Diagnostic> {
         let refs = file.tiles.as_deref().unwrap_or_default();
         if refs.is_empty() {
             return Err(self.err_at(
@@ -604,6 +615,11 @@ impl Chain {
         }
         let mut tiles: Vec<TileType> = Vec::new();
         let mut names = BTreeMap::new();
+        let lettered = figures
+            .rows()
+            .iter()
+            .filter_map(|r| r.letter.map(|c| (c, r)));
+        let mut prints = Prints::taking(lettered.map(|(c, r)| (c, r.kind.name().to_string())));
         for (i, r) in refs.iter().enumerate() {
             let at = [
                 PathPart::Key("tiles"),
@@ -614,7 +630,7 @@ impl Chain {
             let near = link.path.parent().unwrap_or(Path::new("."));
             let src = library::find(Kind::TileSet, &r.set, Named::ByFile(near))
                 .map_err(|msg| self.err_at(&at, msg))?;
-            let set = TileSet::parse(&src.path, &src.text)?;
+            let set = TileSet::parse_over(&src.path, &src.text, &mut prints)?;
             for key in r.counts.keys() {
                 if !set
                     .tiles
@@ -663,7 +679,7 @@ impl Chain {
                 ),
             ));
         }
-        Ok((tiles, names))
+        Ok((tiles, names, prints))
     }
 
     /// Every script named along the chain, ancestors first (compiled together by the script

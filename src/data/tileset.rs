@@ -6,14 +6,18 @@
 //! rotations once, so that nothing is rotated during play.
 
 use crate::data::diagnostic::Diagnostic;
-use crate::data::printed::{self, CATHEDRAL, Good, INN, PRINCESS};
+use crate::data::figures::{board_letter, check_path, is_word, quoted};
+use crate::data::printed::{
+    self, Blame, CATHEDRAL, Drawn, Good, INN, Mark, PRINCESS, Print, Prints,
+};
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    Counters, EdgeKind, FeatureDef, FeatureKind, Fits, MAX_TILE_FEATURES, NO_FEATURE, Symbol,
-    TileSet, TileType, orientations,
+    CounterId, Counters, EdgeKind, FeatureDef, FeatureKind, Fits, MAX_TILE_FEATURES, NO_FEATURE,
+    Symbol, TileSet, TileType, orientations,
 };
 use serde::Deserialize;
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
@@ -26,9 +30,41 @@ use toml::Spanned;
 struct TileSetFile {
     name: Option<String>,
     description: Option<String>,
+    /// The marks on a whole tile it declares.
+    #[serde(default)]
+    symbol: Vec<Spanned<MarkFile>>,
+    /// The counts on feature parts it declares.
+    #[serde(default)]
+    counter: Vec<Spanned<MarkFile>>,
     #[serde(default)]
     tile: Vec<Spanned<TileFile>>,
 }
+
+/// A `[[symbol]]` or `[[counter]]` declaration (`on` and `drawn` for counters only).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarkFile {
+    name: Spanned<String>,
+    letter: Spanned<String>,
+    key: Spanned<String>,
+    path: Spanned<String>,
+    fill: Spanned<String>,
+    on: Option<Spanned<Vec<FeatureKind>>>,
+    drawn: Option<Spanned<DrawnFile>>,
+}
+
+/// Where a declared counter is drawn.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum DrawnFile {
+    /// Inside its feature part.
+    In,
+    /// On the field beside it.
+    Beside,
+}
+
+/// A feature part's declared counters and how many of each (`marks = { well = 1 }`).
+type MarksFile = BTreeMap<Spanned<String>, Spanned<i64>>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -62,6 +98,8 @@ struct CityFile {
     #[serde(default)]
     cathedral: bool,
     goods: Option<Good>,
+    #[serde(default)]
+    marks: MarksFile,
 }
 
 #[derive(Debug, Deserialize)]
@@ -70,6 +108,8 @@ struct RoadFile {
     edges: Vec<Spanned<String>>,
     #[serde(default)]
     inn: bool,
+    #[serde(default)]
+    marks: MarksFile,
 }
 
 #[derive(Debug, Deserialize)]
@@ -78,15 +118,38 @@ struct FieldFile {
     halves: Vec<Spanned<String>>,
     #[serde(default)]
     cities: Vec<Spanned<String>>,
+    #[serde(default)]
+    marks: MarksFile,
 }
 
 impl TileSet {
-    /// Parses and validates a tile set. `file` is used in error messages.
+    /// Parses and validates a tile set on its own (the built-in marks and its own
+    /// declarations). `file` is used in error messages.
     pub fn parse(file: &Path, source: &str) -> Result<TileSet, Diagnostic> {
+        TileSet::parse_over(file, source, &mut Prints::default())
+    }
+
+    /// Parses and validates a tile set as one of a ruleset's: the marks it declares join
+    /// `prints` (the ruleset's table so far), and its tiles name the built-in marks and its own.
+    pub fn parse_over(
+        file: &Path,
+        source: &str,
+        prints: &mut Prints,
+    ) -> Result<TileSet, Diagnostic> {
         let src: Arc<str> = Arc::from(source);
         let raw: TileSetFile =
             toml::from_str(source).map_err(|e| Diagnostic::from_toml(file, &src, &e))?;
-        let ctx = Ctx { file, src: &src };
+        let mut ctx = Ctx {
+            file,
+            src: &src,
+            symbols: Vec::new(),
+            counters: Vec::new(),
+        };
+        for (mark, list) in [(Mark::Symbol, &raw.symbol), (Mark::Counter, &raw.counter)] {
+            for m in list {
+                ctx.declare(m, mark, prints)?;
+            }
+        }
         let default_name = file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -95,7 +158,7 @@ impl TileSet {
         let mut ids = BTreeSet::new();
         let mut tiles = Vec::with_capacity(raw.tile.len());
         for t in &raw.tile {
-            let tile = ctx.tile(t, &name)?;
+            let tile = ctx.tile(t, &name, prints)?;
             for key in std::iter::once(tile.id.to_string()).chain(tile.alias.clone()) {
                 if !ids.insert(key.clone()) {
                     let span = if *key == *tile.id {
@@ -127,33 +190,218 @@ impl TileSet {
 struct Ctx<'a> {
     file: &'a Path,
     src: &'a Arc<str>,
+    /// The symbols this file declares, with their ids in the ruleset's table.
+    symbols: Vec<(String, Symbol)>,
+    /// The counters this file declares, with their ids.
+    counters: Vec<(String, CounterId)>,
 }
+
+/// The most of one declared counter a feature part may print.
+pub const MAX_MARKS: i64 = 3;
+
+/// The longest key word a declared mark may have.
+const MAX_KEY: usize = 30;
+
+/// The kinds of feature part a counter may be written on (those with a part table).
+const COUNTED_KINDS: [FeatureKind; 3] = [FeatureKind::Road, FeatureKind::City, FeatureKind::Field];
 
 impl Ctx<'_> {
     fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.file, self.src, Some(span), msg)
     }
 
-    /// The symbol a tile's `symbol = "NAME"` names.
+    /// Reads a `[[symbol]]` or `[[counter]]` declaration into `prints` (see [`Prints::declare`]
+    /// for what the ruleset's table refuses).
+    fn declare(
+        &mut self,
+        raw: &Spanned<MarkFile>,
+        mark: Mark,
+        prints: &mut Prints,
+    ) -> Result<(), Diagnostic> {
+        let m = raw.get_ref();
+        let name = m.name.get_ref();
+        if !is_word(name) {
+            return Err(self.err(
+                m.name.span(),
+                format!(
+                    "{} name `{}`: lowercase letters, digits and `_`, at most 40 characters",
+                    mark.word(),
+                    quoted(name)
+                ),
+            ));
+        }
+        let declared = self.symbols.iter().map(|(n, _)| n);
+        if declared
+            .chain(self.counters.iter().map(|(n, _)| n))
+            .any(|n| n == name)
+        {
+            return Err(self.err(
+                m.name.span(),
+                format!("`{name}` is declared twice in this tile set"),
+            ));
+        }
+        let letter = board_letter(m.letter.get_ref()).map_err(|e| self.err(m.letter.span(), e))?;
+        let key = m.key.get_ref();
+        let words = |c: char| c.is_ascii_alphanumeric() || " -'".contains(c);
+        if key.trim().is_empty() || key.len() > MAX_KEY || !key.chars().all(words) {
+            return Err(self.err(
+                m.key.span(),
+                format!(
+                    "key `{}`: a few words for the board's key (letters, digits, spaces, `-` and `'`, at most {MAX_KEY} characters)",
+                    quoted(key)
+                ),
+            ));
+        }
+        check_path("path", m.path.get_ref()).map_err(|e| self.err(m.path.span(), e))?;
+        let fill = m.fill.get_ref();
+        let hex = fill.strip_prefix('#').filter(|h| h.len() == 6);
+        if !hex.is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit())) {
+            return Err(self.err(
+                m.fill.span(),
+                format!("fill `{}`: a colour written #rrggbb", quoted(fill)),
+            ));
+        }
+        let on = self.counted_on(raw, mark)?;
+        let print = Print {
+            name: Cow::Owned(name.clone()),
+            letter,
+            key: Cow::Owned(key.clone()),
+            place: match m.drawn.as_ref().map(|d| *d.get_ref()) {
+                Some(DrawnFile::Beside) => Drawn::Beside,
+                Some(DrawnFile::In) | None => Drawn::In,
+            },
+            on: Cow::Owned(on),
+            svg: Cow::Owned(printed::declared_svg(name, m.path.get_ref(), fill)),
+        };
+        let id = prints.declare(mark, print).map_err(|(blame, msg)| {
+            let span = match blame {
+                Blame::Name => m.name.span(),
+                Blame::Letter => m.letter.span(),
+                Blame::Whole => raw.span(),
+            };
+            self.err(span, msg)
+        })?;
+        match mark {
+            Mark::Symbol => self.symbols.push((name.clone(), Symbol::new(id))),
+            Mark::Counter => self.counters.push((name.clone(), CounterId::new(id))),
+        }
+        Ok(())
+    }
+
+    /// The kinds a declared counter may be written on (`on`, which a symbol has not, nor
+    /// `drawn`).
+    fn counted_on(
+        &self,
+        raw: &Spanned<MarkFile>,
+        mark: Mark,
+    ) -> Result<Vec<FeatureKind>, Diagnostic> {
+        let m = raw.get_ref();
+        if mark == Mark::Symbol {
+            let extra = m.on.as_ref().map(|o| ("on", o.span()));
+            let extra = extra.or_else(|| m.drawn.as_ref().map(|d| ("drawn", d.span())));
+            return match extra {
+                Some((key, span)) => Err(self.err(
+                    span,
+                    format!("a symbol is printed on a whole tile: `{key}` is for counters"),
+                )),
+                None => Ok(Vec::new()),
+            };
+        }
+        let Some(on) = &m.on else {
+            return Err(self.err(
+                raw.span(),
+                "a counter says the feature parts it is written on: `on = [\"city\"]` (road, city, field)",
+            ));
+        };
+        let kinds = on.get_ref();
+        if kinds.is_empty() || kinds.iter().any(|k| !COUNTED_KINDS.contains(k)) {
+            return Err(self.err(
+                on.span(),
+                "`on` lists one or more of road, city and field (the parts a tile writes out)",
+            ));
+        }
+        Ok(kinds.clone())
+    }
+
+    /// The symbol a tile's `symbol = "NAME"` names: a built-in one or one this file declares.
     fn symbol(
         &self,
         name: Option<&Spanned<String>>,
         id: &str,
+        prints: &Prints,
     ) -> Result<Option<Symbol>, Diagnostic> {
         let Some(name) = name else {
             return Ok(None);
         };
-        match printed::symbol(name.get_ref()) {
+        let own = self.symbols.iter().find(|(n, _)| n == name.get_ref());
+        let builtin = printed::SYMBOLS.iter().any(|p| p.name == *name.get_ref());
+        match own.map(|(_, s)| *s) {
             Some(symbol) => Ok(Some(symbol)),
-            None => Err(self.err(
-                name.span(),
-                format!(
-                    "tile `{id}`: unknown symbol `{}`; the known symbols are {}",
-                    name.get_ref(),
-                    printed::symbol_names()
-                ),
-            )),
+            None if builtin => Ok(prints.symbol_named(name.get_ref())),
+            None => {
+                let known = printed::SYMBOLS.iter().map(|p| &*p.name);
+                let known: Vec<&str> = known
+                    .chain(self.symbols.iter().map(|(n, _)| n.as_str()))
+                    .collect();
+                Err(self.err(
+                    name.span(),
+                    format!(
+                        "tile `{id}`: unknown symbol `{}`; the known symbols are {}",
+                        quoted(name.get_ref()),
+                        known.join(", ")
+                    ),
+                ))
+            }
         }
+    }
+
+    /// The declared counters a feature part of `kind` writes (`marks = { well = 1 }`).
+    fn marks(
+        &self,
+        marks: &MarksFile,
+        kind: FeatureKind,
+        id: &str,
+        prints: &Prints,
+    ) -> Result<Counters, Diagnostic> {
+        let mut counters = Counters::default();
+        for (name, n) in marks {
+            let Some((_, counter)) = self.counters.iter().find(|(c, _)| c == name.get_ref()) else {
+                let declared: Vec<&str> = self.counters.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(self.err(
+                    name.span(),
+                    format!(
+                        "tile `{id}`: unknown counter `{}`; the counters this tile set declares are: {}",
+                        quoted(name.get_ref()),
+                        if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
+                    ),
+                ));
+            };
+            let on = prints.counter(*counter).map_or(&[][..], |p| &p.on);
+            if !on.contains(&kind) {
+                let on: Vec<&str> = on.iter().map(|k| k.name()).collect();
+                return Err(self.err(
+                    name.span(),
+                    format!(
+                        "tile `{id}`: counter `{}` is written on {}, not on a {}",
+                        name.get_ref(),
+                        on.join(" or "),
+                        kind.name()
+                    ),
+                ));
+            }
+            let count = *n.get_ref();
+            if !(1..=MAX_MARKS).contains(&count) {
+                return Err(self.err(
+                    n.span(),
+                    format!(
+                        "tile `{id}`: a part prints 1 to {MAX_MARKS} of counter `{}`, not {count}",
+                        name.get_ref()
+                    ),
+                ));
+            }
+            counters = counters.with(*counter, count as u16);
+        }
+        Ok(counters)
     }
 
     fn edge(&self, name: &Spanned<String>) -> Result<Edge, Diagnostic> {
@@ -180,7 +428,12 @@ impl Ctx<'_> {
         }
     }
 
-    fn tile(&self, t: &Spanned<TileFile>, set: &str) -> Result<TileType, Diagnostic> {
+    fn tile(
+        &self,
+        t: &Spanned<TileFile>,
+        set: &str,
+        prints: &Prints,
+    ) -> Result<TileType, Diagnostic> {
         let raw = t.get_ref();
         let id = raw.id.get_ref().trim().to_string();
         if id.is_empty() {
@@ -208,6 +461,7 @@ impl Ctx<'_> {
             if let Some(good) = part.goods {
                 counters = counters.with(good.counter(), 1);
             }
+            counters = counters.plus(self.marks(&part.marks, FeatureKind::City, &id, prints)?);
             features.push(FeatureDef {
                 pennants: part.pennants,
                 counters,
@@ -218,8 +472,9 @@ impl Ctx<'_> {
             let mask =
                 self.claim_edges(&r.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
+            let marks = self.marks(&r.get_ref().marks, FeatureKind::Road, &id, prints)?;
             features.push(FeatureDef {
-                counters: Counters::default().with(INN, r.get_ref().inn.into()),
+                counters: marks.with(INN, r.get_ref().inn.into()),
                 ..FeatureDef::plain(FeatureKind::Road, mask, 0)
             });
         }
@@ -293,6 +548,7 @@ impl Ctx<'_> {
             }
             features.push(FeatureDef {
                 borders,
+                counters: self.marks(&fr.marks, FeatureKind::Field, &id, prints)?,
                 ..FeatureDef::plain(FeatureKind::Field, 0, mask)
             });
         }
@@ -354,7 +610,7 @@ impl Ctx<'_> {
             alias: raw.alias.as_ref().map(|a| a.get_ref().trim().to_string()),
             count: count as u32,
             edges,
-            symbol: self.symbol(raw.symbol.as_ref(), &id)?,
+            symbol: self.symbol(raw.symbol.as_ref(), &id, prints)?,
             tags,
             set: set.to_string(),
             fits: Fits::new(&oriented),

@@ -78,8 +78,13 @@ impl FeatureKind {
     }
 }
 
+/// How many kinds of symbol a ruleset's tiles may print (built in and declared by its tile
+/// sets together).
+pub const MAX_SYMBOLS: usize = 32;
+
 /// A symbol printed on a whole tile, as a small number: the data layer names the symbols
-/// (its `printed` table) and the mechanic that gives one its rule looks for its number.
+/// (its `printed` table, built in or declared by a tile set) and the mechanic or script that
+/// gives one its rule looks for its number or its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u8);
 

@@ -22,7 +22,7 @@ fn tile_map(game: &Game, id: crate::model::board::PlacedId) -> Dynamic {
     let p = game.board().placed(id);
     let t = game.rules().tile(p.tile);
     let symbol = match t.symbol {
-        Some(s) => ImmutableString::from(symbol_name(s)).into(),
+        Some(s) => ImmutableString::from(game.rules().prints.symbol_name(s)).into(),
         None => Dynamic::UNIT,
     };
     let tags: Array = t.tags.iter().map(|s| Dynamic::from(s.clone())).collect();
@@ -34,11 +34,6 @@ fn tile_map(game: &Game, id: crate::model::board::PlacedId) -> Dynamic {
         ("symbol", symbol),
         ("tags", tags.into()),
     ])
-}
-
-/// A tile symbol's name as scripts write it (`volcano`, `dragon`, `portal`).
-fn symbol_name(symbol: crate::model::tile::Symbol) -> &'static str {
-    crate::data::printed::symbol_name(symbol)
 }
 
 /// The filter of `find_spots(#{ tag, open, fields, unoccupied, empty_of, ignore, new_tile })`.
@@ -187,7 +182,8 @@ fn named(g: &Game, f: &crate::model::figure::Figure, name: &str) -> bool {
 /// Whether the placed tile `id` carries the tag `name` or the symbol `name`.
 fn carries(game: &Game, id: crate::model::board::PlacedId, name: &str) -> bool {
     let t = game.rules().tile(game.board().placed(id).tile);
-    t.tags.iter().any(|tag| tag == name) || t.symbol.is_some_and(|s| symbol_name(s) == name)
+    let symbol = |s| game.rules().prints.symbol_name(s) == name;
+    t.tags.iter().any(|tag| tag == name) || t.symbol.is_some_and(symbol)
 }
 
 /// A figure as scripts see it: `#{id, player, kind, x, y, spot, feature}`.
@@ -601,16 +597,14 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
 }
 
 /// The counters printed on the parts of the feature of `seg`, summed over the feature, by
-/// name (`#{inn: 0, cathedral: 0, princess: 0, wine: 2, grain: 0, cloth: 1}`).
+/// name (`#{inn: 0, cathedral: 0, princess: 0, wine: 2, grain: 0, cloth: 1}`, then the
+/// counters the ruleset's tile sets declare).
 fn counters_map(g: &Game, seg: u32) -> Map {
     let totals = g.features().totals(seg).counters;
-    crate::data::printed::COUNTERS
-        .iter()
-        .enumerate()
-        .map(|(i, print)| {
-            let id = crate::model::tile::CounterId::new(i as u8);
-            (print.name.into(), i64::from(totals.get(id)).into())
-        })
+    g.rules()
+        .prints
+        .counters()
+        .map(|(id, print)| (print.name.as_ref().into(), i64::from(totals.get(id)).into()))
         .collect()
 }
 

@@ -290,7 +290,7 @@ impl Game {
             .filter(|name| {
                 name.strip_prefix(hook)
                     .and_then(|rest| rest.strip_prefix('_'))
-                    .is_some_and(|mark| marks(tile).any(|m| m == mark))
+                    .is_some_and(|mark| marks(&self.rules.prints, tile).any(|m| m == mark))
             })
             .collect();
         for narrow in due {
@@ -594,9 +594,9 @@ impl Game {
                 Some(rest) => match rest.strip_prefix('_').and_then(|r| r.strip_prefix(kind)) {
                     Some("") => true,
                     Some("_holding") => self.held(d.player) > 0,
-                    Some(rest) => rest
-                        .strip_prefix('_')
-                        .is_some_and(|mark| placed.is_some_and(|t| marks(t).any(|m| m == mark))),
+                    Some(rest) => rest.strip_prefix('_').is_some_and(|mark| {
+                        placed.is_some_and(|t| marks(&self.rules.prints, t).any(|m| m == mark))
+                    }),
                     None => false,
                 },
                 None => false,
@@ -1300,8 +1300,11 @@ fn decision_map(d: Decision) -> Dynamic {
 }
 
 /// The names a tile answers to in narrow hooks: its symbol, then its tags.
-fn marks(tile: &crate::model::tile::TileType) -> impl Iterator<Item = &str> {
-    let symbol = tile.symbol.map(crate::data::printed::symbol_name);
+fn marks<'a>(
+    prints: &'a crate::data::printed::Prints,
+    tile: &'a crate::model::tile::TileType,
+) -> impl Iterator<Item = &'a str> {
+    let symbol = tile.symbol.map(|s| prints.symbol_name(s));
     symbol
         .into_iter()
         .chain(tile.tags.iter().map(String::as_str))

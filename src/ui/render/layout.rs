@@ -8,7 +8,7 @@
 //! come the points where figures stand (the point of each feature farthest inside it) and
 //! where pennants, the princess and a printed symbol are drawn.
 
-use crate::data::printed::{self, Drawn};
+use crate::data::printed::{Drawn, Prints};
 use crate::model::geometry::Edge;
 use crate::model::tile::{CounterId, Counters};
 use crate::model::tile::{FeatureKind, Oriented, Symbol};
@@ -334,8 +334,9 @@ fn depth(raster: &[u8], outside: impl Fn(u8) -> bool) -> Vec<i32> {
 }
 
 impl Layout {
-    /// Lays out one oriented tile with its printed symbol.
-    pub(crate) fn new(o: &Oriented, symbol: Option<Symbol>) -> Layout {
+    /// Lays out one oriented tile with its printed symbol (`prints` says where each counter
+    /// is drawn).
+    pub(crate) fn new(o: &Oriented, symbol: Option<Symbol>, prints: &Prints) -> Layout {
         let shapes: Vec<Shape> = o
             .features
             .iter()
@@ -361,7 +362,7 @@ impl Layout {
             .map(|i| layout.solid_at(cell_centre(i), ROAD_HALF).unwrap_or(NONE))
             .collect();
         layout.grow_fields(o);
-        layout.place(o, symbol);
+        layout.place(o, symbol, prints);
         layout
     }
 
@@ -460,7 +461,7 @@ impl Layout {
     }
 
     /// Finds the figure spots, the decorations and the symbol's place.
-    fn place(&mut self, o: &Oriented, symbol: Option<Symbol>) {
+    fn place(&mut self, o: &Oriented, symbol: Option<Symbol>, prints: &Prints) {
         let centre = (0.5, 0.5);
         // A symbol sits in the centre unless a city, cloister or through road is there; figures
         // then keep clear of it.
@@ -516,7 +517,7 @@ impl Layout {
             if f.kind != FeatureKind::City {
                 continue;
             }
-            let crests = drawn(f.counters, Drawn::WithPennants).map(Some);
+            let crests = drawn(f.counters, Drawn::WithPennants, prints).map(Some);
             for crest in std::iter::repeat_n(None, f.pennants as usize).chain(crests) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, &taken, self.spots[i]);
                 taken.push(p);
@@ -526,7 +527,7 @@ impl Layout {
                 }
             }
         }
-        self.place_marks(o, &depths, &mut taken);
+        self.place_marks(o, &depths, &mut taken, prints);
         if let Some(s) = symbol {
             let p = if symbol_in_centre {
                 centre
@@ -565,16 +566,22 @@ impl Layout {
 
     /// Places the counters drawn in their feature part (cathedrals, goods), then those drawn on
     /// the field beside it (inns by their road).
-    fn place_marks(&mut self, o: &Oriented, depths: &[Vec<i32>], taken: &mut Vec<Pt>) {
+    fn place_marks(
+        &mut self,
+        o: &Oriented,
+        depths: &[Vec<i32>],
+        taken: &mut Vec<Pt>,
+        prints: &Prints,
+    ) {
         let fields = |l: u8| l == NONE || matches!(self.shapes[l as usize], Shape::Field);
         let field_depth = depth(&self.raster, |l| !fields(l));
         for (i, f) in o.features.iter().enumerate() {
-            for id in drawn(f.counters, Drawn::In) {
+            for id in drawn(f.counters, Drawn::In, prints) {
                 let p = self.free_point(&depths[i], |l| l == i as u8, taken, self.spots[i]);
                 taken.push(p);
                 self.marks.push((p, i as u8, id));
             }
-            for id in drawn(f.counters, Drawn::Beside) {
+            for id in drawn(f.counters, Drawn::Beside, prints) {
                 let p = self.free_point(&field_depth, fields, taken, self.spots[i]);
                 taken.push(p);
                 self.marks.push((p, i as u8, id));
@@ -619,9 +626,13 @@ fn fallback_spot(edges: u8, halves: u8) -> Pt {
 
 /// The counters of `counters` drawn `where`, each repeated as often as it is printed, in id
 /// order.
-fn drawn(counters: Counters, place: Drawn) -> impl Iterator<Item = CounterId> {
-    (0..printed::COUNTERS.len())
-        .filter_map(|i| u8::try_from(i).ok().map(CounterId::new))
-        .filter(move |id| printed::counter_print(*id).is_some_and(|p| p.place == place))
-        .flat_map(move |id| std::iter::repeat_n(id, counters.get(id) as usize))
+fn drawn(
+    counters: Counters,
+    place: Drawn,
+    prints: &Prints,
+) -> impl Iterator<Item = CounterId> + '_ {
+    prints
+        .counters()
+        .filter(move |(_, p)| p.place == place)
+        .flat_map(move |(id, _)| std::iter::repeat_n(id, counters.get(id) as usize))
 }

@@ -42,7 +42,7 @@ fn layout(rules: &Arc<Ruleset>, tile: TileId, rotation: Rotation) -> Arc<Layout>
         return l;
     }
     let t = rules.tile(tile);
-    let made = Arc::new(Layout::new(t.at(rotation), t.symbol));
+    let made = Arc::new(Layout::new(t.at(rotation), t.symbol, &rules.prints));
     let mut layouts = lock(&LAYOUTS);
     let Layouts { keep, made: all } = &mut *layouts;
     if !keep.iter().any(|r| Arc::ptr_eq(r, rules)) {

@@ -16,7 +16,7 @@
 
 use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
 use super::{Cache, figure_feature};
-use crate::data::printed::{self, Print};
+use crate::data::printed::{Print, Prints};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::figure::FigureKind;
@@ -120,7 +120,8 @@ fn road(out: &mut String, pts: &[Pt], colour: &str, width: f64) {
 }
 
 impl SvgTile {
-    fn new(layout: &Layout) -> SvgTile {
+    /// Draws a tile laid out as `layout`, its marks as `prints` draws them.
+    fn new(layout: &Layout, prints: &Prints) -> SvgTile {
         let mut b = String::new();
         b.push_str(r##"<rect width="100" height="100" fill="#86b95b"/>"##);
         let road_w = 2.0 * ROAD_HALF * TILE * 0.8;
@@ -210,7 +211,7 @@ impl SvgTile {
             );
         }
         for (p, _, id) in &layout.marks {
-            b.push_str(&print_svg(printed::counter_print(*id), *p));
+            b.push_str(&print_svg(prints.counter(*id), *p));
         }
         for (p, _) in &layout.pennants {
             let _ = write!(
@@ -224,10 +225,10 @@ impl SvgTile {
             );
         }
         for (p, _, id) in &layout.crests {
-            b.push_str(&print_svg(printed::counter_print(*id), *p));
+            b.push_str(&print_svg(prints.counter(*id), *p));
         }
         if let Some((s, p)) = layout.symbol {
-            b.push_str(&print_svg(printed::symbol_print(s), p));
+            b.push_str(&print_svg(prints.symbol(s), p));
         }
         b.push_str(r##"<rect width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.25"/>"##);
         SvgTile {
@@ -421,7 +422,9 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
 
     let mut cache: Cache<SvgTile> = Cache::default();
     for p in placed {
-        let t = cache.get(rules, p.tile, p.rotation, SvgTile::new);
+        let t = cache.get(rules, p.tile, p.rotation, |l| {
+            SvgTile::new(l, &rules.prints)
+        });
         let (ox, oy) = origin(p.pos);
         let _ = writeln!(
             s,
@@ -442,7 +445,11 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
     for f in game.figures() {
         let (id, feature) = figure_feature(game, f);
         let p = &placed[id as usize];
-        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
+        let layout = &cache
+            .get(rules, p.tile, p.rotation, |l| {
+                SvgTile::new(l, &rules.prints)
+            })
+            .layout;
         let spot = layout.spots[feature as usize];
         let field = matches!(layout.shapes[feature as usize], Shape::Field);
         let (ox, oy) = origin(p.pos);
@@ -491,7 +498,11 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             continue;
         };
         let p = &placed[id as usize];
-        let layout = &cache.get(rules, p.tile, p.rotation, SvgTile::new).layout;
+        let layout = &cache
+            .get(rules, p.tile, p.rotation, |l| {
+                SvgTile::new(l, &rules.prints)
+            })
+            .layout;
         let beside = piece
             .beside
             .and_then(|f| at.iter().find(|(id, _, _)| *id == f))
@@ -567,11 +578,13 @@ pub fn spot_point(game: &Game, pos: Pos, spot: Spot) -> Option<(f64, f64)> {
 /// The tile type `tile` of `rules` turned `rotation`, drawn alone as [`tile_body`] draws it,
 /// from the layout worked out once per process (a server draws the drawn tile at every step).
 pub fn ruleset_tile_body(rules: &Arc<Ruleset>, tile: TileId, rotation: Rotation) -> String {
-    SvgTile::new(&super::layout(rules, tile, rotation)).body
+    SvgTile::new(&super::layout(rules, tile, rotation), &rules.prints).body
 }
 
-/// One tile type turned `rotation`, drawn alone: the inside of a 100 × 100 SVG group, without
-/// the `<svg>` element (wrap it, or place it on a board).
-pub fn tile_body(tile: &TileType, rotation: Rotation) -> String {
-    SvgTile::new(&Layout::new(tile.at(rotation), tile.symbol)).body
+/// One tile type turned `rotation`, its marks as `prints` draws them (the table its tile set
+/// was read into), drawn alone: the inside of a 100 × 100 SVG group, without the `<svg>`
+/// element (wrap it, or place it on a board).
+pub fn tile_body(tile: &TileType, rotation: Rotation, prints: &Prints) -> String {
+    let layout = Layout::new(tile.at(rotation), tile.symbol, prints);
+    SvgTile::new(&layout, prints).body
 }

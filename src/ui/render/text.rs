@@ -24,7 +24,7 @@
 
 use super::layout::{Layout, Pt, Shape, to_path};
 use super::{Cache, figure_feature};
-use crate::data::printed::{self, Drawn, Print};
+use crate::data::printed::{Drawn, Print, Prints};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::geometry::Rotation;
@@ -136,7 +136,7 @@ fn road_char(dir: Pt) -> char {
 
 impl TextTile {
     /// Draws a laid-out tile.
-    pub(crate) fn new(layout: &Layout) -> TextTile {
+    pub(crate) fn new(layout: &Layout, prints: &Prints) -> TextTile {
         // Curves read best as corners, unless two of them would meet in the centre.
         let curves = layout
             .shapes
@@ -208,23 +208,18 @@ impl TextTile {
             mark(*p, Some(*f), '*', Style::Pennant);
         }
         for (p, f, id) in &layout.crests {
-            mark(
-                *p,
-                Some(*f),
-                letter(printed::counter_print(*id)),
-                Style::Crest,
-            );
+            mark(*p, Some(*f), letter(prints.counter(*id)), Style::Crest);
         }
         if let Some(p) = layout.garden {
             mark(p, None, 'G', Style::Garden);
         }
         for (p, f, id) in &layout.marks {
-            let print = printed::counter_print(*id);
+            let print = prints.counter(*id);
             let on = print.is_some_and(|m| m.place == Drawn::In).then_some(*f);
             mark(*p, on, letter(print), Style::Marker);
         }
         if let Some((s, p)) = layout.symbol {
-            mark(p, None, letter(printed::symbol_print(s)), Style::Symbol);
+            mark(p, None, letter(prints.symbol(s)), Style::Symbol);
         }
         TextTile { cells, spots, used }
     }
@@ -261,7 +256,8 @@ fn letter(print: Option<&Print>) -> char {
 /// holding the tile sees.
 pub fn tile(rules: &Ruleset, tile: TileId, rotation: Rotation) -> Vec<String> {
     let t = rules.tile(tile);
-    let text = TextTile::new(&Layout::new(t.at(rotation), t.symbol));
+    let prints = &rules.prints;
+    let text = TextTile::new(&Layout::new(t.at(rotation), t.symbol, prints), prints);
     text.cells
         .iter()
         .map(|row| row.iter().map(|c| c.0).collect())
@@ -355,7 +351,11 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     let mut cache: Cache<TextTile> = Cache::default();
     let mut tiles = Vec::with_capacity(placed.len());
     for p in placed {
-        let t = cache.get(rules, p.tile, p.rotation, TextTile::new).clone();
+        let t = cache
+            .get(rules, p.tile, p.rotation, |l| {
+                TextTile::new(l, &rules.prints)
+            })
+            .clone();
         if shown(p.pos) {
             let (ox, oy) = origin(p.pos.x, p.pos.y);
             for (r, row) in t.cells.iter().enumerate() {
@@ -509,17 +509,14 @@ fn tile_key(game: &Game) -> Vec<String> {
     if features().any(|f| f.kind == crate::model::tile::FeatureKind::Garden) {
         items.push("G garden".into());
     }
-    for (i, print) in printed::COUNTERS.iter().enumerate() {
-        let id = u8::try_from(i).map(crate::model::tile::CounterId::new);
-        if id.is_ok_and(|id| features().any(|f| f.counters.get(id) > 0)) {
+    let prints = &game.rules().prints;
+    for (id, print) in prints.counters() {
+        if features().any(|f| f.counters.get(id) > 0) {
             items.push(format!("{} {}", print.letter, print.key));
         }
     }
-    for (i, print) in printed::SYMBOLS.iter().enumerate() {
-        if tiles
-            .iter()
-            .any(|t| t.symbol.is_some_and(|s| s.index() == i))
-        {
+    for (symbol, print) in prints.symbols() {
+        if tiles.iter().any(|t| t.symbol == Some(symbol)) {
             items.push(format!("{} {}", print.letter, print.key));
         }
     }

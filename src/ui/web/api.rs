@@ -6,6 +6,7 @@ use super::seats::Role;
 use super::store::{self, Entry, NewGame, Store, StoreError, Upload};
 use super::view;
 use crate::data::library::{self, Kind};
+use crate::data::printed::Prints;
 use crate::data::ruleset::Ruleset;
 use crate::model::geometry::Rotation;
 use crate::model::tile::TileSet;
@@ -472,9 +473,7 @@ pub async fn tileset(Path(name): Path<String>) -> Answer {
         }
         let source = library::find(Kind::TileSet, &name, crate::data::files::Named::ByUser)
             .map_err(StoreError::Refused)?;
-        let set = TileSet::parse(&source.path, &source.text)
-            .map_err(|d| StoreError::Invalid(vec![d.render()]))?;
-        Ok(Json(tiles_json(&set)))
+        tiles_json(&source.path, &source.text)
     })
     .await
 }
@@ -491,15 +490,17 @@ pub async fn upload_tileset(Json(up): Json<Files>) -> Answer {
                 store::MAX_FILE_BYTES
             )));
         }
-        let set = TileSet::parse(std::path::Path::new(&file.name), &file.text)
-            .map_err(|d| StoreError::Invalid(vec![d.render()]))?;
-        Ok(Json(tiles_json(&set)))
+        tiles_json(std::path::Path::new(&file.name), &file.text)
     })
     .await
 }
 
-/// A tile set for the tile-set viewer.
-fn tiles_json(set: &TileSet) -> Value {
+/// A tile set for the tile-set viewer, read on its own (its marks drawn as it declares them),
+/// or its problem.
+fn tiles_json(file: &std::path::Path, text: &str) -> Result<Json<Value>, StoreError> {
+    let mut prints = Prints::default();
+    let set = TileSet::parse_over(file, text, &mut prints)
+        .map_err(|d| StoreError::Invalid(vec![d.render()]))?;
     let tiles: Vec<Value> = set
         .tiles
         .iter()
@@ -509,9 +510,11 @@ fn tiles_json(set: &TileSet) -> Value {
                 "alias": t.alias,
                 "count": t.count,
                 "tags": t.tags,
-                "svg": svg::tile_body(t, Rotation::ALL[0]),
+                "svg": svg::tile_body(t, Rotation::ALL[0], &prints),
             })
         })
         .collect();
-    json!({"name": set.name, "description": set.description, "tiles": tiles})
+    Ok(Json(
+        json!({"name": set.name, "description": set.description, "tiles": tiles}),
+    ))
 }
