@@ -12,10 +12,13 @@ pub const MAX_NAMES: usize = 16;
 /// The longest group or token name, in characters.
 pub const MAX_NAME: usize = 24;
 
-/// The tokens of every group, in the order scripts first named them: each group's tokens, each
-/// with how many every seat holds.
+/// One group's tokens, in the order scripts first named them, each with how many every seat
+/// holds.
+type Group = Vec<(String, Vec<u32>)>;
+
+/// The tokens of every group, in the order scripts first named the groups.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tokens(Vec<(String, Vec<(String, Vec<u32>)>)>);
+pub(crate) struct Tokens(Vec<(String, Group)>);
 
 impl Tokens {
     /// Sets how many `token`s of `group` seat `seat` (of `seats`) holds, naming the group and
