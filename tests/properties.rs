@@ -50,6 +50,8 @@ const RULESETS: &[&str] = &[
     "zman-abbot",
     "hig-tb",
     "zman-tb",
+    "hig-am",
+    "zman-am",
     "hig-full",
     "zman-full",
     "dungeon-full",

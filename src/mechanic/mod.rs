@@ -3,6 +3,7 @@
 //! pipeline calls at the phases it hooks.
 
 pub mod abbot;
+pub mod am;
 pub mod base;
 pub mod count;
 pub mod ic;

@@ -1,0 +1,300 @@
+//! Abbey & Mayor (`[mechanics] abbey_mayor`, RULES-MORE.md §2): the mayor's strength (AM-7..AM-9),
+//! the wagon's move after scoring (AM-10..AM-14), their P&D answers (RULES-MORE.md §5), the
+//! `[am]` toggles and the `abbey-mayor` tile set (TILES-MORE.md §2). Each record under
+//! `tests/records/am/` says its scenario and expected outcome in its header.
+
+use castellan::data::ruleset::Ruleset;
+use castellan::engine::action::Action;
+use castellan::engine::event::{Event, ReturnReason};
+use castellan::engine::game::Game;
+use castellan::engine::refusal::RuleId;
+use castellan::mechanic::am::vocabulary::{AmAction, AmDecision, AmEvent};
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Spot};
+use castellan::model::tile::{FeatureKind, TileSet, TileType};
+use castellan::record::{self, Record};
+
+mod common;
+use common::{before, kind, run, scored};
+
+const A: usize = 0;
+const B: usize = 1;
+
+fn load(name: &str) -> Record {
+    common::record("am", name)
+}
+
+fn mayor() -> FigureKind {
+    kind("mayor")
+}
+
+fn wagon() -> FigureKind {
+    kind("wagon")
+}
+
+/// Where each figure of `kind` stands: (owner, tile, canonical spot), sorted.
+fn standing(game: &Game, kind: FigureKind) -> Vec<(usize, Pos, Spot)> {
+    let mut at: Vec<_> = (game.figures().iter())
+        .filter(|f| f.kind == kind)
+        .map(|f| {
+            let (pos, spot) = game.figure_spot(f);
+            (f.owner, pos, spot)
+        })
+        .collect();
+    at.sort();
+    at
+}
+
+fn wagon_to(x: i32, y: i32, spot: &str) -> Action {
+    AmAction::Wagon {
+        pos: Pos::new(x, y),
+        spot: Spot::parse(spot).expect("spot"),
+    }
+    .into()
+}
+
+/// AM-E1 (AM-8, AM-9): the mayor's strength is the city's 3 pennants, more than B's two
+/// followers; the city pays its base value 16 to A alone.
+#[test]
+fn e1_mayor_strength_is_the_pennants() {
+    let replay = run(&load("e1-mayor-pennants"));
+    let last = &replay.events;
+    assert_eq!(common::completed(last), vec![(FeatureKind::City, 5)]);
+    assert_eq!(scored(last), vec![(A, 16, FeatureKind::City)]);
+    assert_eq!(replay.game.scores(), &[16, 0]);
+    // Everyone went home (B-M3): no figure on the board, full supplies.
+    assert!(replay.game.figures().is_empty());
+    assert_eq!(replay.game.supply(A, mayor()), 1);
+    assert_eq!(replay.game.supply(B, FigureKind::Follower), 7);
+}
+
+/// AM-E2 (AM-8): a mayor in a city without pennants has strength 0: alone it scores nothing,
+/// and goes home with the completed city.
+#[test]
+fn e2_mayor_without_pennants_scores_nothing() {
+    let replay = run(&load("e2-mayor-no-pennants"));
+    assert_eq!(
+        common::completed(&replay.events),
+        vec![(FeatureKind::City, 2)]
+    );
+    assert_eq!(scored(&replay.events), vec![]);
+    assert_eq!(replay.game.scores(), &[0, 0]);
+    assert_eq!(standing(&replay.game, mayor()), vec![]);
+    assert_eq!(replay.game.supply(A, mayor()), 1);
+}
+
+/// `am.mayor.zero_strength_scores = true` (house rule, AM-8): the same city pays A, whose mayor
+/// is the only figure there.
+#[test]
+fn e2_zero_strength_mayor_scores_under_the_house_rule() {
+    let replay = run(&common::under(
+        load("e2-mayor-no-pennants"),
+        "am-zero-mayor-scores.toml",
+    ));
+    assert_eq!(scored(&replay.events), vec![(A, 4, FeatureKind::City)]);
+    assert_eq!(replay.game.scores(), &[4, 0]);
+}
+
+/// AM-7: the mayor stands on cities only; on a road or field it is refused by its figure row,
+/// and the game is unchanged.
+#[test]
+fn mayor_goes_on_cities_only() {
+    let mut game = before(load("e5-wagon-moves"), 1);
+    let saved = record::write(&game, "x");
+    let on_road = Action::Deploy {
+        pos: Pos::new(-1, 0),
+        spot: Spot::parse("E").expect("spot"),
+        figure: mayor(),
+    };
+    let err = game.apply(&on_road).expect_err("a mayor on a road");
+    assert_eq!(err.rule(), Some(RuleId("figures.stands_on")));
+    assert_eq!(record::write(&game, "x"), saved);
+    assert!(!game.legal().iter().any(|a| matches!(a,
+        Action::Deploy { figure, .. } if *figure == mayor())));
+}
+
+/// AM-10: the wagon never goes on a field.
+#[test]
+fn wagon_never_on_a_field() {
+    let mut game = before(load("e5-wagon-moves"), 1);
+    let on_field = Action::Deploy {
+        pos: Pos::new(-1, 0),
+        spot: Spot::parse("NL").expect("spot"),
+        figure: wagon(),
+    };
+    let err = game.apply(&on_field).expect_err("a wagon on a field");
+    assert_eq!(err.rule(), Some(RuleId("figures.stands_on")));
+}
+
+/// AM-E5 (AM-11, AM-13): the wagon's road is completed and scored (4 to A); A is then asked,
+/// the one destination is the empty incomplete city on a diagonal tile (C2), and the wagon
+/// moves there straight from supply.
+#[test]
+fn e5_wagon_moves_on_after_scoring() {
+    let record = load("e5-wagon-moves");
+    let asked = before(record.clone(), 6);
+    let decision = asked.decision();
+    assert_eq!(decision.player, A);
+    assert_eq!(
+        AmDecision::of(&decision.kind),
+        Some(AmDecision::Wagon { x: -1, y: 0 })
+    );
+    assert_eq!(asked.legal(), vec![wagon_to(0, -1, "N"), Action::Pass]);
+    // The wagon went home with its road first (B-M3), then waits in supply.
+    assert_eq!(asked.scores(), &[4, 0]);
+    assert_eq!(asked.supply(A, wagon()), 1);
+
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(0, -1), Spot::parse("N").expect("spot"))]
+    );
+    assert_eq!(replay.game.supply(A, wagon()), 0);
+    assert_eq!(replay.game.scores(), &[4, 0]);
+    assert!(replay.events.iter().any(|e| AmEvent::of(e)
+        == Some(AmEvent::WagonMoved {
+            player: A,
+            feature: FeatureKind::City,
+            x: 0,
+            y: -1,
+            spot: Spot::parse("N").expect("spot"),
+        })));
+    // The turn passed to B after the move.
+    assert_eq!(replay.game.active(), B);
+}
+
+/// AM-12: passing keeps the wagon in supply; a move elsewhere than the listed features is
+/// refused (AM-11) and changes nothing.
+#[test]
+fn wagon_pass_keeps_it_home_and_bad_moves_are_refused() {
+    let mut game = before(load("e5-wagon-moves"), 6);
+    let saved = record::write(&game, "x");
+    // The road it left is complete (Q-AM3), the tile's fields are no destination (AM-10).
+    for bad in [
+        wagon_to(1, 0, "W"),
+        wagon_to(-1, 0, "NL"),
+        wagon_to(5, 5, "N"),
+    ] {
+        let err = game.apply(&bad).expect_err("refused");
+        assert_eq!(err.rule(), Some(RuleId("AM-11")), "{bad:?}");
+        assert_eq!(record::write(&game, "x"), saved);
+    }
+    game.apply(&Action::Pass).expect("pass");
+    assert_eq!(standing(&game, wagon()), vec![]);
+    assert_eq!(game.supply(A, wagon()), 1);
+    assert_eq!(game.active(), B);
+}
+
+/// AM-12, Q-AM2: two wagons scored by one tile decide in turn order from the active player
+/// (B, then A), each after all the scoring; both roads' owners scored 5 first.
+#[test]
+fn wagons_decide_in_turn_order_from_the_active_player() {
+    let record = load("wagons-turn-order");
+    let first = before(record.clone(), 8);
+    assert_eq!(first.scores(), &[5, 5]);
+    assert_eq!(first.decision().player, B);
+    assert_eq!(
+        AmDecision::of(&first.decision().kind),
+        Some(AmDecision::Wagon { x: 3, y: 0 })
+    );
+    let second = before(record.clone(), 9);
+    assert_eq!(second.decision().player, A);
+    let replay = run(&record);
+    let n = Spot::parse("N").expect("spot");
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(0, -1), n), (B, Pos::new(3, -1), n)]
+    );
+}
+
+/// RULES-MORE.md §5: the mayor and the wagon are knights for the princess,
+/// may use the portal, are followers for the fairy and are of flesh and blood for the dragon's
+/// menu, by their rows in `hig-am` and `zman-am`.
+#[test]
+fn pd_reads_the_mayor_and_wagon_rows() {
+    for name in ["hig-am", "zman-am"] {
+        let rules = Ruleset::load(name).expect(name);
+        for figure in [mayor(), wagon()] {
+            let row = rules.figures.row(figure).expect("row");
+            assert_eq!(row.per_player, 1, "{name}");
+            for ability in ["princess", "portal", "fairy"] {
+                assert!(row.can(ability), "{name}: {figure:?} {ability}");
+            }
+            assert!(row.has_tag("flesh_and_blood") && row.has_tag("follower"));
+        }
+    }
+}
+
+/// the dragon eats a wagon (it goes home `eaten`), which is no scoring, so no move
+/// is offered. Checked on random `hig-am` games: every `wagon_move` decision follows a wagon
+/// that went home `scored` that turn.
+#[test]
+fn only_scored_wagons_are_offered_a_move() {
+    let rules = Ruleset::load("hig-am").expect("hig-am");
+    for seed in 0..20 {
+        let setup = castellan::engine::game::Setup::new(vec!["A".into(), "B".into()], seed);
+        let (mut game, _) = Game::new(rules.clone(), setup).expect("game");
+        let mut rng = seed;
+        let mut scored_wagons = 0u32;
+        while !game.is_over() {
+            let legal = game.legal();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = legal[(rng >> 33) as usize % legal.len()];
+            let events = game.apply(&pick).expect("legal");
+            for e in &events {
+                if let Event::FigureReturned { figure, reason, .. } = e {
+                    if *figure == wagon() && *reason == ReturnReason::Scored {
+                        scored_wagons += 1;
+                    }
+                }
+            }
+            if AmDecision::of(&game.decision().kind).is_some() {
+                assert!(
+                    scored_wagons > 0,
+                    "seed {seed}: a move without a scored wagon"
+                );
+                scored_wagons = scored_wagons.saturating_sub(1);
+            }
+        }
+    }
+}
+
+/// `am.wagon.move = "C1"` is refused with its place until the tiles carry wagon links.
+#[test]
+fn c1_wagon_move_is_refused_with_its_place() {
+    let err = common::written(
+        "am",
+        "c1",
+        "[mechanics]\nabbey_mayor = true\n[am.wagon]\nmove = \"C1\"\n",
+    )
+    .expect_err("C1 refused");
+    let text = err.to_string();
+    assert!(text.contains("c1.toml:6:"), "{text}");
+    assert!(text.contains("C1"), "{text}");
+}
+
+/// TILES-MORE.md §2 and §5: 12 land tiles of 12 types, 6 pennants on 5 tiles, 1 monastery; the
+/// three-edge road of `AM/Rrr` is one road reaching N, E and W.
+#[test]
+fn the_abbey_mayor_tiles() {
+    let path = common::root().join("tiles/abbey-mayor.toml");
+    let src = std::fs::read_to_string(&path).expect("the tile file reads");
+    let set = TileSet::parse(&path, &src).unwrap_or_else(|e| panic!("{e}"));
+    let tiles = &set.tiles;
+    assert_eq!(tiles.len(), 12);
+    assert_eq!(tiles.iter().map(|t| t.count).sum::<u32>(), 12);
+    let pennants =
+        |t: &TileType| -> u32 { t.features().iter().map(|f| u32::from(f.pennants)).sum() };
+    let with: Vec<u32> = tiles.iter().map(pennants).filter(|&p| p > 0).collect();
+    assert_eq!((with.len(), with.iter().sum::<u32>()), (5, 6));
+    assert_eq!(tiles.iter().filter(|t| t.has_cloister()).count(), 1);
+    let rrr = tiles.iter().find(|t| &*t.id == "AM/Rrr").expect("AM/Rrr");
+    let roads: Vec<u8> = (rrr.features().iter())
+        .filter(|f| f.kind == FeatureKind::Road)
+        .map(|f| f.edges)
+        .collect();
+    // One road on edges N (bit 0), E (bit 1) and W (bit 3).
+    assert_eq!(roads, vec![0b1011]);
+}
