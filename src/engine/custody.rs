@@ -36,7 +36,7 @@ impl Game {
     }
 
     /// Takes one of `owner`'s figures of `kind` from the supply into `holder`'s custody.
-    pub(crate) fn into_custody(
+    pub(crate) fn hold_in_custody(
         &mut self,
         holder: usize,
         owner: usize,
@@ -55,7 +55,7 @@ impl Game {
     }
 
     /// Frees one of `owner`'s figures of `kind` from `holder`'s custody to its owner's supply.
-    pub(crate) fn out_of_custody(
+    pub(crate) fn free_from_custody(
         &mut self,
         holder: usize,
         owner: usize,

@@ -1014,7 +1014,7 @@ impl Game {
             } => {
                 let (p, kind, _) = self.seat_kind(player, &kind)?;
                 let holder = self.seat(holder)?;
-                self.out_of_custody(holder, p, kind)?;
+                self.free_from_custody(holder, p, kind)?;
                 events.push(Event::FigureFreed {
                     script: Arc::clone(script),
                     player: p,
@@ -1150,7 +1150,7 @@ impl Game {
                 (p, kind)
             }
         };
-        self.into_custody(holder, p, kind)?;
+        self.hold_in_custody(holder, p, kind)?;
         events.push(Event::FigureInCustody {
             script: Arc::clone(script),
             player: p,

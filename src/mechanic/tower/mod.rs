@@ -297,7 +297,7 @@ impl Tower {
             }
             _ => return,
         };
-        if owner != captor && g.into_custody(captor, owner, kind).is_ok() {
+        if owner != captor && g.hold_in_custody(captor, owner, kind).is_ok() {
             exchange(g, captor, owner, kind, events);
         }
     }
@@ -306,7 +306,7 @@ impl Tower {
     fn ransom(g: &mut Game, holder: usize, figure: FigureKind, events: &mut Vec<Event>) {
         let player = g.active;
         let points = TowerRules::of(&g.rules).ransom_points;
-        if g.out_of_custody(holder, player, figure).is_err() {
+        if g.free_from_custody(holder, player, figure).is_err() {
             return;
         }
         g.scores[player] -= points;
@@ -420,8 +420,8 @@ fn exchange(g: &mut Game, captor: usize, owner: usize, kind: FigureKind, events:
     let Some(back) = back else {
         return;
     };
-    if g.out_of_custody(captor, owner, kind).is_ok()
-        && g.out_of_custody(owner, captor, back).is_ok()
+    if g.free_from_custody(captor, owner, kind).is_ok()
+        && g.free_from_custody(owner, captor, back).is_ok()
     {
         events.push(
             TowerEvent::Exchanged {
@@ -552,7 +552,7 @@ impl Mechanic for Tower {
     fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {
         for (holder, player, figure, n) in g.prisoners() {
             for _ in 0..n {
-                if g.out_of_custody(holder, player, figure).is_ok() {
+                if g.free_from_custody(holder, player, figure).is_ok() {
                     events.push(
                         TowerEvent::Released {
                             player,
