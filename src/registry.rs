@@ -8,8 +8,8 @@
 //! cathedrals (they change what the base game pays), The Princess & the Dragon (the volcano,
 //! the princess before the dragon when both act right after the tile, the dragon, the fairy,
 //! the portal), the abbot's recall, Traders & Builders (its builders and pigs follow the P&D
-//! figures' moves), and the ruleset's scripts last (their hooks see what the built-in rules
-//! did).
+//! figures' moves), Abbey & Mayor, The Tower, and the ruleset's scripts last (their hooks see
+//! what the built-in rules did).
 //!
 //! Loading a ruleset reads every family's switches and section ([`Ruleset::load`]); starting a
 //! game asks each family for its mechanics ([`mechanics`]), each kept with the family whose
@@ -28,7 +28,7 @@ use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::Mechanics;
 use crate::engine::show::Presenter;
 use crate::engine::vocabulary::Vocabulary;
-use crate::mechanic::{Family, abbot, am, base, count, ic, pd, tb};
+use crate::mechanic::{Family, abbot, am, base, count, ic, pd, tb, tower};
 use crate::script::mechanic::ScriptMechanic;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -42,6 +42,7 @@ pub const FAMILIES: &[Family] = &[
     abbot::FAMILY,
     tb::FAMILY,
     am::FAMILY,
+    tower::FAMILY,
 ];
 
 /// The families' parts of a ruleset (switches and sections), for the ruleset loader.

@@ -15,6 +15,7 @@ use castellan::engine::game::{Game, RuleError, Setup};
 use castellan::mechanic::pd::Fairy;
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::mechanic::tb::vocabulary::TbEvent;
+use castellan::mechanic::tower::vocabulary::TowerEvent;
 use castellan::model::figure::{Figure, FigureKind};
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::model::tile::TileId;
@@ -52,6 +53,8 @@ const RULESETS: &[&str] = &[
     "zman-tb",
     "hig-am",
     "zman-am",
+    "hig-tower",
+    "zman-tower",
     "hig-full",
     "zman-full",
     "dungeon-full",
@@ -540,8 +543,9 @@ proptest! {
 
     /// RULES.md B-C2, B-F4, B-M3, CO-1, §1.10: each of a player's figures (followers, big
     /// followers, abbots: every row of the figure table) is always on the board, in supply,
-    /// held by a script (any kind: the dungeon) or (followers of any kind, CT-6) in the City of Carcassonne, and
-    /// together there are exactly the row's `per_player` of each kind.
+    /// held by a script (any kind: the dungeon), in a player's custody or on a tower (The
+    /// Tower's prisoners and tower tops, RULES-MORE.md TW-5, TW-9: counted by `held_of`) or
+    /// (followers of any kind, CT-6) in the City of Carcassonne, and together there are exactly the row's `per_player` of each kind.
     #[test]
     fn followers_are_conserved(spec in specs()) {
         let rows = spec.rules().rules.figures.rows().to_vec();
@@ -608,16 +612,22 @@ proptest! {
         prop_assert_eq!(total, printed);
     }
 
-    /// RULES.md §1.6–§1.9, B-M2, FA7–FA8: points are only ever added, so no score falls; the
-    /// final scores are the sum of the `Scored`, `FairyPoint`, `GoodsMajority` and `ScriptScored`
-    /// events and are
-    /// what `GameEnded` reports.
+    /// RULES.md §1.6–§1.9, B-M2, FA7–FA8: points are only ever added, so no score falls but by
+    /// a ransom (The Tower, RULES-MORE.md TW-8: the owner pays his captor); the final scores
+    /// are the sum of the `Scored`, `FairyPoint`, `GoodsMajority` and `ScriptScored` events and
+    /// the ransoms' transfers, and are what `GameEnded` reports.
     #[test]
     fn scores_never_fall(spec in specs()) {
         let mut previous = vec![0u32; spec.players];
-        let (game, log) = play(&spec, |game, _| {
+        let (game, log) = play(&spec, |game, events| {
+            let mut paid = vec![0u32; spec.players];
+            for e in events {
+                if let Some(TowerEvent::Ransomed { player, points, .. }) = TowerEvent::of(e) {
+                    paid[player] += points;
+                }
+            }
             for (p, (now, before)) in game.scores().iter().zip(&previous).enumerate() {
-                prop_assert!(now >= before, "player {}'s score fell from {} to {}", p, before, now);
+                prop_assert!(now + paid[p] >= *before, "player {}'s score fell from {} to {}", p, before, now);
             }
             previous = game.scores().to_vec();
             Ok(())
@@ -636,6 +646,12 @@ proptest! {
                 _ => {
                     if let Some(TbEvent::GoodsMajority { player, points, .. }) = TbEvent::of(e) {
                         summed[player] += points;
+                    }
+                    if let Some(TowerEvent::Ransomed { player, holder, points, .. }) =
+                        TowerEvent::of(e)
+                    {
+                        summed[player] -= points;
+                        summed[holder] += points;
                     }
                 }
             }

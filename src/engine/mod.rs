@@ -3,6 +3,7 @@
 
 pub mod action;
 pub mod budget;
+pub mod custody;
 pub mod event;
 pub mod family;
 pub mod fault;

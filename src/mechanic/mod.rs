@@ -9,6 +9,7 @@ pub mod count;
 pub mod ic;
 pub mod pd;
 pub mod tb;
+pub mod tower;
 
 use crate::engine::family::Descriptor;
 use crate::engine::show::Presenter;

@@ -36,11 +36,6 @@ pub(crate) struct ScriptState {
     asks: (u32, u32),
     /// The scripts' hidden bags: by name, each token with how many are in it.
     pub(crate) bags: BTreeMap<String, BTreeMap<String, u32>>,
-    /// Figures in a player's custody: (holder, owner, the kind's place in the figure table)
-    /// and how many.
-    pub(crate) custody: BTreeMap<(usize, usize, usize), u8>,
-    /// Figures put on tiles and corners: owner, the kind's place in the figure table, place.
-    pub(crate) placed: Vec<(usize, usize, crate::model::figure::Place)>,
     /// The turn in which a script gave its player another turn right after it
     /// (`give_extra_turn()`).
     pub(crate) extra_turn: Option<u32>,
@@ -722,32 +717,21 @@ impl Game {
     }
 
     /// Figures of every kind of `player` that scripts keep off the features (a variant's
-    /// hiding place, any player's custody, a tile or a corner).
+    /// hiding place), with those in any player's custody, on a tile or at a corner.
     pub fn held(&self, player: usize) -> u32 {
         let own = (self.scripts().and_then(|s| s.held.get(player)))
             .map_or(0, |h| h.iter().map(|n| u32::from(*n)).sum());
-        let custody = self.scripts().map_or(0, |s| {
-            s.custody
-                .iter()
-                .filter(|((_, owner, _), _)| *owner == player)
-                .map(|(_, n)| u32::from(*n))
-                .sum()
-        });
-        let placed = self.scripts().map_or(0, |s| {
-            let mine = s.placed.iter().filter(|f| f.0 == player);
-            u32::try_from(mine.count()).unwrap_or(u32::MAX)
-        });
-        own + custody + placed
+        own + self.kept_off_features(player, None)
     }
 
-    /// Figures of `player` of `kind` that scripts keep off the features (held, in any
-    /// player's custody, on a tile or at a corner).
+    /// Figures of `player` of `kind` that scripts keep off the features, with those in any
+    /// player's custody, on a tile or at a corner.
     pub fn held_of(&self, player: usize, kind: FigureKind) -> u8 {
         let Some((i, _)) = self.rules.figures.find(kind) else {
             return 0;
         };
-        self.held_at(player, i)
-            .saturating_add(self.kept_elsewhere(player, i))
+        let kept = u8::try_from(self.kept_off_features(player, Some(i))).unwrap_or(u8::MAX);
+        self.held_at(player, i).saturating_add(kept)
     }
 
     /// The tokens scripts say players hold, if a script ever said so.
@@ -1049,24 +1033,9 @@ impl Game {
                 kind,
                 holder,
             } => {
-                let (p, kind, i) = self.seat_kind(player, &kind)?;
+                let (p, kind, _) = self.seat_kind(player, &kind)?;
                 let holder = self.seat(holder)?;
-                let held = self
-                    .scripts_mut()
-                    .custody
-                    .entry((holder, p, i))
-                    .or_default();
-                if *held == 0 {
-                    return Err(format!(
-                        "player {holder} holds no {} of player {p}",
-                        kind.noun()
-                    ));
-                }
-                *held -= 1;
-                if *held == 0 {
-                    self.scripts_mut().custody.remove(&(holder, p, i));
-                }
-                self.supply[p][i] += 1;
+                self.free_from_custody(holder, p, kind)?;
                 events.push(Event::FigureFreed {
                     script: Arc::clone(script),
                     player: p,
@@ -1202,17 +1171,7 @@ impl Game {
                 (p, kind)
             }
         };
-        let (_, i) = figure_kind(self, kind.name())?;
-        if self.supply[p][i] == 0 {
-            return Err(format!("player {p} has no {} in supply", kind.noun()));
-        }
-        self.supply[p][i] -= 1;
-        let held = self
-            .scripts_mut()
-            .custody
-            .entry((holder, p, i))
-            .or_default();
-        *held = held.saturating_add(1);
+        self.hold_in_custody(holder, p, kind)?;
         events.push(Event::FigureInCustody {
             script: Arc::clone(script),
             player: p,
@@ -1220,35 +1179,6 @@ impl Game {
             figure: kind,
         });
         Ok(())
-    }
-
-    /// The figures in `holder`'s custody: each owner and kind with how many, in seat and
-    /// figure-table order.
-    pub fn custody(&self, holder: usize) -> Vec<(usize, FigureKind, u8)> {
-        let Some(state) = self.scripts() else {
-            return Vec::new();
-        };
-        let rows = self.rules.figures.rows();
-        state
-            .custody
-            .range((holder, 0, 0)..(holder + 1, 0, 0))
-            .filter_map(|(&(_, owner, i), n)| rows.get(i).map(|r| (owner, r.kind, *n)))
-            .collect()
-    }
-
-    /// Figures of `player` of the kind at `i` of the figure table in anyone's custody or on
-    /// a tile or corner.
-    fn kept_elsewhere(&self, player: usize, i: usize) -> u8 {
-        self.scripts().map_or(0, |s| {
-            let custody: u8 = s
-                .custody
-                .iter()
-                .filter(|((_, owner, k), _)| *owner == player && *k == i)
-                .map(|(_, n)| *n)
-                .sum();
-            let placed = s.placed.iter().filter(|f| f.0 == player && f.1 == i);
-            custody.saturating_add(u8::try_from(placed.count()).unwrap_or(u8::MAX))
-        })
     }
 
     /// Whether this turn is half of a double turn: 2 in the turn a mechanic gave, 1 in a turn

@@ -107,24 +107,10 @@ impl Game {
             }
             _ => {}
         }
-        let taken = self
-            .scripts()
-            .is_some_and(|s| s.placed.iter().any(|f| f.2 == place));
-        if taken {
+        if self.figure_at_place(place).is_some() {
             return Err("a figure already stands there".into());
         }
         Ok(())
-    }
-
-    /// The figures scripts put on tiles and corners: owner, kind and place, in the order they
-    /// were put.
-    pub fn placed_figures(&self) -> Vec<(usize, crate::model::figure::FigureKind, Place)> {
-        let rows = self.rules.figures.rows();
-        let placed = self.scripts().map_or(&[][..], |s| &s.placed[..]);
-        placed
-            .iter()
-            .filter_map(|&(owner, i, place)| rows.get(i).map(|r| (owner, r.kind, place)))
-            .collect()
     }
 
     /// `place_figure(p, kind, place)`: one of `p`'s figures of `kind` from the supply to
@@ -135,18 +121,14 @@ impl Game {
         (player, kind, place): (i64, &str, Place),
         events: &mut Vec<Event>,
     ) -> Result<(), String> {
-        let (p, kind, i) = self.seat_kind(player, kind)?;
+        let (p, kind, _) = self.seat_kind(player, kind)?;
         self.check_place(place)?;
-        if self.supply[p][i] == 0 {
-            return Err(format!("player {p} has no {} in supply", kind.noun()));
-        }
-        if self.scripts().is_some_and(|s| s.placed.len() >= MAX_PLACED) {
+        if self.placed_count() >= MAX_PLACED {
             return Err(format!(
                 "at most {MAX_PLACED} figures stand on tiles and corners"
             ));
         }
-        self.supply[p][i] -= 1;
-        self.scripts_mut().placed.push((p, i, place));
+        self.put_at(p, kind, place)?;
         let (pos, corner) = unplace(place);
         events.push(Event::FigurePlaced {
             script: Arc::clone(script),
@@ -166,14 +148,9 @@ impl Game {
         place: Place,
         events: &mut Vec<Event>,
     ) -> Result<(), String> {
-        let placed = &mut self.scripts_mut().placed;
-        let at = placed
-            .iter()
-            .position(|f| f.2 == place)
+        let (p, kind) = self
+            .lift_from(place)
             .ok_or("no figure a script put stands there")?;
-        let (p, i, _) = placed.remove(at);
-        self.supply[p][i] += 1;
-        let kind = self.rules.figures.rows()[i].kind;
         let (pos, corner) = unplace(place);
         events.push(Event::FigureLifted {
             script: Arc::clone(script),

@@ -10,8 +10,8 @@ use crate::model::geometry::{Pos, Spot};
 use crate::model::tile::FeatureKind;
 use std::fmt;
 
-/// Abbey & Mayor's family id (the Count has 1, P&D 2, Traders & Builders 3, the Abbot 4; 5 is
-/// left to The Tower, written at the same time).
+/// Abbey & Mayor's family id (the Count has 1, P&D 2, Traders & Builders 3, the Abbot 4, The
+/// Tower 5).
 pub const ID: MechanicId = MechanicId(6);
 
 /// Abbey & Mayor's vocabulary.

@@ -13,7 +13,7 @@ use crate::engine::refusal::RuleId;
 use crate::mechanic::pd::rules::PdRules;
 use crate::mechanic::pd::vocabulary::{EATEN, sent_home};
 use crate::model::feature::SegId;
-use crate::model::figure::Figure;
+use crate::model::figure::{Figure, Place};
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::TileId;
 use std::ops::Range;
@@ -212,7 +212,8 @@ fn open_edges(g: &Game) -> u8 {
 
 /// The dragon eats every figure on the tile at `pos` that is on its menu (D7,
 /// `pd.dragon.menu`: the figure table's tags `follower`, `builder`, `pig`, `flesh_and_blood`),
-/// unless a mechanic protects it (the fairy, FA6) or keeps some figures off the menu.
+/// unless a mechanic protects it (the fairy, FA6) or keeps some figures off the menu; a
+/// figure standing on the tile itself (on no feature) is eaten the same way.
 pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let Some(tile) = g.board.at(pos) else {
         return;
@@ -222,6 +223,44 @@ pub fn eat(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     let segs = g.tile_segs(tile);
     if g.figures.iter().any(|f| segs.contains(&f.seg)) {
         eat_on(g, pos, segs, events);
+    }
+    if g.figure_at_place(Place::Tile(pos)).is_some() {
+        eat_on_tile(g, pos, events);
+    }
+}
+
+/// The figure table's tags the dragon's menu eats (D7, `pd.dragon.menu`).
+fn menu(g: &Game) -> &'static [&'static str] {
+    match PdRules::of(&g.rules).dragon.menu {
+        Menu::Followers => &["follower"][..],
+        Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],
+        Menu::FleshAndBlood => &["flesh_and_blood"][..],
+    }
+}
+
+/// [`eat`] of the figure standing on the tile at `pos` itself, on no feature (a follower on
+/// top of a tower, RULES-MORE.md X-1), when it is on the menu and nothing protects the tile.
+#[inline(never)]
+fn eat_on_tile(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
+    if g.mechanics.on(Hooks::ROAMER).any(|m| m.protects(g, pos)) {
+        return;
+    }
+    let Some((_, kind)) = g.figure_at_place(Place::Tile(pos)) else {
+        return;
+    };
+    let menu = menu(g);
+    let table = &g.rules.figures;
+    if !(table.row(kind)).is_some_and(|r| menu.iter().any(|t| r.has_tag(t))) {
+        return;
+    }
+    if let Some((player, figure)) = g.lift_from(Place::Tile(pos)) {
+        events.push(Event::FigureReturned {
+            player,
+            figure,
+            x: pos.x,
+            y: pos.y,
+            reason: sent_home(EATEN),
+        });
     }
 }
 
@@ -233,11 +272,7 @@ fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
         return;
     }
     let on_tile = |f: &Figure| segs.contains(&f.seg);
-    let menu = match PdRules::of(&g.rules).dragon.menu {
-        Menu::Followers => &["follower"][..],
-        Menu::FollowersBuilderPig => &["follower", "builder", "pig"][..],
-        Menu::FleshAndBlood => &["flesh_and_blood"][..],
-    };
+    let menu = menu(g);
     let table = &g.rules.figures;
     let mut eaten: Vec<u32> = g
         .figures

@@ -1,0 +1,575 @@
+//! The Tower (expansion 4; RULES-MORE.md §1, TW-1 to TW-10): tiles with a tower foundation
+//! (tag `tower_foundation`, `tiles/tower.toml`), floors each player builds on any foundation or
+//! open tower, followers that close a tower from its top, and the capture a new floor allows.
+//!
+//! A floor or a follower on a tower answers the base game's deployment, as the abbot's recall
+//! does, so it is the turn's one deploy action (TW-2, RULES.md §2.1: no fairy move that turn)
+//! and it comes before the dragon moves. A follower on top of a tower stands on the tile,
+//! not on a feature (`engine::custody`'s places): it scores nothing and no princess removes it
+//! (TW-9, X-10). A capture takes a follower within the tower's reach into the captor's custody
+//! (`engine::custody`), where it stays until exchanged (TW-7), bought back (TW-8) or the game
+//! ends (TW-10). The fairy protects from the dragon only, not from a capture.
+
+pub mod rules;
+pub mod show;
+pub mod vocabulary;
+
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Reader, Switch};
+use crate::engine::action::{Action, Decision};
+use crate::engine::event::Event;
+use crate::engine::family::{Descriptor, Lineup};
+use crate::engine::game::{Game, RuleError};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
+use crate::engine::refusal::RuleId;
+use crate::mechanic::Family;
+use crate::mechanic::base::DEPLOY;
+use crate::model::figure::{FigureKind, Place};
+use crate::model::geometry::{Edge, Pos};
+use rules::TowerRules;
+use vocabulary::{TowerAction, TowerDecision, TowerEvent};
+
+/// The Tower as the registry lists it: `[mechanics] tower`, its `[tower]` section, its floors,
+/// captures and ransoms.
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "tower",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "tower",
+                default: false,
+            }],
+            section: Some(&Reader::<TowerRules>::NEW),
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &[],
+        build,
+    },
+    show: Some(&show::Show),
+    script: None,
+};
+
+/// The tag of a tile with a tower foundation (TW-C1).
+pub const FOUNDATION: &str = "tower_foundation";
+
+/// Its decision codes.
+const CAPTURE: u8 = 0;
+const RANSOM: u8 = 1;
+
+/// Puts the Tower into the game's list when `[mechanics] tower` is on: it answers the base
+/// game's deployment and asks its own capture and ransom.
+fn build(rules: &Ruleset, list: &mut Lineup) {
+    if !rules.switched_on("tower") {
+        return;
+    }
+    let Some(base) = list.index_of("base") else {
+        return;
+    };
+    let classes = &TowerRules::of(rules).top_figures;
+    let top = (rules.figures.rows().iter())
+        .filter(|r| r.follower.as_ref().is_some_and(|c| classes.contains(c)))
+        .map(|r| r.kind)
+        .collect();
+    list.push(Tower {
+        id: list.next(),
+        deploy: Asked {
+            by: base,
+            kind: DEPLOY,
+        },
+        top,
+    });
+}
+
+/// One tower: its tile, its floors, and whether a capture of its top left it closed for good
+/// (`tower.reopen_after_capture = false`, Q-TW2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TowerAt {
+    /// The tile with the foundation.
+    pub pos: Pos,
+    /// Floors on it (0: an empty foundation).
+    pub height: u8,
+    /// Closed for good after its top figure was captured.
+    pub sealed: bool,
+}
+
+/// The Tower's own state.
+#[derive(Clone, Debug, Default)]
+pub struct Towers {
+    /// Every foundation on the board, in the order laid.
+    pub towers: Vec<TowerAt>,
+    /// Each player's floors left (TW-C3).
+    pub floors: Vec<u8>,
+    /// The tower a floor was just put on, which may capture: the turn and its tile.
+    capture: Option<(u32, Pos)>,
+    /// The turn in which the active player bought a prisoner back (TW-8).
+    ransomed: Option<u32>,
+}
+
+crate::own_state!(Towers);
+
+/// The Tower's state in `g` (none before the family set it up or in a game without it).
+pub fn state(g: &Game) -> Option<&Towers> {
+    g.slots.get::<Towers>()
+}
+
+/// Whether the tower at `t` is closed: a figure stands on top, or a capture sealed it.
+pub fn closed(g: &Game, t: &TowerAt) -> bool {
+    t.sealed || g.figure_at_place(Place::Tile(t.pos)).is_some()
+}
+
+/// The Tower (`[mechanics] tower`).
+#[derive(Debug)]
+pub struct Tower {
+    /// Its index in the game's list.
+    id: u8,
+    /// The deployment decision, which a floor or a tower's top answers instead.
+    deploy: Asked,
+    /// The kinds that may close a tower (`tower.top_figures`, TW-3).
+    top: Vec<FigureKind>,
+}
+
+impl Tower {
+    fn asked(&self, kind: u8) -> Asked {
+        Asked { by: self.id, kind }
+    }
+
+    /// Every floor and top the active player may put this turn (TW-2, TW-3, TW-4).
+    fn deploys(&self, g: &Game, out: &mut Vec<Action>) {
+        let Some(s) = state(g) else {
+            return;
+        };
+        if g.now.placed.is_none() || g.deploy_closed() {
+            return;
+        }
+        let floors = s.floors.get(g.active).copied().unwrap_or(0);
+        for t in s.towers.iter().filter(|t| !closed(g, t)) {
+            if floors > 0 {
+                out.push(TowerAction::Floor { pos: t.pos }.into());
+            }
+            if t.height == 0 {
+                continue;
+            }
+            for &figure in self.top.iter().filter(|k| g.supply(g.active, **k) > 0) {
+                out.push(TowerAction::Top { pos: t.pos, figure }.into());
+            }
+        }
+    }
+
+    /// Whether the figure of `owner` of `kind` may be taken (TW-6, `tower.capture_own`).
+    fn capturable(g: &Game, owner: usize, kind: FigureKind) -> bool {
+        let own_ok = owner != g.active || TowerRules::of(&g.rules).capture_own;
+        own_ok && (g.rules.figures.row(kind)).is_some_and(|r| r.follower.is_some())
+    }
+
+    /// Every capture the tower at `at` allows now (TW-5, TW-6): the followers on the tiles in
+    /// its row and column no farther than its height, and the figures on those tiles' towers.
+    fn captures(g: &Game, at: Pos, out: &mut Vec<Action>) {
+        let Some(t) = state(g).and_then(|s| s.towers.iter().find(|t| t.pos == at)) else {
+            return;
+        };
+        let shield = fairy_shield(g);
+        for pos in reach(t.pos, t.height) {
+            let Some(placed) = g.board.at(pos) else {
+                continue;
+            };
+            let segs = g.tile_segs(placed);
+            for f in g.figures.iter().filter(|f| segs.contains(&f.seg)) {
+                let shielded = shield.is_some_and(|fairy| match fairy.follower {
+                    Some(id) => id == f.id,
+                    None => fairy.pos == pos,
+                });
+                if shielded || !Tower::capturable(g, f.owner, f.kind) {
+                    continue;
+                }
+                let action = TowerAction::Capture {
+                    pos,
+                    spot: g.figure_spot(f).1,
+                    owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
+                    figure: f.kind,
+                }
+                .into();
+                if !out.contains(&action) {
+                    out.push(action);
+                }
+            }
+            if let Some((owner, kind)) = g.figure_at_place(Place::Tile(pos)) {
+                if Tower::capturable(g, owner, kind) {
+                    out.push(TowerAction::CaptureTop { pos }.into());
+                }
+            }
+        }
+    }
+
+    /// Every ransom the active player may pay now (TW-8): one per captor and kind of his
+    /// figures it holds, if he has the points and paid none this turn.
+    fn ransoms(g: &Game, out: &mut Vec<Action>) {
+        let Some(s) = state(g) else {
+            return;
+        };
+        let points = TowerRules::of(&g.rules).ransom_points;
+        let this_turn = |t: u32| t == g.turn || (g.is_extra_turn() && t + 1 == g.turn);
+        if s.ransomed.is_some_and(this_turn) || g.scores[g.active] < points {
+            return;
+        }
+        for (holder, owner, figure, _) in g.prisoners() {
+            if owner == g.active && holder != owner {
+                let holder = u8::try_from(holder).unwrap_or(u8::MAX);
+                out.push(TowerAction::Ransom { holder, figure }.into());
+            }
+        }
+    }
+
+    /// Puts a floor on the tower at `pos` and opens the capture it allows.
+    fn floor(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
+        let (player, turn) = (g.active, g.turn);
+        let s = g.slots.entry::<Towers>();
+        let Some(t) = s.towers.iter_mut().find(|t| t.pos == pos) else {
+            return;
+        };
+        t.height = t.height.saturating_add(1);
+        let height = u32::from(t.height);
+        if let Some(n) = s.floors.get_mut(player) {
+            *n = n.saturating_sub(1);
+        }
+        s.capture = Some((turn, pos));
+        events.push(
+            TowerEvent::Floor {
+                player,
+                x: pos.x,
+                y: pos.y,
+                height,
+            }
+            .into(),
+        );
+    }
+
+    /// Puts the active player's `figure` on top of the tower at `pos` (checked by the caller).
+    fn close(g: &mut Game, pos: Pos, figure: FigureKind, events: &mut Vec<Event>) {
+        if g.put_at(g.active, figure, Place::Tile(pos)).is_ok() {
+            events.push(
+                TowerEvent::Closed {
+                    player: g.active,
+                    figure,
+                    x: pos.x,
+                    y: pos.y,
+                }
+                .into(),
+            );
+        }
+    }
+
+    /// Carries out a checked capture.
+    fn capture(g: &mut Game, action: TowerAction, events: &mut Vec<Event>) {
+        let captor = g.active;
+        let (owner, kind) = match action {
+            TowerAction::Capture {
+                pos,
+                spot,
+                owner,
+                figure,
+            } => {
+                let Some(id) = (g.figures.iter())
+                    .find(|f| {
+                        usize::from(owner) == f.owner
+                            && f.kind == figure
+                            && g.figure_spot(f) == (pos, spot)
+                    })
+                    .map(|f| f.id)
+                else {
+                    return;
+                };
+                events.push(captured_event(captor, usize::from(owner), figure, pos));
+                g.return_figures(|_, f| f.id == id, vocabulary::captured(), events);
+                (usize::from(owner), figure)
+            }
+            TowerAction::CaptureTop { pos } => {
+                let Some((owner, kind)) = g.lift_from(Place::Tile(pos)) else {
+                    return;
+                };
+                if !TowerRules::of(&g.rules).reopen_after_capture {
+                    let s = g.slots.entry::<Towers>();
+                    if let Some(t) = s.towers.iter_mut().find(|t| t.pos == pos) {
+                        t.sealed = true;
+                    }
+                }
+                events.push(captured_event(captor, owner, kind, pos));
+                (owner, kind)
+            }
+            _ => return,
+        };
+        if owner != captor && g.hold_in_custody(captor, owner, kind).is_ok() {
+            exchange(g, captor, owner, kind, events);
+        }
+    }
+
+    /// Carries out a checked ransom (TW-8).
+    fn ransom(g: &mut Game, holder: usize, figure: FigureKind, events: &mut Vec<Event>) {
+        let player = g.active;
+        let points = TowerRules::of(&g.rules).ransom_points;
+        if g.free_from_custody(holder, player, figure).is_err() {
+            return;
+        }
+        g.scores[player] -= points;
+        g.scores[holder] += points;
+        g.slots.entry::<Towers>().ransomed = Some(g.turn);
+        events.push(
+            TowerEvent::Ransomed {
+                player,
+                holder,
+                figure,
+                points,
+            }
+            .into(),
+        );
+    }
+
+    /// Why `action` is refused, with its rule's id.
+    fn refusal(&self, action: &Action, rule: &'static str, why: &str) -> RuleError {
+        let what = TowerAction::of(action).map_or_else(
+            || "this".to_string(),
+            |a| crate::engine::vocabulary::ActionWords::words(&a),
+        );
+        RuleError::IllegalAction {
+            rule: RuleId(rule),
+            reason: format!("cannot {what}: {why}"),
+        }
+    }
+
+    /// Checks `action` against the legal list of `asked`.
+    fn check_in(&self, g: &Game, asked: Asked, action: &Action) -> Result<(), RuleError> {
+        let mut legal = Vec::new();
+        self.actions(g, asked, &mut legal);
+        if legal.contains(action) {
+            return Ok(());
+        }
+        Err(match (asked.kind, TowerAction::of(action)) {
+            (_, None) => self.refusal(action, "TW-2", "it is no action of the Tower"),
+            (_, Some(TowerAction::Ransom { .. })) => self.refusal(
+                action,
+                "TW-8",
+                "no such prisoner of yours, not enough points, or a ransom was paid this turn",
+            ),
+            (CAPTURE, Some(_)) => self.refusal(
+                action,
+                "TW-5",
+                "no follower it may take stands there within the tower's reach",
+            ),
+            _ if g.deploy_closed() => self.refusal(
+                action,
+                "PR5",
+                "the princess removed a knight this turn, so nothing may be deployed",
+            ),
+            _ => self.refusal(
+                action,
+                "TW-2",
+                "no open tower there, or no floor or such figure left in your supply",
+            ),
+        })
+    }
+}
+
+/// The tiles a tower at `pos` of `height` floors reaches: its own and, in each of the four
+/// directions, up to `height` tiles (TW-5, TW-E1: 1 + 4 × height).
+pub fn reach(pos: Pos, height: u8) -> impl Iterator<Item = Pos> {
+    let h = i32::from(height);
+    std::iter::once(pos).chain(Edge::ALL.into_iter().flat_map(move |e| {
+        let (dx, dy) = match e {
+            Edge::N => (0, -1),
+            Edge::E => (1, 0),
+            Edge::S => (0, 1),
+            Edge::W => (-1, 0),
+        };
+        (1..=h).map(move |k| Pos::new(pos.x + dx * k, pos.y + dy * k))
+    }))
+}
+
+/// The fairy, when it shields the follower it stands by (or, standing on a tile, the tile's
+/// followers) from a capture: only under `pd.fairy.protects_from_tower` (X-5 and FA10 say it
+/// does not, the default).
+fn fairy_shield(g: &Game) -> Option<crate::mechanic::pd::fairy::Fairy> {
+    let rules = crate::mechanic::pd::rules::PdRules::of(&g.rules);
+    rules.fairy.protects_from_tower.then(|| g.fairy()).flatten()
+}
+
+fn captured_event(player: usize, owner: usize, figure: FigureKind, at: Pos) -> Event {
+    TowerEvent::Captured {
+        player,
+        owner,
+        figure,
+        x: at.x,
+        y: at.y,
+    }
+    .into()
+}
+
+/// After `captor` took `owner`'s `kind`: if `owner` holds a prisoner of `captor`, the two go
+/// home at once (TW-7). `captor` gets back his strongest kind `owner` holds (Q-TW3, decided:
+/// the figure its owner would choose; the first in the figure table among equals).
+fn exchange(g: &mut Game, captor: usize, owner: usize, kind: FigureKind, events: &mut Vec<Event>) {
+    let table = &g.rules.figures;
+    let back = (g.custody(owner).into_iter())
+        .filter(|(o, _, _)| *o == captor)
+        .map(|(_, k, _)| k)
+        .reduce(|best, k| {
+            if table.strength(k) > table.strength(best) {
+                k
+            } else {
+                best
+            }
+        });
+    let Some(back) = back else {
+        return;
+    };
+    if g.free_from_custody(captor, owner, kind).is_ok()
+        && g.free_from_custody(owner, captor, back).is_ok()
+    {
+        events.push(
+            TowerEvent::Exchanged {
+                player: captor,
+                figure: back,
+                other: owner,
+                other_figure: kind,
+            }
+            .into(),
+        );
+    }
+}
+
+impl Mechanic for Tower {
+    fn name(&self) -> &'static str {
+        "tower"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::SETUP | Hooks::STAGE | Hooks::PLACED | Hooks::ACTIONS | Hooks::ADDS | Hooks::FINAL
+    }
+
+    fn phases(&self) -> &[Phase] {
+        &[Phase::AfterPlace, Phase::Deploy]
+    }
+
+    fn setup(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        let floors = TowerRules::of(&g.rules).floors(g.scores.len());
+        g.slots.entry::<Towers>().floors = vec![floors; g.scores.len()];
+    }
+
+    fn placed(&self, g: &mut Game, _events: &mut Vec<Event>) {
+        let Some(placed) = g.now.placed else {
+            return;
+        };
+        let tile = g.board.placed(placed);
+        if g.rules.tile(tile.tile).has_tag(FOUNDATION) {
+            let pos = tile.pos;
+            g.slots.entry::<Towers>().towers.push(TowerAt {
+                pos,
+                height: 0,
+                sealed: false,
+            });
+        }
+    }
+
+    fn stage(&self, g: &mut Game, phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        let mut scratch = Vec::new();
+        match phase {
+            Phase::AfterPlace => Tower::ransoms(g, &mut scratch),
+            Phase::Deploy => {
+                let (turn, at) = state(g)?.capture?;
+                if turn != g.turn {
+                    return None;
+                }
+                Tower::captures(g, at, &mut scratch);
+            }
+            _ => {}
+        }
+        let kind = if phase == Phase::Deploy {
+            CAPTURE
+        } else {
+            RANSOM
+        };
+        (!scratch.is_empty()).then(|| self.asked(kind))
+    }
+
+    fn decision(&self, g: &Game, asked: Asked) -> Option<Decision> {
+        let kind = match asked.kind {
+            CAPTURE => TowerDecision::Capture,
+            _ => TowerDecision::Ransom,
+        };
+        Some(Decision {
+            player: g.active,
+            kind: kind.into(),
+        })
+    }
+
+    fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if asked == self.deploy {
+            self.deploys(g, out);
+        } else if asked == self.asked(RANSOM) {
+            Tower::ransoms(g, out);
+        } else if asked == self.asked(CAPTURE) {
+            if let Some((_, at)) = state(g).and_then(|s| s.capture) {
+                Tower::captures(g, at, out);
+            }
+        }
+    }
+
+    fn may_pass(&self, _g: &Game, _asked: Asked) -> bool {
+        true
+    }
+
+    fn hint(&self, asked: Asked) -> &'static str {
+        match asked.kind {
+            CAPTURE => "a capture (`capture`, `capture_top`) or pass",
+            _ => "a ransom (`ransom`) or pass",
+        }
+    }
+
+    fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        (asked == self.deploy || asked.by == self.id).then(|| self.check_in(g, asked, action))
+    }
+
+    fn apply(
+        &self,
+        g: &mut Game,
+        asked: Asked,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Option<Then> {
+        if asked != self.deploy && asked.by != self.id {
+            return None;
+        }
+        match TowerAction::of(action)? {
+            TowerAction::Floor { pos } => Tower::floor(g, pos, events),
+            TowerAction::Top { pos, figure } => Tower::close(g, pos, figure, events),
+            TowerAction::Ransom { holder, figure } => {
+                Tower::ransom(g, usize::from(holder), figure, events);
+            }
+            capture => Tower::capture(g, capture, events),
+        }
+        Some(Then::Next)
+    }
+
+    /// TW-10: prisoners go back to their owners; towers and their figures score nothing.
+    fn game_end(&self, g: &mut Game, events: &mut Vec<Event>) {
+        for (holder, player, figure, n) in g.prisoners() {
+            for _ in 0..n {
+                if g.free_from_custody(holder, player, figure).is_ok() {
+                    events.push(
+                        TowerEvent::Released {
+                            player,
+                            holder,
+                            figure,
+                        }
+                        .into(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl Shortcuts for Tower {
+    /// Its floors and tops answer the base game's deployment; its own decisions are its own.
+    fn adds_to(&self, owner: u8) -> bool {
+        owner == self.deploy.by
+    }
+}
