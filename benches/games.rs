@@ -119,6 +119,9 @@ fn games(c: &mut Criterion) {
     // second on one core): 2nd-edition base with the Abbot, P&D, Inns & Cathedrals, Traders &
     // Builders.
     bench_ruleset(c, "hig-full");
+    // Every box castellan has (issue 31's goal: at least 40% of `hig-full`'s speed): hig-full,
+    // The Tower and Abbey & Mayor's mayor and wagon.
+    bench_ruleset(c, "hig-big-box");
     // The dungeon with the figures it names: big follower, builder and pig (issue 10).
     bench_ruleset(c, "dungeon-full");
     bench_clone(c, "hig");

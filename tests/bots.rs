@@ -242,6 +242,7 @@ fn the_list_near_a_tile_keeps_every_other_answer() {
     let names = [
         "hig",
         "hig-full",
+        "hig-big-box",
         "hig-abbot",
         "count",
         "house-fairy-five-script",

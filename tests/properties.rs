@@ -57,6 +57,7 @@ const RULESETS: &[&str] = &[
     "zman-tower",
     "hig-full",
     "zman-full",
+    "hig-big-box",
     "dungeon-full",
 ];
 

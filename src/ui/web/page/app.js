@@ -276,7 +276,7 @@ function drawStanding(tbody, s, active) {
     dot.style.background = s.colours[seat];
     const cell = document.createElement("td");
     cell.append(dot);
-    // Figures left, then the tokens the player holds ("goods: 2 wine, 1 cloth"), if any.
+    // Figures left, then the tokens the player holds (as its families and scripts word them).
     const tokens = s.tokens && s.tokens[seat] ? ` · ${s.tokens[seat]}` : "";
     const figures = Object.values(s.figures[seat]).join(" + ") + tokens;
     row.append(cell, text("td", name), text("td", String(s.scores[seat]), { class: "score" }),
