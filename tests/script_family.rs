@@ -525,7 +525,8 @@ fn turn_end() {
 /// Figures on a tile (a tower's top, RULES-MORE.md TW-2c) and at a corner where four tiles meet
 /// in one field (a barn, AM-15): put from the supply, listed by `placed_figures()`, counted
 /// among the figures scripts keep, and lifted back to the supply. The corner the script finds
-/// is checked here on the board: four tiles, every quarter at that point a field.
+/// is checked here on the board: four tiles, every quarter at that point a field; the SVG
+/// draws the barn there.
 #[test]
 fn figures_stand_on_tiles_and_at_field_corners() {
     let rules = rules("barn", "hig", &[("barn", BARN)], "");
@@ -586,6 +587,18 @@ fn figures_stand_on_tiles_and_at_field_corners() {
         // Every figure stays counted: a barn still standing is kept by the script.
         let barns = game.placed_figures().len() as u32;
         assert_eq!(barns, placed.iter().filter(|p| p.2).count() as u32);
+        // The board draws a barn at its corner (the north-east corner of the tile named).
+        let picture = castellan::ui::render::svg::board(&game);
+        for (owner, _, place) in game.placed_figures() {
+            let castellan::model::figure::Place::Corner(pos) = place else {
+                panic!("only barns stand at the end, seed {seed}");
+            };
+            let drawn = format!(
+                r#"data-player="{owner}" data-place="corner" data-x="{}" data-y="{}""#,
+                pos.x, pos.y
+            );
+            assert!(picture.contains(&drawn), "seed {seed}: {drawn}");
+        }
         let on_board = |p: usize| game.figures().iter().filter(|f| f.owner == p).count() as u32;
         for p in 0..2 {
             assert_eq!(

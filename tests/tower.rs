@@ -237,6 +237,40 @@ fn a_follower_closes_a_tower_and_a_second_tower_captures_it() {
     assert_eq!(tower_at(&game, Pos::new(0, 0)), (1, true));
 }
 
+/// TW-9: the follower on top of a tower is drawn on its tile, on top of the tower: in the
+/// SVG as a figure at the place `tile`, on the text board as its owner's number (the closing
+/// action changes nothing else there).
+#[test]
+fn the_follower_on_a_tower_is_drawn_on_its_tile() {
+    use castellan::ui::render::{svg, text};
+    let record = load("close");
+    let at = record
+        .actions
+        .iter()
+        .position(|(a, _)| *a == top(0, 0))
+        .expect("the record closes the tower at (0,0)");
+    let (open, closed) = (before(load("close"), at), before(load("close"), at + 1));
+    assert_eq!(
+        closed.figure_at_place(Place::Tile(Pos::new(0, 0))),
+        Some((B, FOLLOWER))
+    );
+    let picture = svg::board(&closed);
+    assert!(
+        picture.contains(
+            r#"<g class="figure" data-player="1" data-place="tile" data-x="0" data-y="0" data-kind="follower""#
+        ),
+        "{picture}"
+    );
+    assert!(!svg::board(&open).contains(r#"data-place="tile""#));
+    let twos = |g: &Game| text::board(g, false).matches('2').count();
+    assert_eq!(
+        twos(&closed),
+        twos(&open) + 1,
+        "{}",
+        text::board(&closed, false)
+    );
+}
+
 /// TW-C3: floors per player by player count (2p 10, 3p 9, 4p 7, 5p 6).
 #[test]
 fn floors_by_player_count() {

@@ -11,7 +11,10 @@
 //! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x`, `data-y` and
 //! `data-kind` (a big follower is drawn larger, an abbot with a white cross on its chest),
 //! then the families' pieces that stand on no feature, each a `<g class="NAME">` with `data-x`
-//! and `data-y` (`engine::show::Piece`: the dragon, the fairy). Coordinates run
+//! and `data-y` (`engine::show::Piece`: the dragon, the fairy), then the figures that stand at
+//! a place that is no feature (`<g class="figure">` with `data-place` `tile`, drawn on top of
+//! the tile's piece as a follower on a tower, or `corner`, at the corner where four tiles
+//! meet, the north-east corner of the tile `data-x`, `data-y` names). Coordinates run
 //! along the top and left; a legend below gives every player's colour, name and score.
 
 use super::layout::{CLOISTER_HALF, Layout, Pt, ROAD_HALF, Shape};
@@ -19,7 +22,7 @@ use super::{Cache, figure_feature};
 use crate::data::printed::{Print, Prints};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
-use crate::model::figure::FigureKind;
+use crate::model::figure::{FigureKind, Place};
 use crate::model::geometry::{Pos, Rotation, Spot};
 use crate::model::tile::{TileId, TileType};
 use std::fmt::Write;
@@ -253,10 +256,10 @@ const MEEPLE: &str = "M0,-12 C3.2,-12 4.6,-9.6 4.2,-6.8 L10.5,-4 C12,-3.2 11.6,-
     C-9.2,11 -10,10.6 -9.6,9.4 L-5.6,-0.8 L-10,-0.6 C-11.6,-0.6 -12,-3.2 -10.5,-4 \
     L-4.2,-6.8 C-4.6,-9.6 -3.2,-12 0,-12 Z";
 
-/// The outline of `f` from its figure table row (`shape`), or the meeple; and whether it
-/// stands beside the follower it joins (`joins_own`).
-fn figure_shape<'a>(game: &'a Game, f: &crate::model::figure::Figure) -> (&'a str, bool) {
-    let row = game.rules().figures.row(f.kind);
+/// The outline of a figure of `kind` from its figure table row (`shape`), or the meeple; and
+/// whether it stands beside the follower it joins (`joins_own`).
+fn figure_shape(game: &Game, kind: FigureKind) -> (&str, bool) {
+    let row = game.rules().figures.row(kind);
     let shape = row.and_then(|r| r.shape.as_deref()).unwrap_or(MEEPLE);
     (shape, row.is_some_and(|r| r.joins_own))
 }
@@ -456,7 +459,7 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
         let (fx, fy) = (ox + inside(spot.0) * TILE, oy + inside(spot.1) * TILE);
         let (_, spot_name) = game.figure_spot(f);
         // A figure that joins its owner's follower (a builder, a pig) stands beside it.
-        let (shape, (fx, fy)) = match figure_shape(game, f) {
+        let (shape, (fx, fy)) = match figure_shape(game, f.kind) {
             (shape, true) => (shape, (fx + 12.0, fy + 10.0)),
             (shape, false) => (shape, (fx, fy)),
         };
@@ -529,6 +532,51 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             num(ox + inside(q.0) * TILE),
             num(oy + inside(q.1) * TILE),
             piece.svg
+        );
+    }
+    // Figures at a place that is no feature: on a tile (on top of the piece drawn there, as a
+    // follower on a tower) or at the corner where four tiles meet (the north-east corner of
+    // the tile named).
+    for (owner, kind, place) in game.placed_figures() {
+        let (name, pos, (x, y)) = match place {
+            Place::Tile(pos) => {
+                let Some(id) = game.board().at(pos) else {
+                    continue;
+                };
+                let p = &placed[id as usize];
+                let layout = &cache
+                    .get(rules, p.tile, p.rotation, |l| {
+                        SvgTile::new(l, &rules.prints)
+                    })
+                    .layout;
+                let on_piece = drawn.iter().find(|(at, _)| *at == pos);
+                let q = on_piece.map_or_else(
+                    || free_point(layout, &taken_on(pos, &at)),
+                    |(_, q)| (q.0, q.1 - 0.14),
+                );
+                let (ox, oy) = origin(pos);
+                (
+                    "tile",
+                    pos,
+                    (ox + inside(q.0) * TILE, oy + inside(q.1) * TILE),
+                )
+            }
+            Place::Corner(pos) => {
+                let (ox, oy) = origin(pos);
+                ("corner", pos, (ox + TILE, oy))
+            }
+        };
+        let (shape, _) = figure_shape(game, kind);
+        let (scale, badge) = figure_look(game, kind);
+        let _ = writeln!(
+            s,
+            r##"<g class="figure" data-player="{owner}" data-place="{name}" data-x="{}" data-y="{}" data-kind="{}" transform="translate({},{}){scale}"><path d="{shape}" fill="{}" stroke="#1a1a1a" stroke-width="1.5"/>{badge}</g>"##,
+            pos.x,
+            pos.y,
+            kind.name(),
+            num(x),
+            num(y),
+            player_colour(owner)
         );
     }
     s.push_str("</g>\n");
