@@ -42,12 +42,7 @@ impl Game {
         owner: usize,
         kind: FigureKind,
     ) -> Result<(), String> {
-        let i = self.table_index(kind)?;
-        let supply = (self.supply.get_mut(owner)).ok_or_else(|| format!("no player {owner}"))?;
-        if supply[i] == 0 {
-            return Err(format!("player {owner} has no {} in supply", kind.noun()));
-        }
-        supply[i] -= 1;
+        let i = self.take_from_supply(owner, kind)?;
         let held = self.slots.entry::<Kept>().custody.entry((holder, owner, i));
         let held = held.or_default();
         *held = held.saturating_add(1);
@@ -82,12 +77,9 @@ impl Game {
     /// The figures in `holder`'s custody: each owner and kind with how many, in seat and
     /// figure-table order.
     pub fn custody(&self, holder: usize) -> Vec<(usize, FigureKind, u8)> {
-        let Some(kept) = self.kept() else {
-            return Vec::new();
-        };
-        let rows = self.rules.figures.rows();
-        (kept.custody.range((holder, 0, 0)..(holder + 1, 0, 0)))
-            .filter_map(|(&(_, owner, i), n)| rows.get(i).map(|r| (owner, r.kind, *n)))
+        (self.prisoners().into_iter())
+            .filter(|p| p.0 == holder)
+            .map(|(_, owner, kind, n)| (owner, kind, n))
             .collect()
     }
 
@@ -103,6 +95,18 @@ impl Game {
             .collect()
     }
 
+    /// Takes one of `owner`'s figures of `kind` out of the supply: its place in the figure
+    /// table (and so in the supply).
+    fn take_from_supply(&mut self, owner: usize, kind: FigureKind) -> Result<usize, String> {
+        let i = self.table_index(kind)?;
+        let supply = (self.supply.get_mut(owner)).ok_or_else(|| format!("no player {owner}"))?;
+        if supply[i] == 0 {
+            return Err(format!("player {owner} has no {} in supply", kind.noun()));
+        }
+        supply[i] -= 1;
+        Ok(i)
+    }
+
     /// Puts one of `owner`'s figures of `kind` from the supply at `place` (the caller checked
     /// that the place is free and may hold it).
     pub(crate) fn put_at(
@@ -111,12 +115,7 @@ impl Game {
         kind: FigureKind,
         place: Place,
     ) -> Result<(), String> {
-        let i = self.table_index(kind)?;
-        let supply = (self.supply.get_mut(owner)).ok_or_else(|| format!("no player {owner}"))?;
-        if supply[i] == 0 {
-            return Err(format!("player {owner} has no {} in supply", kind.noun()));
-        }
-        supply[i] -= 1;
+        let i = self.take_from_supply(owner, kind)?;
         self.slots.entry::<Kept>().placed.push((owner, i, place));
         Ok(())
     }

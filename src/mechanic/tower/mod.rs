@@ -133,6 +133,12 @@ impl Tower {
         Asked { by: self.id, kind }
     }
 
+    /// Whether its actions answer `asked`: the deployment (floors and tops) or its own
+    /// decisions (capture, ransom).
+    fn answers(&self, asked: Asked) -> bool {
+        asked == self.deploy || asked.by == self.id
+    }
+
     /// Every floor and top the active player may put this turn (TW-2, TW-3, TW-4).
     fn deploys(&self, g: &Game, out: &mut Vec<Action>) {
         let Some(s) = state(g) else {
@@ -524,7 +530,7 @@ impl Mechanic for Tower {
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked == self.deploy || asked.by == self.id).then(|| self.check_in(g, asked, action))
+        self.answers(asked).then(|| self.check_in(g, asked, action))
     }
 
     fn apply(
@@ -534,7 +540,7 @@ impl Mechanic for Tower {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
-        if asked != self.deploy && asked.by != self.id {
+        if !self.answers(asked) {
             return None;
         }
         match TowerAction::of(action)? {
