@@ -59,27 +59,36 @@ pub enum SimulateError {
 }
 
 /// Lets `bot` choose an action and applies it (legal, as the bot chose among the legal ones),
-/// charging the time of both to the game's `clock` (scripts may filter the bot's options).
+/// charging the time of both to the game's `clock` (scripts may filter the bot's options):
+/// `started` is when the step began, and becomes when it ended (the next step's start, so the
+/// clock is read once a step).
 fn bot_step<B: Bot + ?Sized>(
     game: &mut Game,
     bot: &mut B,
     clock: &mut GameClock,
+    started: &mut Option<Instant>,
     events: &mut Vec<Event>,
 ) -> Result<(), SimulateError> {
     let seed = game.setup().seed;
-    // Reading the clock costs 2% of a random game: only scripted games are timed.
-    let started = clock.limited().then(Instant::now);
     let action = bot.choose(game);
     events.clear();
     // A bot picks legal actions, so only a failing script can refuse one.
     game.apply_legal(&action, events)
         .map_err(|error| SimulateError::Action { seed, error })?;
-    match started {
-        Some(started) => clock
-            .charge(started)
-            .map_err(|error| SimulateError::OverTime { seed, error }),
-        None => Ok(()),
-    }
+    // Reading the clock costs 2% of a random game: only scripted games are timed.
+    let Some(began) = *started else {
+        return Ok(());
+    };
+    let ended = Instant::now();
+    *started = Some(ended);
+    clock
+        .charge_until(began, ended)
+        .map_err(|error| SimulateError::OverTime { seed, error })
+}
+
+/// When a game timed by `clock` starts its first step (none for a game that is not timed).
+fn first_step(clock: &GameClock) -> Option<Instant> {
+    clock.limited().then(Instant::now)
 }
 
 /// Plays one game to the end with random bots; game `seed` shuffles the bag and seeds the bots.
@@ -88,9 +97,10 @@ pub fn play_random(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Ga
     let (mut game, _) = Game::new(Arc::clone(rules), Setup::new(names, seed))?;
     let mut bot = RandomBot::for_game(seed);
     let mut clock = GameClock::new(rules);
+    let mut started = first_step(&clock);
     let mut events = Vec::new();
     while !game.is_over() {
-        bot_step(&mut game, &mut bot, &mut clock, &mut events)?;
+        bot_step(&mut game, &mut bot, &mut clock, &mut started, &mut events)?;
     }
     Ok(game)
 }
@@ -149,7 +159,15 @@ pub fn play_bots_watched(
     let mut events = Vec::new();
     while !game.is_over() {
         let seat = game.decision().player;
-        bot_step(&mut game, seats[seat].as_mut(), &mut clock, &mut events)?;
+        // What the watcher does between two steps is not the scripts' time.
+        let mut started = first_step(&clock);
+        bot_step(
+            &mut game,
+            seats[seat].as_mut(),
+            &mut clock,
+            &mut started,
+            &mut events,
+        )?;
         watch(&game, &events);
     }
     Ok(game)

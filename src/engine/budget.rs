@@ -101,26 +101,30 @@ pub(crate) fn allocations() -> u64 {
 /// Where one action's budget ends.
 #[derive(Clone, Copy)]
 struct Limit {
-    deadline: Instant,
+    /// When the action's time is up: set at the first look at the clock (most actions' scripts
+    /// run too few operations to look at it at all, and reading it costs more than a short
+    /// hook), so the time counts from the action's first [`CLOCK_EVERY`] operations on.
+    deadline: Option<Instant>,
     /// The live bytes when the action began.
     mark: isize,
 }
 
-/// The budget of the running action, while this value lives (nested budgets are restored when
-/// they end).
+/// The budget of the running action, while this value lives: a budget that began an action
+/// puts back the one before it when it ends; one lent to a hook of the running action leaves
+/// that action's budget (with its deadline) as it is.
 pub(crate) struct Budget {
-    previous: Option<Limit>,
+    restore: Option<Option<Limit>>,
 }
 
 impl Budget {
     /// A fresh budget: an action begins (a replayed action gets its own).
     pub(crate) fn action() -> Budget {
         let limit = Limit {
-            deadline: Instant::now() + ACTION_TIME,
+            deadline: None,
             mark: LIVE.with(Cell::get),
         };
         Budget {
-            previous: CURRENT.replace(Some(limit)),
+            restore: Some(CURRENT.replace(Some(limit))),
         }
     }
 
@@ -128,9 +132,7 @@ impl Budget {
     /// set-up).
     pub(crate) fn hook() -> Budget {
         match CURRENT.get() {
-            Some(limit) => Budget {
-                previous: Some(limit),
-            },
+            Some(_) => Budget { restore: None },
             None => Budget::action(),
         }
     }
@@ -138,7 +140,9 @@ impl Budget {
 
 impl Drop for Budget {
     fn drop(&mut self) {
-        CURRENT.set(self.previous);
+        if let Some(previous) = self.restore {
+            CURRENT.set(previous);
+        }
     }
 }
 
@@ -151,11 +155,22 @@ pub(crate) fn progress(operations: u64) -> Option<Dynamic> {
             ACTION_MEMORY >> 20
         )));
     }
-    if operations % CLOCK_EVERY == 0 && Instant::now() > limit.deadline {
-        return Some(Dynamic::from(format!(
-            "the scripts ran longer than {} s during one action (stopped)",
-            ACTION_TIME.as_secs()
-        )));
+    if operations % CLOCK_EVERY != 0 {
+        return None;
+    }
+    let now = Instant::now();
+    match limit.deadline {
+        None => CURRENT.set(Some(Limit {
+            deadline: Some(now + ACTION_TIME),
+            ..limit
+        })),
+        Some(deadline) if now > deadline => {
+            return Some(Dynamic::from(format!(
+                "the scripts ran longer than {} s during one action (stopped)",
+                ACTION_TIME.as_secs()
+            )));
+        }
+        Some(_) => {}
     }
     None
 }
@@ -215,10 +230,16 @@ impl GameClock {
     /// Charges an action that began at `started`; refuses when the game's scripts have now
     /// spent more than its limit.
     pub fn charge(&mut self, started: Instant) -> Result<(), OverTime> {
+        self.charge_until(started, Instant::now())
+    }
+
+    /// Charges an action that ran from `started` to `ended` (a caller that runs actions back to
+    /// back reads the clock once between two: one's end is the next one's start).
+    pub fn charge_until(&mut self, started: Instant, ended: Instant) -> Result<(), OverTime> {
         let Some((limit, files)) = &self.limit else {
             return Ok(());
         };
-        self.spent += started.elapsed();
+        self.spent += ended.saturating_duration_since(started);
         self.actions += 1;
         if self.spent <= *limit {
             return Ok(());
@@ -228,5 +249,49 @@ impl GameClock {
             seconds: limit.as_secs(),
             actions: self.actions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The action's deadline is set at its first look at the clock and lasts the whole action:
+    /// a hook's budget does not start the time anew, and a new action does.
+    #[test]
+    fn an_action_keeps_its_deadline_across_its_hooks() {
+        let deadline = || CURRENT.get().and_then(|l| l.deadline);
+        let action = Budget::action();
+        assert_eq!(deadline(), None, "no clock read before the first look");
+        assert!(progress(CLOCK_EVERY - 1).is_none());
+        assert_eq!(deadline(), None);
+        assert!(progress(CLOCK_EVERY).is_none());
+        let set = deadline().expect("the first look sets the deadline");
+        {
+            let _hook = Budget::hook();
+            assert!(progress(2 * CLOCK_EVERY).is_none());
+        }
+        assert_eq!(deadline(), Some(set), "the hook kept the action's deadline");
+        {
+            let _replayed = Budget::action();
+            assert_eq!(deadline(), None, "a new action's time starts anew");
+        }
+        assert_eq!(deadline(), Some(set));
+        drop(action);
+        assert!(CURRENT.get().is_none());
+    }
+
+    /// Past the deadline, the next look at the clock stops the scripts.
+    #[test]
+    fn a_look_past_the_deadline_stops_the_scripts() {
+        let _action = Budget::action();
+        let past = Instant::now() - Duration::from_secs(1);
+        CURRENT.set(CURRENT.get().map(|l| Limit {
+            deadline: Some(past),
+            ..l
+        }));
+        assert!(progress(CLOCK_EVERY + 1).is_none(), "no look between two");
+        let stopped = progress(2 * CLOCK_EVERY).expect("stopped");
+        assert!(stopped.to_string().contains("ran longer than 5 s"));
     }
 }

@@ -160,10 +160,11 @@ impl Game {
 
     /// Calls a hook and returns the scripts' answers (None when nothing ran or it failed).
     fn call_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Option<Vec<script::Answer>> {
-        let scripts = self.rules.compiled.shared::<script::Scripts>()?;
-        if self.fault.is_some() || !scripts.defines(hook) {
+        // Most hooks are not defined: that is asked before anything is shared.
+        if self.fault.is_some() || !self.hooked(hook) {
             return None;
         }
+        let scripts = self.rules.compiled.shared::<script::Scripts>()?;
         match scripts.call(self, hook, args) {
             Ok(answers) => Some(answers),
             Err(e) => {
