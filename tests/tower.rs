@@ -7,6 +7,7 @@ use castellan::data::ruleset::Ruleset;
 use castellan::engine::action::Action;
 use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::{Game, RuleError, Setup};
+use castellan::mechanic::pd::vocabulary::{PdAction, PdEvent};
 use castellan::mechanic::tower::vocabulary::{TowerAction, TowerEvent, captured};
 use castellan::mechanic::tower::{self, closed, reach};
 use castellan::model::figure::{FigureKind, Place};
@@ -328,4 +329,51 @@ fn the_capture_reason_reads() {
     )
     .to_string();
     assert!(words.contains("prisoner"), "{words}");
+}
+
+/// A fairy move onto the tile at (x, y), naming no feature.
+fn fairy_onto(x: i32, y: i32) -> Action {
+    Action::from(PdAction::Fairy {
+        pos: Pos::new(x, y),
+        spot: None,
+    })
+}
+
+/// X-6 (seed 004 §Fairy, "Exp. 4"): the fairy may be moved to a tile whose only follower stands
+/// on a tower; it then pays that follower's owner the turn point (FA7) like a fairy beside any
+/// follower. A player with no follower there is not offered it.
+#[test]
+fn the_fairy_goes_beside_a_follower_on_a_tower() {
+    let record = load("fairy");
+    let n = record.actions.len();
+    let move_at = n - 3;
+    // B's deployment after laying (7,0): the fairy may go beside his follower on the tower.
+    let game = before(load("fairy"), move_at);
+    assert_eq!(game.decision().player, B);
+    let fairy_moves: Vec<Action> = (game.legal().into_iter())
+        .filter(|a| matches!(PdAction::of(a), Some(PdAction::Fairy { .. })))
+        .collect();
+    assert_eq!(fairy_moves, vec![fairy_onto(0, 0)], "X-6");
+    // A, at his deployment before, had no follower anywhere: no fairy move.
+    let a_turn = before(load("fairy"), move_at - 2);
+    assert_eq!(a_turn.decision().player, A);
+    assert!(
+        !(a_turn.legal().iter()).any(|a| matches!(PdAction::of(a), Some(PdAction::Fairy { .. })))
+    );
+
+    let Replay { game, events } = run(&record);
+    assert_eq!(game.fairy().map(|f| f.pos), Some(Pos::new(0, 0)));
+    assert_eq!(
+        game.figure_at_place(Place::Tile(Pos::new(0, 0))),
+        Some((B, FOLLOWER))
+    );
+    // FA7 at the start of B's turn 6: one point, nothing else scored in the game.
+    let points: Vec<(usize, u32)> = (events.iter())
+        .filter_map(|e| match PdEvent::of(e) {
+            Some(PdEvent::FairyPoint { player, points }) => Some((player, points)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(points, vec![(B, 1)]);
+    assert_eq!(game.scores(), &[0, 1]);
 }

@@ -139,12 +139,14 @@ impl Game {
     /// The figures standing at places that are no feature: owner, kind and place, in the order
     /// they were put.
     pub fn placed_figures(&self) -> Vec<(usize, FigureKind, Place)> {
+        self.figures_at_places().collect()
+    }
+
+    /// [`Game::placed_figures`] without a list made.
+    pub fn figures_at_places(&self) -> impl Iterator<Item = (usize, FigureKind, Place)> + '_ {
         let rows = self.rules.figures.rows();
         let placed = self.kept().map_or(&[][..], |k| &k.placed[..]);
-        placed
-            .iter()
-            .filter_map(|&(owner, i, place)| rows.get(i).map(|r| (owner, r.kind, place)))
-            .collect()
+        (placed.iter()).filter_map(|&(owner, i, place)| rows.get(i).map(|r| (owner, r.kind, place)))
     }
 
     /// How many figures stand at places.

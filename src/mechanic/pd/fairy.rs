@@ -12,7 +12,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds};
+use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds, Place};
 use crate::model::geometry::{Pos, Spot};
 
 /// Where the fairy stands.
@@ -34,6 +34,24 @@ impl Fairy {
             follower: follower.map(|f| f.id),
             held_by: follower.map(|f| (f.owner, f.kind)),
         }
+    }
+
+    /// The fairy on the tile at `pos`, beside the follower `held` (its owner and kind) that
+    /// stands on the tile itself, on no feature (on top of a tower: X-6).
+    pub(crate) fn beside_tile(pos: Pos, held: (usize, FigureKind)) -> Fairy {
+        Fairy {
+            pos,
+            follower: None,
+            held_by: Some(held),
+        }
+    }
+
+    /// The follower it stands beside in `g` (its owner and kind): one on a feature, or one
+    /// still standing on its tile (a follower there on no feature leaves no word when it goes).
+    fn beside(&self, g: &Game) -> Option<(usize, FigureKind)> {
+        let held = self.held_by?;
+        (self.follower.is_some() || g.figure_at_place(Place::Tile(self.pos)) == Some(held))
+            .then_some(held)
     }
 
     /// The fairy left on its tile, next to no follower (FA11).
@@ -89,7 +107,7 @@ fn fairy_favours(g: &Game, m: &FairyMechanic, player: usize) -> bool {
         return false;
     };
     match m.rules.attach {
-        Attach::Follower => fairy.held_by.is_some_and(|(owner, _)| owner == player),
+        Attach::Follower => fairy.beside(g).is_some_and(|(owner, _)| owner == player),
         Attach::Tile => has_follower_on(g, &m.followers, player, fairy.pos),
     }
 }
@@ -98,6 +116,21 @@ fn has_follower_on(g: &Game, followers: &Kinds, player: usize, pos: Pos) -> bool
     g.figures
         .iter()
         .any(|f| f.owner == player && g.seg_pos(f.seg) == pos && followers.contains(f.kind))
+        || standing_on_tiles(g, followers, player).any(|p| p == pos)
+}
+
+/// Where `player`'s followers (kinds in `followers`) stand on a tile itself, on no feature
+/// (on top of a tower): the fairy may be moved there too (X-6, seed 004 §Fairy, Exp. 4).
+fn standing_on_tiles<'a>(
+    g: &'a Game,
+    followers: &'a Kinds,
+    player: usize,
+) -> impl Iterator<Item = Pos> + 'a {
+    g.figures_at_places()
+        .filter_map(move |(owner, kind, place)| match place {
+            Place::Tile(pos) if owner == player && followers.contains(kind) => Some(pos),
+            _ => None,
+        })
 }
 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
@@ -158,7 +191,7 @@ pub(crate) fn fairy_actions(g: &Game, m: &FairyMechanic, out: &mut Vec<Action>) 
     }
     let (rules, followers) = (m.rules, &m.followers);
     match rules.attach {
-        Attach::Follower => out.extend(fairy_followers(g, m).map(|f| move_next_to(g, f))),
+        Attach::Follower => out.extend(fairy_moves(g, m)),
         Attach::Tile => {
             let at = at(g).map(|f| f.pos);
             let mut tiles: Vec<Pos> = if rules.needs_follower_on_board {
@@ -166,6 +199,7 @@ pub(crate) fn fairy_actions(g: &Game, m: &FairyMechanic, out: &mut Vec<Action>) 
                     .iter()
                     .filter(|f| f.owner == g.active && followers.contains(f.kind))
                     .map(|f| g.seg_pos(f.seg))
+                    .chain(standing_on_tiles(g, followers, g.active))
                     .collect()
             } else {
                 g.board.tiles().iter().map(|p| p.pos).collect()
@@ -182,9 +216,10 @@ pub(crate) fn fairy_actions(g: &Game, m: &FairyMechanic, out: &mut Vec<Action>) 
     }
 }
 
-/// In follower mode, the followers (figures of a kind in `followers`) the fairy may move next to
-/// (FA3, FA4, A25), in the order of the figures: the active player's, but the one it stands
-/// next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile).
+/// In follower mode, the followers (figures of a kind in `followers`) on features the fairy may
+/// move next to (FA3, FA4, A25), in the order of the figures: the active player's, but the one
+/// it stands next to (and, unless `pd.fairy.reassign_same_tile`, those on its tile). Those
+/// standing on a tile itself follow them ([`fairy_tiles`]).
 fn fairy_followers<'a>(g: &'a Game, m: &'a FairyMechanic) -> impl Iterator<Item = &'a Figure> {
     let fairy = at(g);
     let current = fairy.and_then(|f| f.follower);
@@ -200,6 +235,28 @@ fn fairy_followers<'a>(g: &'a Game, m: &'a FairyMechanic) -> impl Iterator<Item 
             && followers.contains(f.kind)
             && barred.is_none_or(|t| g.features.segment(f.seg).placed != t)
     })
+}
+
+/// In follower mode, the tiles where one of the active player's followers stands on the tile
+/// itself, on no feature (on top of a tower), that the fairy may be moved to (X-6, seed 004
+/// §Fairy, Exp. 4): but the one it stands beside (and, unless `pd.fairy.reassign_same_tile`,
+/// its own tile).
+fn fairy_tiles<'a>(g: &'a Game, m: &'a FairyMechanic) -> impl Iterator<Item = Pos> + 'a {
+    let fairy = at(g);
+    let barred = fairy.filter(|_| !m.rules.reassign_same_tile).map(|f| f.pos);
+    let beside = fairy
+        .filter(|f| f.follower.is_none() && f.held_by.is_some() && f.beside(g).is_some())
+        .map(|f| f.pos);
+    standing_on_tiles(g, &m.followers, g.active)
+        .filter(move |pos| Some(*pos) != barred && Some(*pos) != beside)
+}
+
+/// Every fairy move of follower mode: next to a follower on a feature, then beside one standing
+/// on a tile.
+fn fairy_moves<'a>(g: &'a Game, m: &'a FairyMechanic) -> impl Iterator<Item = Action> + 'a {
+    let on_features = fairy_followers(g, m).map(|f| move_next_to(g, f));
+    let on_tiles = fairy_tiles(g, m).map(|pos| PdAction::Fairy { pos, spot: None }.into());
+    on_features.chain(on_tiles)
 }
 
 /// The fairy's move next to the follower `f`.
@@ -223,16 +280,17 @@ fn count_fairy_moves(g: &Game, m: &FairyMechanic) -> Option<usize> {
     }
     let fairy = at(g);
     if fairy.is_some() && !m.rules.reassign_same_tile {
-        return Some(fairy_followers(g, m).count());
+        return Some(fairy_followers(g, m).count() + fairy_tiles(g, m).count());
     }
     let followers = &m.followers;
     // No tile is barred: [`fairy_followers`] are all the player's followers on the board but
     // the one the fairy stands next to, counted without a walk past every figure.
     let current = fairy
-        .and_then(|f| f.held_by)
+        .and_then(|f| f.beside(g))
         .is_some_and(|(owner, kind)| owner == g.active && followers.contains(kind));
-    let count = g.on_board(g.active, &m.slots) - usize::from(current);
-    debug_assert_eq!(count, fairy_followers(g, m).count());
+    let standing = standing_on_tiles(g, followers, g.active).count();
+    let count = g.on_board(g.active, &m.slots) + standing - usize::from(current);
+    debug_assert_eq!(count, fairy_moves(g, m).count());
     Some(count)
 }
 
@@ -306,7 +364,16 @@ pub(crate) fn move_fairy(
             .iter()
             .find(|f| f.seg == seg && f.owner == g.active && m.followers.contains(f.kind))
     });
-    let fairy = Fairy::next_to(pos, follower);
+    // in follower mode a move that names no feature goes beside the player's follower
+    // standing on the tile itself (on top of a tower).
+    let standing = (m.rules.attach == Attach::Follower && seg.is_none())
+        .then(|| g.figure_at_place(Place::Tile(pos)))
+        .flatten()
+        .filter(|&(owner, kind)| owner == g.active && m.followers.contains(kind));
+    let fairy = match standing {
+        Some(held) => Fairy::beside_tile(pos, held),
+        None => Fairy::next_to(pos, follower),
+    };
     put(g, fairy, spot, events);
 }
 
@@ -640,7 +707,15 @@ impl Shortcuts for FairyMechanic {
         }
         // Counted moves are follower mode's, asked for only when there are some: the fairy may
         // move (its count is 0 otherwise).
-        let moves = self.moves_at(asked).then(|| fairy_followers(g, self));
-        moves?.nth(n).map(|f| move_next_to(g, f))
+        if !self.moves_at(asked) {
+            return None;
+        }
+        // Next to a follower on a feature (nearly always), else beside one on a tile.
+        if let Some(f) = fairy_followers(g, self).nth(n) {
+            return Some(move_next_to(g, f));
+        }
+        let on_features = fairy_followers(g, self).count();
+        let pos = fairy_tiles(g, self).nth(n.checked_sub(on_features)?)?;
+        Some(PdAction::Fairy { pos, spot: None }.into())
     }
 }
