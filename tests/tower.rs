@@ -376,4 +376,15 @@ fn the_fairy_goes_beside_a_follower_on_a_tower() {
         .collect();
     assert_eq!(points, vec![(B, 1)]);
     assert_eq!(game.scores(), &[0, 1]);
+
+    // The fairy on a tile (`pd.fairy.attach = "tile"`), moved only where the player has a
+    // follower: the tile of his follower on the tower is one, and it pays him there (FA7).
+    let tile_mode = || under("fairy", "tower-fairy-tile.toml");
+    let game = before(tile_mode(), move_at);
+    let fairy_moves: Vec<Action> = (game.legal().into_iter())
+        .filter(|a| matches!(PdAction::of(a), Some(PdAction::Fairy { .. })))
+        .collect();
+    assert_eq!(fairy_moves, vec![fairy_onto(0, 0)], "X-6, tile mode");
+    let Replay { game, .. } = run(&tile_mode());
+    assert_eq!(game.scores(), &[0, 1]);
 }
