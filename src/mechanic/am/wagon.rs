@@ -179,7 +179,9 @@ impl Mechanic for Wagons {
     }
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
-        let AmAction::Wagon { pos, spot } = AmAction::of(action)?;
+        let Some(AmAction::Wagon { pos, spot }) = AmAction::of(action) else {
+            return None;
+        };
         Some(
             AmAction::Wagon {
                 pos,
@@ -190,7 +192,9 @@ impl Mechanic for Wagons {
     }
 
     fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        AmAction::of(action)?;
+        let Some(AmAction::Wagon { .. }) = AmAction::of(action) else {
+            return None;
+        };
         Some(g.check_listed(action, RuleId("AM-11")))
     }
 
