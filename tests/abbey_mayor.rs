@@ -264,18 +264,71 @@ fn only_scored_wagons_are_offered_a_move() {
     }
 }
 
-/// `am.wagon.move = "C1"` is refused with its place until the tiles carry wagon links.
+/// AM-E5 under `am.wagon.move = "C1"` (AM-11, [MJH p11]): the wagon's completed road ran into
+/// the city of AM/RC (its `leads_to`): that city is the one destination, and the city beside
+/// the wagon's tile, which "C2" offers, is refused; A moves the wagon into the connected city.
 #[test]
-fn c1_wagon_move_is_refused_with_its_place() {
-    let err = common::written(
-        "am",
-        "c1",
-        "[mechanics]\nabbey_mayor = true\n[am.wagon]\nmove = \"C1\"\n",
-    )
-    .expect_err("C1 refused");
+fn e5_c1_wagon_moves_only_to_a_connected_feature() {
+    let record = load("e5-wagon-c1");
+    let mut asked = before(record.clone(), 4);
+    assert_eq!(asked.scores(), &[3, 0]);
+    assert_eq!(asked.legal(), vec![wagon_to(1, 0, "N"), Action::Pass]);
+    let saved = record::write(&asked, "x");
+    let err = asked
+        .apply(&wagon_to(0, -1, "N"))
+        .expect_err("not connected");
+    assert_eq!(err.rule(), Some(RuleId("AM-11")));
+    assert_eq!(record::write(&asked, "x"), saved);
+
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("N").expect("spot"))]
+    );
+    assert_eq!(replay.game.scores(), &[3, 0]);
+}
+
+/// The same game under `am.wagon.move = "C2"` (the default, [PG-WG]): the city at (0,-1), on a
+/// tile beside the wagon's, is a destination too.
+#[test]
+fn e5_c2_wagon_may_move_to_any_feature_around() {
+    let record = common::under(load("e5-wagon-c1"), "am-synthetic.toml");
+    let asked = before(record.clone(), 4);
+    assert_eq!(
+        asked.legal(),
+        vec![wagon_to(0, -1, "N"), wagon_to(1, 0, "N"), Action::Pass]
+    );
+    let mut moved = asked.clone();
+    moved.apply(&wagon_to(0, -1, "N")).expect("legal under C2");
+    assert_eq!(
+        standing(&moved, wagon()),
+        vec![(A, Pos::new(0, -1), Spot::parse("N").expect("spot"))]
+    );
+}
+
+/// AM-11 `"C1"`: a road stub ends at the monastery of its tile (AM/LRRRR), which is its one
+/// destination; the tile's other stubs are no crossing of it.
+#[test]
+fn c1_wagon_moves_from_a_road_stub_to_its_monastery() {
+    let record = load("wagon-c1-cloister");
+    let asked = before(record.clone(), 4);
+    assert_eq!(asked.legal(), vec![wagon_to(1, 0, "C"), Action::Pass]);
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("C").expect("spot"))]
+    );
+}
+
+/// The tile format's `leads_to` (tiles/README.md): an edge no city part of the tile reaches is
+/// refused with its file, line and column.
+#[test]
+fn a_road_leading_to_no_city_is_refused_with_its_place() {
+    let src = "name = \"x\"\ndescription = \"x\"\n[[tile]]\nid = \"X\"\ncount = 1\nedges = [\"city\", \"field\", \"field\", \"road\"]\ncity = [{ edges = [\"N\"] }]\nroad = [{ edges = [\"W\"], leads_to = [\"E\"] }]\nfield = [{ halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"N\"] }]\n";
+    let err = TileSet::parse(std::path::Path::new("bad.toml"), src).expect_err("refused");
     let text = err.to_string();
-    assert!(text.contains("c1.toml:6:"), "{text}");
-    assert!(text.contains("C1"), "{text}");
+    assert!(text.starts_with("bad.toml:8:"), "{text}");
+    assert!(text.contains("leads to a city at E"), "{text}");
 }
 
 /// TILES-MORE.md §2 and §5: 12 land tiles of 12 types, 6 pennants on 5 tiles, 1 monastery; the

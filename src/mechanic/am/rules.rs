@@ -8,10 +8,12 @@ use serde::Deserialize;
 /// feature is scored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum WagonMove {
+    /// The 1st edition's reading \[MJH p11\]: features connected to the one the wagon left, on
+    /// one of its tiles: a road and the city it runs into (the tiles' `leads_to`), a road stub
+    /// and the cloister it ends at, the stubs of one crossing; never two cities.
+    C1,
     /// The new edition's reading: any road, city or cloister on the tile the wagon stood on or
     /// on one of the eight tiles around it \[PG-WG\]\[JCZ `WagonPhase.getAdjacentFeatures`\].
-    /// (The 1st edition's "connected" reading, `"C1"`, needs the tiles' wagon links, which the
-    /// tile format does not carry yet: the loader refuses it with its location.)
     #[default]
     C2,
 }
