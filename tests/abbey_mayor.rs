@@ -623,3 +623,28 @@ async fn the_server_plays_a_game_of_hig_am() {
         );
     }
 }
+
+/// X-2 (seed 002 "The dragon's diet plan"): the dragon walks over three of the four tiles around
+/// A's barn's corner and eats nothing there; the barn stays and scores 4 at the end (AM-19).
+#[test]
+fn the_dragon_does_not_eat_a_barn() {
+    let replay = run(&load("barn-dragon"));
+    let steps: Vec<Pos> = (replay.events.iter())
+        .filter_map(
+            |e| match castellan::mechanic::pd::vocabulary::PdEvent::of(e) {
+                Some(castellan::mechanic::pd::vocabulary::PdEvent::DragonMoved {
+                    x,
+                    y,
+                    step,
+                    ..
+                }) if step > 0 => Some(Pos::new(x, y)),
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(steps, vec![Pos::new(1, 0), Pos::new(0, 0), Pos::new(0, 1)]);
+    assert!(!replay.events.iter().any(|e| matches!(e,
+        Event::FigureReturned { figure, .. } if *figure == barn())));
+    assert_eq!(barns(&replay.game), vec![(A, Pos::new(0, 1))]);
+    assert_eq!(replay.game.scores(), &[4, 0]);
+}

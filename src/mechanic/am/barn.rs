@@ -214,7 +214,7 @@ impl Mechanic for Barns {
                 "the princess removed a knight this turn, so nothing may be deployed",
             )
         } else if g.supply(g.active, self.barn) == 0 {
-            ("AM-C1", "no barn left in your supply")
+            ("B-F4", "no barn left in your supply")
         } else if (g.corner_field(pos)).is_some_and(|f| Barns::in_field(g, f)) {
             ("AM-17", "that field already has a barn")
         } else {
