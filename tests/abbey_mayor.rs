@@ -648,3 +648,29 @@ fn the_dragon_does_not_eat_a_barn() {
     assert_eq!(barns(&replay.game), vec![(A, Pos::new(0, 1))]);
     assert_eq!(replay.game.scores(), &[4, 0]);
 }
+
+/// AM-11 `"C1"` ("a road leading on from a crossing", [MJH p11]): the wagon left the west stub
+/// of a crossroads; its destinations are the crossing's other three stubs, and under "C2" the
+/// city at (0,-1) beside it would be one too.
+#[test]
+fn c1_wagon_leads_on_from_a_crossing() {
+    let record = load("wagon-c1-crossing");
+    let asked = before(record.clone(), 4);
+    assert_eq!(
+        asked.legal(),
+        vec![
+            wagon_to(1, 0, "N"),
+            wagon_to(1, 0, "E"),
+            wagon_to(1, 0, "S"),
+            Action::Pass
+        ]
+    );
+    let c2 = before(common::under(record.clone(), "am-synthetic.toml"), 4);
+    assert!(c2.legal().contains(&wagon_to(0, -1, "N")));
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("E").expect("spot"))]
+    );
+    assert_eq!(replay.game.scores(), &[3, 0]);
+}
