@@ -9,13 +9,16 @@ use castellan::engine::event::{Event, ReturnReason};
 use castellan::engine::game::Game;
 use castellan::engine::refusal::RuleId;
 use castellan::mechanic::am::vocabulary::{AmAction, AmDecision, AmEvent};
-use castellan::model::figure::FigureKind;
+use castellan::model::figure::{FigureKind, Place};
 use castellan::model::geometry::{Pos, Spot};
 use castellan::model::tile::{FeatureKind, TileSet, TileType};
 use castellan::record::{self, Record};
 
 mod common;
 use common::{before, kind, run, scored};
+
+#[path = "common/api.rs"]
+mod api;
 
 const A: usize = 0;
 const B: usize = 1;
@@ -261,18 +264,71 @@ fn only_scored_wagons_are_offered_a_move() {
     }
 }
 
-/// `am.wagon.move = "C1"` is refused with its place until the tiles carry wagon links.
+/// AM-E5 under `am.wagon.move = "C1"` (AM-11, [MJH p11]): the wagon's completed road ran into
+/// the city of AM/RC (its `leads_to`): that city is the one destination, and the city beside
+/// the wagon's tile, which "C2" offers, is refused; A moves the wagon into the connected city.
 #[test]
-fn c1_wagon_move_is_refused_with_its_place() {
-    let err = common::written(
-        "am",
-        "c1",
-        "[mechanics]\nabbey_mayor = true\n[am.wagon]\nmove = \"C1\"\n",
-    )
-    .expect_err("C1 refused");
+fn e5_c1_wagon_moves_only_to_a_connected_feature() {
+    let record = load("e5-wagon-c1");
+    let mut asked = before(record.clone(), 4);
+    assert_eq!(asked.scores(), &[3, 0]);
+    assert_eq!(asked.legal(), vec![wagon_to(1, 0, "N"), Action::Pass]);
+    let saved = record::write(&asked, "x");
+    let err = asked
+        .apply(&wagon_to(0, -1, "N"))
+        .expect_err("not connected");
+    assert_eq!(err.rule(), Some(RuleId("AM-11")));
+    assert_eq!(record::write(&asked, "x"), saved);
+
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("N").expect("spot"))]
+    );
+    assert_eq!(replay.game.scores(), &[3, 0]);
+}
+
+/// The same game under `am.wagon.move = "C2"` (the default, [PG-WG]): the city at (0,-1), on a
+/// tile beside the wagon's, is a destination too.
+#[test]
+fn e5_c2_wagon_may_move_to_any_feature_around() {
+    let record = common::under(load("e5-wagon-c1"), "am-synthetic.toml");
+    let asked = before(record.clone(), 4);
+    assert_eq!(
+        asked.legal(),
+        vec![wagon_to(0, -1, "N"), wagon_to(1, 0, "N"), Action::Pass]
+    );
+    let mut moved = asked.clone();
+    moved.apply(&wagon_to(0, -1, "N")).expect("legal under C2");
+    assert_eq!(
+        standing(&moved, wagon()),
+        vec![(A, Pos::new(0, -1), Spot::parse("N").expect("spot"))]
+    );
+}
+
+/// AM-11 `"C1"`: a road stub ends at the monastery of its tile (AM/LRRRR), which is its one
+/// destination; the tile's other stubs are no crossing of it.
+#[test]
+fn c1_wagon_moves_from_a_road_stub_to_its_monastery() {
+    let record = load("wagon-c1-cloister");
+    let asked = before(record.clone(), 4);
+    assert_eq!(asked.legal(), vec![wagon_to(1, 0, "C"), Action::Pass]);
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("C").expect("spot"))]
+    );
+}
+
+/// The tile format's `leads_to` (tiles/README.md): an edge no city part of the tile reaches is
+/// refused with its file, line and column.
+#[test]
+fn a_road_leading_to_no_city_is_refused_with_its_place() {
+    let src = "name = \"x\"\ndescription = \"x\"\n[[tile]]\nid = \"X\"\ncount = 1\nedges = [\"city\", \"field\", \"field\", \"road\"]\ncity = [{ edges = [\"N\"] }]\nroad = [{ edges = [\"W\"], leads_to = [\"E\"] }]\nfield = [{ halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"N\"] }]\n";
+    let err = TileSet::parse(std::path::Path::new("bad.toml"), src).expect_err("refused");
     let text = err.to_string();
-    assert!(text.contains("c1.toml:6:"), "{text}");
-    assert!(text.contains("C1"), "{text}");
+    assert!(text.starts_with("bad.toml:8:"), "{text}");
+    assert!(text.contains("leads to a city at E"), "{text}");
 }
 
 /// TILES-MORE.md §2 and §5: 12 land tiles of 12 types, 6 pennants on 5 tiles, 1 monastery; the
@@ -297,4 +353,324 @@ fn the_abbey_mayor_tiles() {
         .collect();
     // One road on edges N (bit 0), E (bit 1) and W (bit 3).
     assert_eq!(roads, vec![0b1011]);
+}
+
+const C: usize = 2;
+
+fn barn() -> FigureKind {
+    kind("barn")
+}
+
+fn barn_at(x: i32, y: i32) -> Action {
+    AmAction::Barn {
+        pos: Pos::new(x, y),
+    }
+    .into()
+}
+
+/// The barns on the board: (owner, the tile whose north-east corner holds it), in order put.
+fn barns(game: &Game) -> Vec<(usize, Pos)> {
+    (game.placed_figures().into_iter())
+        .filter(|(_, kind, _)| *kind == barn())
+        .map(|(owner, _, place)| match place {
+            Place::Corner(pos) => (owner, pos),
+            Place::Tile(pos) => panic!("a barn on the tile at {pos}"),
+        })
+        .collect()
+}
+
+/// The barns the pending decision offers.
+fn barns_offered(game: &Game) -> Vec<Action> {
+    (game.legal().into_iter())
+        .filter(|a| matches!(AmAction::of(a), Some(AmAction::Barn { .. })))
+        .collect()
+}
+
+/// AM-E3 (AM-15, AM-16, AM-19): C's barn on the one corner of his tile where four tiles meet in
+/// one field scores that field's farmers at once, 3 per completed city (2 cities) to A's
+/// majority, and sends all three farmers home; at the end the barn field borders 3 completed
+/// cities: C scores 4 × 3 = 12.
+#[test]
+fn e3_barn_scores_the_farmers_then_its_cities_at_the_end() {
+    let record = load("e3-barn-placed");
+    let asked = before(record.clone(), 11);
+    assert_eq!(asked.active(), C);
+    assert_eq!(barns_offered(&asked), vec![barn_at(0, 1)]);
+
+    let replay = run(&record);
+    assert_eq!(
+        common::scored_with_rule(&replay.events),
+        vec![
+            (A, 6, FeatureKind::Field, "AM-16 barn placed"),
+            (C, 12, FeatureKind::Field, "AM-19 barns at the end"),
+        ]
+    );
+    assert_eq!(replay.game.scores(), &[6, 0, 12]);
+    assert!(replay.game.figures().is_empty(), "every farmer went home");
+    assert_eq!(barns(&replay.game), vec![(C, Pos::new(0, 1))]);
+    for p in [A, B, C] {
+        assert_eq!(replay.game.supply(p, FigureKind::Follower), 7);
+    }
+    assert_eq!(replay.game.supply(C, barn()), 0);
+    assert_eq!(replay.game.supply(A, barn()), 1);
+    assert!(replay.events.iter().any(|e| AmEvent::of(e)
+        == Some(AmEvent::BarnPlaced {
+            player: C,
+            x: 0,
+            y: 1
+        })));
+}
+
+/// AM-E4 (AM-18, AM-20 default `am.barn.pig_bonus = "farmer_scorings_only"`, Q-AM4): the tile
+/// that joins B's farmer and pig to A's barn field scores B 1 per completed city (2) plus the
+/// pig's 1 per city: 4; both go home. A's barn scores 4 per city at the end (no pig bonus): 8.
+#[test]
+fn e4_farmers_joined_to_a_barn_score_one_per_city_with_the_pig() {
+    let replay = run(&load("e4-barn-joined"));
+    assert_eq!(
+        common::scored_with_rule(&replay.events),
+        vec![
+            (B, 4, FeatureKind::Field, "AM-18 farmers joined to a barn"),
+            (A, 8, FeatureKind::Field, "AM-19 barns at the end"),
+        ]
+    );
+    assert_eq!(replay.game.scores(), &[8, 4]);
+    assert!(replay.game.figures().is_empty());
+    assert_eq!(barns(&replay.game), vec![(A, Pos::new(0, 1))]);
+    assert_eq!(replay.game.supply(B, FigureKind::Follower), 7);
+    assert_eq!(replay.game.supply(B, kind("pig")), 1);
+}
+
+/// `am.barn.pig_bonus = "none"` (Q-AM4): the same join pays B 1 per city only: 2.
+#[test]
+fn e4_without_the_pig_bonus() {
+    let replay = run(&common::under(
+        load("e4-barn-joined"),
+        "am-barn-no-pig-bonus.toml",
+    ));
+    assert_eq!(replay.game.scores(), &[8, 2]);
+    assert!(replay.game.figures().is_empty());
+}
+
+/// AM-16: no farmer may go into a field with a barn: A's tile at (2,0), joined to his barn's
+/// field (which holds no farmer), offers no deployment on its field, and one is refused with
+/// the game unchanged.
+#[test]
+fn no_farmer_in_a_barn_field() {
+    let mut game = before(load("e4-barn-joined"), 9);
+    assert_eq!(game.active(), A);
+    assert!(!game.legal().iter().any(|a| matches!(a,
+        Action::Deploy { pos, .. } if *pos == Pos::new(2, 0))));
+    let saved = record::write(&game, "x");
+    let farmer = Action::Deploy {
+        pos: Pos::new(2, 0),
+        spot: Spot::parse("NL").expect("spot"),
+        figure: FigureKind::Follower,
+    };
+    let err = game.apply(&farmer).expect_err("a farmer in a barn field");
+    assert_eq!(err.rule(), Some(RuleId("AM-16")));
+    assert_eq!(record::write(&game, "x"), saved);
+}
+
+/// AM-17 `am.barn.allow_second = true`: B's second barn in A's barn field; at the end they tie
+/// with one barn each and both score 4 (1 completed city). X-12, Q-AM5: A's barn went on a
+/// corner of the volcano tile holding the dragon, where no farmer may go (V3).
+#[test]
+fn second_barn_allowed_by_the_toggle_and_barn_on_a_volcano_corner() {
+    let record = load("barn-second-volcano");
+    let mut volcano = before(record.clone(), 1);
+    assert_eq!(barns_offered(&volcano), vec![barn_at(0, 1)]);
+    let farmer = Action::Deploy {
+        pos: Pos::new(1, 1),
+        spot: Spot::parse("NL").expect("spot"),
+        figure: FigureKind::Follower,
+    };
+    let err = volcano
+        .apply(&farmer)
+        .expect_err("no farmer on the volcano");
+    assert_eq!(err.rule(), Some(RuleId("V3")));
+
+    let replay = run(&record);
+    assert_eq!(replay.game.scores(), &[4, 4]);
+    assert_eq!(
+        barns(&replay.game),
+        vec![(A, Pos::new(0, 1)), (B, Pos::new(1, 1))]
+    );
+}
+
+/// AM-17 default (`allow_second = false`, [FW-AM]): the same second barn is not offered and is
+/// refused, the game unchanged; B passes and A's barn alone scores 4.
+#[test]
+fn second_barn_refused_by_default() {
+    let record = common::under(load("barn-second-volcano"), "am-synthetic.toml");
+    let mut game = before(record, 3);
+    assert_eq!(game.active(), B);
+    assert_eq!(barns_offered(&game), vec![]);
+    let saved = record::write(&game, "x");
+    let err = game.apply(&barn_at(1, 1)).expect_err("a second barn");
+    assert_eq!(err.rule(), Some(RuleId("AM-17")));
+    assert_eq!(record::write(&game, "x"), saved);
+    game.apply(&Action::Pass).expect("pass");
+    assert_eq!(game.scores(), &[4, 0]);
+    assert_eq!(barns(&game), vec![(A, Pos::new(0, 1))]);
+}
+
+/// AM-15: a barn goes only on a corner where four placed tiles meet in one field: one of a
+/// corner with a missing tile, or far from the new tile, is refused.
+#[test]
+fn barn_only_on_a_full_field_corner_of_the_new_tile() {
+    let mut game = before(load("e3-barn-placed"), 11);
+    for bad in [barn_at(1, 1), barn_at(-1, 0), barn_at(0, 0)] {
+        let err = game.apply(&bad).expect_err("refused");
+        assert_eq!(err.rule(), Some(RuleId("AM-15")), "{bad:?}");
+    }
+}
+
+/// X-9 (seed 002 §PRINCESS Exp. 5; PR5): after the princess removed A's knight, B may put no
+/// barn (none offered, one refused); had B not removed it, the barn would be offered.
+#[test]
+fn no_barn_after_the_princess_removes_a_knight() {
+    let record = load("barn-after-princess");
+    let mut removed = before(record.clone(), 4);
+    assert_eq!(removed.active(), B);
+    assert_eq!(barns_offered(&removed), vec![]);
+    let err = removed.apply(&barn_at(0, 1)).expect_err("no barn");
+    assert_eq!(err.rule(), Some(RuleId("PR5")));
+
+    let mut kept = before(record.clone(), 3);
+    kept.apply(&Action::Pass)
+        .expect("the princess may stay idle");
+    assert_eq!(barns_offered(&kept), vec![barn_at(0, 1)]);
+
+    let replay = run(&record);
+    assert_eq!(barns(&replay.game), vec![]);
+    assert_eq!(replay.game.scores(), &[0, 0]);
+    assert_eq!(replay.game.supply(A, FigureKind::Follower), 7);
+}
+
+/// RULES-MORE.md §5 X-2, X-7, X-11: the barn is no follower and not of flesh and blood (the
+/// dragon's menu, the fairy and the portal read these), stands on no feature, and each player
+/// of `hig-am` and `zman-am` has one (AM-C1).
+#[test]
+fn pd_reads_the_barn_row() {
+    for name in ["hig-am", "zman-am", "hig-big-box"] {
+        let rules = Ruleset::load(name).expect(name);
+        let row = rules.figures.row(barn()).expect("row");
+        assert_eq!(row.per_player, 1, "{name}");
+        assert!(row.follower.is_none() && row.strength == 0);
+        for ability in ["princess", "portal", "fairy"] {
+            assert!(!row.can(ability), "{name}: barn {ability}");
+        }
+        assert!(!row.has_tag("flesh_and_blood") && !row.has_tag("follower"));
+        for kind in FeatureKind::ALL {
+            assert!(!row.stands_on.on(kind));
+        }
+    }
+}
+
+/// The web page plays `hig-am` (RULES-MORE.md §2): two bots play a whole game through the
+/// server's API; its record replays to the same scores, and every barn put on the board is
+/// drawn at its corner in the page's SVG.
+#[tokio::test]
+async fn the_server_plays_a_game_of_hig_am() {
+    use serde_json::json;
+    let app = api::app(&api::data("abbey_mayor", "serve"));
+    let (status, mut game) = api::call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "hig-am", "players": ["greedy", "random"], "seed": 7})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let mut steps = 0;
+    while game["decision"].is_object() {
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &format!("/api/games/{}/bot", api::id(&game)),
+            Some(json!({"expect": api::history(&game)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        game = next;
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let (status, text) = api::call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", api::id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let svg = game["board"].as_str().expect("the board's SVG");
+    for (owner, _) in barns(&replay.game) {
+        assert!(
+            svg.contains(&format!(r#"data-player="{owner}" data-place="corner""#)),
+            "barn of seat {owner} not drawn"
+        );
+    }
+}
+
+/// X-2 (seed 002 "The dragon's diet plan"): the dragon walks over three of the four tiles around
+/// A's barn's corner and eats nothing there; the barn stays and scores 4 at the end (AM-19).
+#[test]
+fn the_dragon_does_not_eat_a_barn() {
+    let replay = run(&load("barn-dragon"));
+    let steps: Vec<Pos> = (replay.events.iter())
+        .filter_map(
+            |e| match castellan::mechanic::pd::vocabulary::PdEvent::of(e) {
+                Some(castellan::mechanic::pd::vocabulary::PdEvent::DragonMoved {
+                    x,
+                    y,
+                    step,
+                    ..
+                }) if step > 0 => Some(Pos::new(x, y)),
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(steps, vec![Pos::new(1, 0), Pos::new(0, 0), Pos::new(0, 1)]);
+    assert!(!replay.events.iter().any(|e| matches!(e,
+        Event::FigureReturned { figure, .. } if *figure == barn())));
+    assert_eq!(barns(&replay.game), vec![(A, Pos::new(0, 1))]);
+    assert_eq!(replay.game.scores(), &[4, 0]);
+}
+
+/// AM-11 `"C1"` ("a road leading on from a crossing", [MJH p11]): the wagon left the west stub
+/// of a crossroads; its destinations are the crossing's other three stubs, and under "C2" the
+/// city at (0,-1) beside it would be one too.
+#[test]
+fn c1_wagon_leads_on_from_a_crossing() {
+    let record = load("wagon-c1-crossing");
+    let asked = before(record.clone(), 4);
+    assert_eq!(
+        asked.legal(),
+        vec![
+            wagon_to(1, 0, "N"),
+            wagon_to(1, 0, "E"),
+            wagon_to(1, 0, "S"),
+            Action::Pass
+        ]
+    );
+    let c2 = before(common::under(record.clone(), "am-synthetic.toml"), 4);
+    assert!(c2.legal().contains(&wagon_to(0, -1, "N")));
+    let replay = run(&record);
+    assert_eq!(
+        standing(&replay.game, wagon()),
+        vec![(A, Pos::new(1, 0), Spot::parse("E").expect("spot"))]
+    );
+    assert_eq!(replay.game.scores(), &[3, 0]);
 }

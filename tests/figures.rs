@@ -171,8 +171,8 @@ fn bad_rows_are_located() {
     );
     refused(
         "many",
-        "[figures.a]\n[figures.b]\n[figures.c]\n[figures.d]\n[figures.e]\n[figures.f]\n[figures.g]\n",
-        &["many.toml", "at most 8 kinds of figure"],
+        "[figures.a]\n[figures.b]\n[figures.c]\n[figures.d]\n[figures.e]\n[figures.f]\n[figures.g]\n[figures.h]\n",
+        &["many.toml", "at most 16 kinds of figure"],
     );
     refused(
         "supply",

@@ -657,7 +657,7 @@ fn an_unknown_figure_in_a_record_lists_every_figure_of_its_ruleset() {
     refused(&o, "r.toml:5:1");
     refused(
         &o,
-        "unknown figure `dragonfly` (known: follower, abbot, big, builder, count, pig)",
+        "unknown figure `dragonfly` (known: follower, abbot, barn, big, builder, count, mayor, pig, wagon)",
     );
 }
 

@@ -545,7 +545,8 @@ proptest! {
     /// RULES.md B-C2, B-F4, B-M3, CO-1, §1.10: each of a player's figures (followers, big
     /// followers, abbots: every row of the figure table) is always on the board, in supply,
     /// held by a script (any kind: the dungeon), in a player's custody or on a tower (The
-    /// Tower's prisoners and tower tops, RULES-MORE.md TW-5, TW-9: counted by `held_of`) or
+    /// Tower's prisoners and tower tops, RULES-MORE.md TW-5, TW-9, and barns at field corners,
+    /// AM-15: counted by `held_of`) or
     /// (followers of any kind, CT-6) in the City of Carcassonne, and together there are exactly the row's `per_player` of each kind.
     #[test]
     fn followers_are_conserved(spec in specs()) {

@@ -20,8 +20,12 @@ use std::sync::Arc;
 /// key (`mechanics.farmers`, `pd.portal.figures`) or `script`.
 fn well_formed(id: RuleId) -> bool {
     let rules_md = |s: &str| {
-        if let Some(n) = s.strip_prefix("CO-") {
-            return !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
+        // RULES.md's CO- ids and RULES-MORE.md's (AM-16, TW-5, X-9): capitals, a dash, a number.
+        if let Some((prefix, n)) = s.split_once('-').filter(|(p, _)| *p != "B") {
+            return !prefix.is_empty()
+                && prefix.chars().all(|c| c.is_ascii_uppercase())
+                && !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit());
         }
         let s = s.strip_prefix("B-").unwrap_or(s);
         let letters = s.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');

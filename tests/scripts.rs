@@ -650,7 +650,7 @@ fn scripts_move_figures_of_each_kind() {
     assert_eq!(
         common::logs(&events),
         [
-            "[\"follower\", \"abbot\", \"big\", \"builder\", \"count\", \"pig\"] #{\"abbot\": 1, \"big\": 1, \"builder\": 1, \"follower\": 7} 1 7 big follower"
+            "[\"follower\", \"abbot\", \"barn\", \"big\", \"builder\", \"count\", \"mayor\", \"pig\", \"wagon\"] #{\"abbot\": 1, \"big\": 1, \"builder\": 1, \"follower\": 7} 1 7 big follower"
         ]
     );
     assert_eq!((game.supply(0, big), game.held_of(0, big)), (0, 1));
@@ -689,7 +689,7 @@ fn bad_figure_commands_are_located_errors() {
         (
             "unknown_query",
             11,
-            "the ruleset has no figure `wizard` (its figures: follower, abbot, big, builder, count, pig)",
+            "the ruleset has no figure `wizard` (its figures: follower, abbot, barn, big, builder, count, mayor, pig, wagon)",
         ),
         ("unknown_take", 12, "the ruleset has no figure `wizard`"),
         (

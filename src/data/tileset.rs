@@ -109,6 +109,8 @@ struct RoadFile {
     #[serde(default)]
     inn: bool,
     #[serde(default)]
+    leads_to: Vec<Spanned<String>>,
+    #[serde(default)]
     marks: MarksFile,
 }
 
@@ -473,8 +475,10 @@ impl Ctx<'_> {
                 self.claim_edges(&r.get_ref().edges, &mut edge_owner, features.len(), &id)?;
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
             let marks = self.marks(&r.get_ref().marks, FeatureKind::Road, &id, prints)?;
+            let leads_to = self.leads_to(&r.get_ref().leads_to, &edge_owner, &features, &id)?;
             features.push(FeatureDef {
                 counters: marks.with(INN, r.get_ref().inn.into()),
+                leads_to,
                 ..FeatureDef::plain(FeatureKind::Road, mask, 0)
             });
         }
@@ -616,6 +620,35 @@ impl Ctx<'_> {
             fits: Fits::new(&oriented),
             oriented,
         })
+    }
+
+    /// A road's `leads_to`: the city parts of the tile, named by an edge each reaches, that
+    /// the road runs into (`edge_owner` and `features` hold the city parts, read before the
+    /// roads).
+    fn leads_to(
+        &self,
+        names: &[Spanned<String>],
+        edge_owner: &[u8; 4],
+        features: &[FeatureDef],
+        id: &str,
+    ) -> Result<u16, Diagnostic> {
+        let mut mask = 0u16;
+        for name in names {
+            let owner = edge_owner[self.edge(name)? as usize];
+            let city =
+                (features.get(usize::from(owner))).is_some_and(|f| f.kind == FeatureKind::City);
+            if !city {
+                return Err(self.err(
+                    name.span(),
+                    format!(
+                        "tile `{id}`: the road leads to a city at {}, but no city part of this tile reaches that edge",
+                        name.get_ref()
+                    ),
+                ));
+            }
+            mask |= 1 << owner;
+        }
+        Ok(mask)
     }
 
     fn claim_edges(

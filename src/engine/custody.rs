@@ -1,6 +1,7 @@
 //! Figures kept off the features, for any rule that needs them: figures in a player's
 //! **custody** (prisoners, held by their captor until freed or exchanged) and figures standing
-//! at a **place** that is no feature (on a tile, at a corner where four tiles meet).
+//! at a **place** that is no feature (on a tile, at a corner where four tiles meet in one field:
+//! [`Game::corner_field`]).
 //!
 //! Both come from their owner's supply and go back to it, so every figure stays counted: a
 //! player's figures are on the board, in supply, or here ([`Game::kept_off_features`]). The
@@ -8,7 +9,10 @@
 //! of code per idea); each logs its own events.
 
 use crate::engine::game::Game;
+use crate::model::feature::SegId;
 use crate::model::figure::{FigureKind, Place};
+use crate::model::geometry::{Edge, Pos, Spot};
+use crate::model::tile::FeatureKind;
 use std::collections::BTreeMap;
 
 /// Figures kept off the features: a state of the game's own, made when first used.
@@ -147,6 +151,35 @@ impl Game {
         let rows = self.rules.figures.rows();
         let placed = self.kept().map_or(&[][..], |k| &k.placed[..]);
         (placed.iter()).filter_map(|&(owner, i, place)| rows.get(i).map(|r| (owner, r.kind, place)))
+    }
+
+    /// The field at the north-east corner of `pos` (a [`Place::Corner`]): one of its segments,
+    /// if the four tiles that meet there are all placed and their eight half-edges beside
+    /// that point are all field of one feature (a corner a barn may stand on).
+    pub fn corner_field(&self, pos: Pos) -> Option<SegId> {
+        // (tile, the two half-edges beside its corner at this point): NR+EL, ER+SL, SR+WL,
+        // WR+NL (HALF_NAMES order NL NR EL ER SL SR WL WR).
+        let quarters = [
+            (pos, [1, 2]),
+            (pos.step(Edge::N), [3, 4]),
+            (pos.step(Edge::N).step(Edge::E), [5, 6]),
+            (pos.step(Edge::E), [7, 0]),
+        ];
+        let mut field = None;
+        for (tile, halves) in quarters {
+            for h in halves {
+                let seg = self.seg_at(tile, Spot::Half(h))?;
+                if self.features.segment(seg).kind != FeatureKind::Field {
+                    return None;
+                }
+                match field {
+                    None => field = Some(seg),
+                    Some(f) if self.features.same(f, seg) => {}
+                    Some(_) => return None,
+                }
+            }
+        }
+        field
     }
 
     /// How many figures stand at places.

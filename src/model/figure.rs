@@ -100,7 +100,7 @@ impl Serialize for FigureKind {
 }
 
 /// The most figure kinds one ruleset's table may hold.
-pub const MAX_FIGURES: usize = 8;
+pub const MAX_FIGURES: usize = 16;
 
 /// The most players (seats) a game may have.
 pub const MAX_PLAYERS: usize = 8;

@@ -176,6 +176,9 @@ pub struct FeatureDef {
     pub counters: Counters,
     /// For a field: the city parts of this tile it borders (bit `i` = feature `i`).
     pub borders: u16,
+    /// For a road: the city parts of this tile it runs into (bit `i` = feature `i`), for a
+    /// figure that moves on along connected features (the tile file's `leads_to`).
+    pub leads_to: u16,
 }
 
 impl FeatureDef {
@@ -197,6 +200,7 @@ impl FeatureDef {
             pennants: 0,
             counters: Counters::default(),
             borders: 0,
+            leads_to: 0,
         }
     }
 

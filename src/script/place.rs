@@ -10,8 +10,7 @@
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::model::figure::Place;
-use crate::model::geometry::{Edge, Pos, Spot};
-use crate::model::tile::FeatureKind;
+use crate::model::geometry::{Edge, Pos};
 use crate::script::api::map;
 use crate::script::family::{Out, Slot};
 use crate::script::{Command, lock};
@@ -64,34 +63,6 @@ fn place_map(place: Place) -> Dynamic {
 }
 
 impl Game {
-    /// The segments of the four tile corners that meet at the north-east corner of `pos`, two
-    /// half-edges each, if all four tiles are there and every one of them is field.
-    fn corner_field(&self, pos: Pos) -> Option<u32> {
-        // (tile, the two half-edges beside its corner at this point): NR+EL, ER+SL, SR+WL,
-        // WR+NL (HALF_NAMES order NL NR EL ER SL SR WL WR).
-        let quarters = [
-            (pos, [1, 2]),
-            (pos.step(Edge::N), [3, 4]),
-            (pos.step(Edge::N).step(Edge::E), [5, 6]),
-            (pos.step(Edge::E), [7, 0]),
-        ];
-        let mut field = None;
-        for (tile, halves) in quarters {
-            for h in halves {
-                let seg = self.seg_at(tile, Spot::Half(h))?;
-                if self.features.segment(seg).kind != FeatureKind::Field {
-                    return None;
-                }
-                match field {
-                    None => field = Some(seg),
-                    Some(f) if self.features.same(f, seg) => {}
-                    Some(_) => return None,
-                }
-            }
-        }
-        field
-    }
-
     /// Whether a figure may be put at `place`: the tile is there, or the corner is one where
     /// four tiles meet in one field; nobody stands there yet.
     fn check_place(&self, place: Place) -> Result<(), String> {

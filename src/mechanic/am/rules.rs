@@ -8,10 +8,12 @@ use serde::Deserialize;
 /// feature is scored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum WagonMove {
+    /// The 1st edition's reading \[MJH p11\]: features connected to the one the wagon left, on
+    /// one of its tiles: a road and the city it runs into (the tiles' `leads_to`), a road stub
+    /// and the cloister it ends at, the stubs of one crossing; never two cities.
+    C1,
     /// The new edition's reading: any road, city or cloister on the tile the wagon stood on or
     /// on one of the eight tiles around it \[PG-WG\]\[JCZ `WagonPhase.getAdjacentFeatures`\].
-    /// (The 1st edition's "connected" reading, `"C1"`, needs the tiles' wagon links, which the
-    /// tile format does not carry yet: the loader refuses it with its location.)
     #[default]
     C2,
 }
@@ -35,9 +37,34 @@ pub struct MayorRules {
     pub zero_strength_scores: bool,
 }
 
+/// `am.barn.pig_bonus` (AM-20, Q-AM4): whether a pig adds to the farmers' scorings a barn
+/// causes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PigBonus {
+    /// JCZ \[JCZ `Field.getBarnPoints`\]: the farmers' majority player with his pig in the
+    /// field scores 1 more per city when a barn is placed (4) or joined (2); the barns' own
+    /// end-game scoring has no pig bonus.
+    #[default]
+    FarmerScoringsOnly,
+    /// No pig bonus in any scoring a barn causes (the rule pages name none).
+    None,
+}
+
+/// `[am.barn]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BarnRules {
+    /// AM-17: whether a barn may go into a field that already has one (`false`, \[FW-AM\];
+    /// `true`, JCZ's variant "barn-placement").
+    pub allow_second: bool,
+    /// AM-20, Q-AM4: the pig's bonus in the scorings a barn causes.
+    pub pig_bonus: PigBonus,
+}
+
 /// `[am]`: the toggles of Abbey & Mayor (RULES-MORE.md §2.6). The family is switched on by
 /// `[mechanics] abbey_mayor = true`; its figures are handed out by `[figures.mayor]` and
-/// `[figures.wagon]` `per_player`.
+/// `[figures.wagon]` and `[figures.barn]` `per_player`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AmRules {
@@ -45,6 +72,8 @@ pub struct AmRules {
     pub wagon: WagonRules,
     /// `[am.mayor]`.
     pub mayor: MayorRules,
+    /// `[am.barn]`.
+    pub barn: BarnRules,
 }
 
 impl Section for AmRules {

@@ -1,5 +1,5 @@
 //! Abbey & Mayor's vocabulary: the wagon's move (its action `wagon = [x, y, "N"]` in records,
-//! its decision and its event) as typed values ([`AmAction`], [`AmDecision`], [`AmEvent`])
+//! its decision and its event) and the barn's placement (`barn = [x, y]`, its event) as typed values ([`AmAction`], [`AmDecision`], [`AmEvent`])
 //! declared with the engine's generators (`engine::vocabulary`), which convert them to and
 //! from the engine's mechanic arms and give their record keys and JSON form; this file writes
 //! their words. The mayor and the wagon are deployed with the base game's `deploy`
@@ -34,6 +34,13 @@ crate::mechanic_actions! {
             /// The feature on it.
             spot: Spot,
         } = "wagon",
+        /// Put a barn at the north-east corner of the tile at `pos` (a corner of the tile just
+        /// laid where four tiles meet in one field), instead of deploying (RULES-MORE.md AM-15);
+        /// `barn = [x, y]` in records.
+        Barn {
+            /// The tile whose north-east corner it is.
+            pos: Pos,
+        } = "barn",
     }
 }
 
@@ -69,31 +76,49 @@ crate::mechanic_events! {
             /// The feature on the tile.
             spot: Spot,
         } = "wagon_moved",
+        /// A barn was put at the north-east corner of the tile at (`x`, `y`) (AM-15).
+        BarnPlaced {
+            /// Seat.
+            player: usize,
+            /// Column.
+            x: i32,
+            /// Row.
+            y: i32,
+        } = "barn_placed",
     }
 }
 
 impl ActionWords for AmAction {
     fn words(&self) -> String {
-        let AmAction::Wagon { pos, spot } = self;
-        format!("move the wagon to {pos} {spot}")
+        match self {
+            AmAction::Wagon { pos, spot } => format!("move the wagon to {pos} {spot}"),
+            AmAction::Barn { pos } => format!("put a barn at the north-east corner of {pos}"),
+        }
     }
 }
 
 impl EventWords for AmEvent {
     fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let AmEvent::WagonMoved {
-            player,
-            feature,
-            x,
-            y,
-            spot,
-        } = *self;
-        write!(
-            f,
-            "{}'s wagon moves on to the {} at {} {spot} (AM-11)",
-            seat(names, player),
-            feature.name(),
-            Pos::new(x, y)
-        )
+        match *self {
+            AmEvent::WagonMoved {
+                player,
+                feature,
+                x,
+                y,
+                spot,
+            } => write!(
+                f,
+                "{}'s wagon moves on to the {} at {} {spot} (AM-11)",
+                seat(names, player),
+                feature.name(),
+                Pos::new(x, y)
+            ),
+            AmEvent::BarnPlaced { player, x, y } => write!(
+                f,
+                "{} puts a barn at the north-east corner of {} (AM-15)",
+                seat(names, player),
+                Pos::new(x, y)
+            ),
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! cloisters (its figure-table row; never a field, AM-10). When its feature is completed and
 //! scored it goes home like any follower (B-M3) and is then offered a move: its owner may put
 //! it straight back on an adjacent feature that is unoccupied and incomplete (AM-11; completed
-//! features are excluded, Q-AM3), or pass and keep it in supply (AM-12). Several wagons
+//! features are excluded, Q-AM3), or pass and keep it in supply (AM-12). "Adjacent" is
+//! `am.wagon.move`'s: the 8 tiles around (`"C2"`) or the connected features (`"C1"`). Several wagons
 //! scored in one turn are decided one by one in turn order from the active player, after all
 //! of that turn's scoring (AM-12, Q-AM2). The move is no deployment: it comes after scoring,
 //! whatever the player deployed earlier in the turn (AM-13). A wagon the dragon eats was not
@@ -19,7 +20,7 @@ use crate::engine::refusal::RuleId;
 use crate::model::feature::SegId;
 use crate::model::figure::{Figure, FigureKind, Kinds};
 use crate::model::geometry::Pos;
-use crate::model::tile::FeatureKind;
+use crate::model::tile::{FeatureDef, FeatureKind};
 
 /// The wagons' moves (`[mechanics] abbey_mayor`).
 #[derive(Debug)]
@@ -74,6 +75,7 @@ impl Wagons {
     /// Every legal move of the wagon `w` (AM-11, `am.wagon.move`).
     fn moves(&self, g: &Game, w: Waiting, out: &mut Vec<Action>) {
         match self.rules.moves {
+            WagonMove::C1 => connected(g, w, out),
             WagonMove::C2 => around(g, w, out),
         }
     }
@@ -131,6 +133,71 @@ fn around(g: &Game, w: Waiting, out: &mut Vec<Action>) {
     }
 }
 
+/// The moves of the wagon `w` under `"C1"`: on each tile of the feature it left, the features
+/// connected to it there ([`links`]) that it may stand on, that hold no figure and are not
+/// complete.
+fn connected(g: &Game, w: Waiting, out: &mut Vec<Action>) {
+    let Some(row) = g.rules.figures.row(w.kind) else {
+        return;
+    };
+    // A wagon decision is rare: its feature's segments are looked for over the whole board.
+    let members = (0..g.features.len() as SegId).filter(|s| g.features.same(*s, w.from));
+    for m in members {
+        let s = *g.features.segment(m);
+        let tile = g.board.placed(s.placed);
+        let (pos, base) = (tile.pos, tile.seg_base);
+        let features = &g.board.oriented(&g.rules.tiles, s.placed).features;
+        let linked = links(features, usize::from(s.feature));
+        for (i, f) in features
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| linked >> i & 1 != 0)
+        {
+            let seg = base + i as u32;
+            let open = row.stands_on.on(f.kind)
+                && g.features.totals(seg).followers == 0
+                && !g.is_complete(seg);
+            let action = AmAction::Wagon {
+                pos,
+                spot: g.seg_spot(seg).1,
+            }
+            .into();
+            if open && !out.contains(&action) {
+                out.push(action);
+            }
+        }
+    }
+}
+
+/// The features of one tile (`features`) connected to its feature `i` for a wagon (AM-11
+/// `"C1"`), as a set (bit `j` for feature `j`): the cities a road runs into and the roads that
+/// run into a city (`leads_to`); a road stub and the tile's cloister, which it ends at; the
+/// other stubs of a crossing (a tile with three or more stubs, no cloister and no `leads_to`).
+/// Two cities never connect.
+fn links(features: &[FeatureDef], i: usize) -> u32 {
+    let Some(me) = features.get(i) else {
+        return 0;
+    };
+    let is_stub = |f: &FeatureDef| f.kind == FeatureKind::Road && f.edges.count_ones() == 1;
+    let set = |keep: &dyn Fn(&FeatureDef) -> bool| {
+        (features.iter().enumerate())
+            .filter(|(_, f)| keep(f))
+            .fold(0u32, |set, (j, _)| set | 1 << j)
+    };
+    let stubs = set(&is_stub);
+    let cloister = set(&|f| f.kind == FeatureKind::Cloister);
+    let runs_in = set(&|f| f.leads_to >> i & 1 != 0);
+    let mut linked = u32::from(me.leads_to) | runs_in;
+    if me.kind == FeatureKind::Cloister {
+        linked |= stubs;
+    } else if is_stub(me) && cloister != 0 {
+        linked |= cloister;
+    } else if is_stub(me) && stubs.count_ones() >= 3 && set(&|f| f.leads_to != 0) == 0 {
+        linked |= stubs & !(1 << i);
+    }
+    linked
+}
+
 impl Mechanic for Wagons {
     fn name(&self) -> &'static str {
         "wagon"
@@ -179,7 +246,9 @@ impl Mechanic for Wagons {
     }
 
     fn canonical(&self, g: &Game, action: &Action) -> Option<Action> {
-        let AmAction::Wagon { pos, spot } = AmAction::of(action)?;
+        let Some(AmAction::Wagon { pos, spot }) = AmAction::of(action) else {
+            return None;
+        };
         Some(
             AmAction::Wagon {
                 pos,
@@ -190,7 +259,9 @@ impl Mechanic for Wagons {
     }
 
     fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        AmAction::of(action)?;
+        let Some(AmAction::Wagon { .. }) = AmAction::of(action) else {
+            return None;
+        };
         Some(g.check_listed(action, RuleId("AM-11")))
     }
 

@@ -3,7 +3,7 @@
 use super::rules::FarmScoring;
 use crate::mechanic::base::rules::BaseRules;
 
-use crate::engine::event::Event;
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, Strength};
 use crate::engine::mechanic::Hooks;
 use crate::model::feature::SegId;
@@ -47,7 +47,7 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                 let cities = farm.cities.len() as u32;
                 for player in winners(&farm.strength) {
                     let rule = "§1.9 farm_centric_3";
-                    pay_farm(game, farm.root, player, cities, rule, events);
+                    pay_farm(game, farm.root, player, (cities, 3, true), rule, events);
                 }
             }
         }
@@ -63,7 +63,8 @@ fn pay_farmers(game: &mut Game, farms: &[Farm], events: &mut Vec<Event>) {
                         .collect();
                     collected[player].extend(&new);
                     let rule = "§1.9 farm_centric_3_once";
-                    pay_farm(game, farm.root, player, new.len() as u32, rule, events);
+                    let paid = (new.len() as u32, 3, true);
+                    pay_farm(game, farm.root, player, paid, rule, events);
                 }
             }
         }
@@ -111,25 +112,57 @@ fn winners(strength: &[u32]) -> impl Iterator<Item = usize> + '_ {
         .map(|(player, _)| player)
 }
 
-/// Pays `player` 3 per completed city the farm supplies (farm-centric scoring), as the
-/// mechanics change it ([`crate::engine::mechanic::Mechanic::farm_points`]).
+/// Pays `player` `per_city` (3 at the end, farm-centric) for each of the `cities` completed
+/// cities the farm supplies, as the mechanics change it when `bonus` holds
+/// ([`crate::engine::mechanic::Mechanic::farm_points`]).
 fn pay_farm(
     game: &mut Game,
     farm: SegId,
     player: usize,
-    cities: u32,
+    (cities, per_city, bonus): (u32, u32, bool),
     rule: &'static str,
     events: &mut Vec<Event>,
 ) {
-    let mut points = 3 * cities;
+    let mut points = per_city * cities;
     let mechanics = std::sync::Arc::clone(&game.mechanics);
-    for m in mechanics.on(Hooks::FARM) {
+    for m in mechanics.on(Hooks::FARM).filter(|_| bonus) {
         m.farm_points(game, farm, player, cities, &mut points);
     }
     if points > 0 {
         let at = game.seg_pos(farm);
         game.award(player, points, FeatureKind::Field, rule, at, events);
     }
+}
+
+/// Scores the farmers of the farm of `seg` during play, for a rule that scores a farm before the
+/// end (A&M's barn, AM-16, AM-18): the players with the most farmers in it score `per_city` for
+/// each completed city it borders (as at the end, farm-centric: the mechanics' cities count,
+/// and with `bonus` the mechanics change the points, [`pay_farm`]); then every figure in the
+/// farm goes home.
+pub(crate) fn score_farmers_now(
+    game: &mut Game,
+    seg: SegId,
+    (per_city, bonus): (u32, bool),
+    rule: &'static str,
+    events: &mut Vec<Event>,
+) {
+    let root = game.features.root(seg);
+    if game.features.totals(root).followers == 0 {
+        return;
+    }
+    let strength = game.strength(root);
+    let cities = cities_bordered(game, root);
+    for player in winners(&strength) {
+        pay_farm(game, root, player, (cities, per_city, bonus), rule, events);
+    }
+    game.return_figures(|f, g| f.same(g.seg, root), ReturnReason::Scored, events);
+}
+
+/// How many completed cities the farm of `seg` borders, as its scoring counts them (with the
+/// cities the mechanics add, [`bordering_cities`]).
+pub(crate) fn cities_bordered(game: &mut Game, seg: SegId) -> u32 {
+    let (cities, _) = bordering_cities(game, seg);
+    u32::try_from(cities.len()).unwrap_or(u32::MAX)
 }
 
 /// The farms holding farmers, in the order their first farmer was deployed.

@@ -389,6 +389,9 @@ pub fn has_own_follower(g: &Game, player: usize, seg: SegId) -> bool {
     own_follower_roots(g, player).any(|r| r == root)
 }
 
+/// A set of the [`Candidates`] kinds, bit `i` for the `i`-th (room for [`MAX_FIGURES`]).
+type KindSet = u16;
+
 /// The figure kinds a player has in supply (B-F4), in table order, and what the listing of
 /// deployments asks of each, kept as sets of them (bit `i` for the `i`-th kind) so that a
 /// feature is matched against all of them at once.
@@ -397,9 +400,9 @@ struct Candidates {
     len: usize,
     /// The kinds that may stand on a feature of each kind ([`stands_on`]), by
     /// [`FeatureKind`] index.
-    on: [u8; FeatureKind::ALL.len()],
+    on: [KindSet; FeatureKind::ALL.len()],
     /// The kinds that join their owner's follower (a builder, a pig).
-    joining: u8,
+    joining: KindSet,
 }
 
 /// The board opened to this turn's deployment ([`Opening`]), as the listing of deployments
@@ -409,7 +412,7 @@ struct Opened {
     /// The mechanic that opened it (its bit in the set of vetoes).
     by: u32,
     /// The kinds of the [`Candidates`] that may go through.
-    lets_through: u8,
+    lets_through: KindSet,
 }
 
 impl Opened {
@@ -444,7 +447,7 @@ impl Candidates {
                 break;
             };
             *slot = row.kind;
-            let bit = 1 << candidates.len;
+            let bit: KindSet = 1 << candidates.len;
             let stands = stands_on(g, row);
             for (on, feature) in candidates.on.iter_mut().zip(FeatureKind::ALL) {
                 if stands.on(feature) {
@@ -468,12 +471,12 @@ impl Candidates {
     }
 
     /// All the kinds.
-    fn all(&self) -> u8 {
+    fn all(&self) -> KindSet {
         self.which(|_| true)
     }
 
     /// The kinds for which `keep` holds.
-    fn which(&self, keep: impl Fn(FigureKind) -> bool) -> u8 {
+    fn which(&self, keep: impl Fn(FigureKind) -> bool) -> KindSet {
         let kinds = self.kinds[..self.len].iter().enumerate();
         kinds
             .filter(|(_, kind)| keep(**kind))
@@ -481,14 +484,14 @@ impl Candidates {
     }
 
     /// The kinds that may stand on a feature of `kind`.
-    fn on(&self, kind: FeatureKind) -> u8 {
+    fn on(&self, kind: FeatureKind) -> KindSet {
         self.on[kind as usize]
     }
 
     /// The kinds that may go into a feature as it stands (B-F3): a free one takes any but
     /// those that join their owner's follower, an occupied one only those, and only if
     /// `joinable` (it holds one of the player's followers).
-    fn free(&self, occupied: bool, joinable: impl FnOnce() -> bool) -> u8 {
+    fn free(&self, occupied: bool, joinable: impl FnOnce() -> bool) -> KindSet {
         match occupied {
             false => !self.joining,
             true if self.joining != 0 && joinable() => self.joining,
@@ -497,7 +500,7 @@ impl Candidates {
     }
 
     /// The kinds of a set, in table order.
-    fn among(&self, set: u8) -> impl Iterator<Item = FigureKind> + '_ {
+    fn among(&self, set: KindSet) -> impl Iterator<Item = FigureKind> + '_ {
         let mut set = set;
         std::iter::from_fn(move || {
             (set != 0).then(|| {

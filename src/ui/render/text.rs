@@ -417,13 +417,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     // Figures at a place that is no feature, by their owner's number: on a tile (beside the
     // piece drawn there, as a follower on a tower), or at a corner where four tiles meet (in
     // the north-east corner of the tile named).
-    for (owner, _, place) in game.placed_figures() {
+    // A kind with a letter (a barn) has it beside the number.
+    for (owner, kind, place) in game.placed_figures() {
         let ch = char::from_digit(owner as u32 + 1, 36).unwrap_or('?');
         let (pos, near) = match place {
             Place::Tile(pos) => (pos, None),
             Place::Corner(pos) => (pos, Some((TILE_W - 1, 0))),
         };
         piece(pos, near, ch, Style::Player(owner));
+        if let Some(letter) = kind_letter(game, kind) {
+            piece(pos, near, letter, Style::Player(owner));
+        }
     }
     // A big follower or an abbot: its kind's letter beside its seat number.
     for f in game.figures() {
