@@ -436,14 +436,16 @@ impl Candidates {
             on: [0; FeatureKind::ALL.len()],
             joining: 0,
         };
-        let supply = &g.supply[g.active];
-        // Late in a game the player often has none left: one look at the whole supply tells.
-        if supply.iter().all(|&n| n == 0) {
-            return candidates;
-        }
-        let rows = g.rules.figures.rows().iter().zip(supply);
-        for row in rows.filter(|(_, n)| **n > 0).map(|(row, _)| row) {
-            let Some(slot) = candidates.kinds.get_mut(candidates.len) else {
+        // The rows the player has figures of, found in one look at the whole supply: most
+        // rows of the table are kinds nobody has in this game, and late in a game the player
+        // often has none left.
+        let mut held = held_rows(&g.supply[g.active]);
+        let rows = g.rules.figures.rows();
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            held &= held - 1;
+            let (Some(row), Some(slot)) = (rows.get(i), candidates.kinds.get_mut(candidates.len))
+            else {
                 break;
             };
             *slot = row.kind;
@@ -510,6 +512,15 @@ impl Candidates {
             })
         })
     }
+}
+
+/// The rows of the figure table of which `supply` holds at least one: bit `i` for row `i`.
+fn held_rows(supply: &[u8; MAX_FIGURES]) -> KindSet {
+    const _: () = assert!(MAX_FIGURES <= KindSet::BITS as usize);
+    supply
+        .iter()
+        .enumerate()
+        .fold(0, |set, (i, &n)| set | KindSet::from(n != 0) << i)
 }
 
 /// Makes room for `more` actions in `out`. An empty list too small for them is made anew
