@@ -345,12 +345,20 @@ impl Game {
     }
 
     /// `strength(feature)`: each script may add to the players' strength in a feature being
-    /// scored (an array with one whole number per seat; `()` adds nothing).
+    /// scored (an array with one whole number per seat; `()` adds nothing). `feature.strength`
+    /// is each seat's strength so far (its figures and the mechanics before the scripts), so a
+    /// script can break a tied majority.
     pub(crate) fn strength_hook(&mut self, key: u32, strength: &mut [u32]) {
         if !self.hooked("strength") || key as usize >= self.features.len() {
             return;
         }
-        let feature = self.feature_map(key, None);
+        let mut feature = self
+            .feature_map(key, None)
+            .try_cast::<Map>()
+            .unwrap_or_default();
+        let so_far: Array = strength.iter().map(|s| i64::from(*s).into()).collect();
+        feature.insert("strength".into(), so_far.into());
+        let feature = Dynamic::from_map(feature);
         for value in self.value_hook("strength", vec![feature]) {
             if value.is_unit() {
                 continue;
@@ -899,6 +907,14 @@ impl Game {
             Command::ExtraTurn => {
                 let turn = self.turn;
                 self.scripts_mut().extra_turn = Some(turn);
+            }
+            Command::TakeTileUnseen => {
+                // The tile on top of the bag is the next one drawn (a record's forced order
+                // names it); it counts as drawn for a draw limit.
+                self.bag
+                    .pop()
+                    .ok_or("no tile is left to take out of the game")?;
+                self.draws += 1;
             }
             Command::Tokens {
                 player,
