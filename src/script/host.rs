@@ -915,6 +915,10 @@ impl Game {
                     .pop()
                     .ok_or("no tile is left to take out of the game")?;
                 self.draws += 1;
+                events.push(Event::TileTakenUnseen {
+                    script: Arc::clone(script),
+                    player: self.active,
+                });
             }
             Command::Tokens {
                 player,
