@@ -389,3 +389,61 @@ fn a_saved_game_replays_the_same() {
     let json = |e: &[Event]| serde_json::to_string(e).expect("json");
     assert_eq!(json(&replay.events), json(&events));
 }
+
+/// TILES-MORE.md §3 "Summary" and HS-C1: 18 land tiles of 16 types, 8 hills, 8 vineyards and 2
+/// monasteries, the marks declared by the set itself.
+#[test]
+fn the_tile_set_has_the_published_totals() {
+    let rules = Ruleset::load("hig-hs").expect("loads");
+    let set: Vec<_> = (rules.tiles.iter())
+        .filter(|t| t.id.starts_with("HS/"))
+        .collect();
+    let count = |keep: &dyn Fn(&&castellan::model::tile::TileType) -> bool| -> u32 {
+        set.iter().filter(|t| keep(t)).map(|t| t.count).sum()
+    };
+    assert_eq!(set.len(), 16);
+    assert_eq!(count(&|_| true), 18);
+    let marked = |name: &str| {
+        let symbol = rules
+            .prints
+            .symbol_named(name)
+            .expect("the set declares it");
+        count(&|t| t.symbol == Some(symbol))
+    };
+    assert_eq!(marked("hill"), 8);
+    assert_eq!(marked("vineyard"), 8);
+    assert_eq!(count(&|t| t.has_cloister()), 2);
+}
+
+/// Issue 32's test of "variants without recompiling": no Rust source of castellan names the
+/// box's pieces; the script, the tile set and the presets are all of it.
+#[test]
+fn no_rust_file_names_the_box() {
+    const WORDS: [&str; 8] = [
+        "shepherd",
+        "sheep",
+        "wolf",
+        "wolves",
+        "flock",
+        "hill",
+        "vineyard",
+        "hills_sheep",
+    ];
+    let mut dirs = vec![common::root().join("src")];
+    let mut found = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("read").to_lowercase();
+                let words = text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+                for w in words.filter(|w| WORDS.contains(w) || w.starts_with("hills")) {
+                    found.push(format!("{}: {w}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
