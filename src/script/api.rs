@@ -961,6 +961,6 @@ fn register_custody_queries(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("tiles_left", move || -> i64 {
-        read(&s, |g| g.tiles_left() as i64).unwrap_or(0)
+        read(&s, |g| g.tiles_to_draw() as i64).unwrap_or(0)
     });
 }

@@ -344,6 +344,15 @@ impl Game {
         values
     }
 
+    /// How many tiles may still be drawn: those in the supply, within the set-up's draw limit
+    /// (`end_after`). `tiles_left()` for scripts.
+    pub(crate) fn tiles_to_draw(&self) -> usize {
+        let limit = self.setup.end_after.map_or(usize::MAX, |n| {
+            (n as usize).saturating_sub(self.draws as usize)
+        });
+        self.bag.len().min(limit)
+    }
+
     /// `strength(feature)`: each script may add to the players' strength in a feature being
     /// scored (an array with one whole number per seat; `()` adds nothing). `feature.strength`
     /// is each seat's strength so far (its figures and the mechanics before the scripts), so a
@@ -911,6 +920,9 @@ impl Game {
             Command::TakeTileUnseen => {
                 // The tile on top of the bag is the next one drawn (a record's forced order
                 // names it); it counts as drawn for a draw limit.
+                if self.tiles_to_draw() == 0 {
+                    return Err("no tile is left to take out of the game".into());
+                }
                 self.bag
                     .pop()
                     .ok_or("no tile is left to take out of the game")?;
