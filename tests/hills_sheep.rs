@@ -447,3 +447,12 @@ fn no_rust_file_names_the_box() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// The text board shows the shepherd with its row's letter beside its owner's number, as the
+/// board's key says ("1s a shepherd of seat 1").
+#[test]
+fn the_text_board_shows_the_shepherd() {
+    let game = before(load("herd"), 7);
+    let board = castellan::ui::render::text::board(&game, false);
+    assert!(board.contains("s1") || board.contains("1s"), "{board}");
+}
