@@ -55,6 +55,8 @@ const RULESETS: &[&str] = &[
     "zman-am",
     "hig-tower",
     "zman-tower",
+    "hig-hs",
+    "zman-hs",
     "hig-full",
     "zman-full",
     "hig-big-box",
@@ -645,6 +647,9 @@ proptest! {
                     summed[*player] += points;
                 }
                 (_, Some(PdEvent::FairyPoint { player, points })) => summed[player] += points,
+                (Event::ScriptPoints { player, points, .. }, _) => {
+                    summed[*player] = summed[*player].saturating_add_signed(*points as i32);
+                }
                 _ => {
                     if let Some(TbEvent::GoodsMajority { player, points, .. }) = TbEvent::of(e) {
                         summed[player] += points;
@@ -730,7 +735,9 @@ proptest! {
         let count = |pick: fn(&Event) -> bool| log.iter().filter(|e| pick(e)).count();
         let start = count(|e| matches!(e, Event::StartTile { .. }));
         let placed = count(|e| matches!(e, Event::TilePlaced { .. }));
-        let discarded = count(|e| matches!(e, Event::TileDiscarded { .. }));
+        let discarded = count(|e| {
+            matches!(e, Event::TileDiscarded { .. } | Event::TileTakenUnseen { .. })
+        });
         let left = game.set_aside() + game.tiles_left();
         prop_assert_eq!(start, rules.start.len());
         prop_assert_eq!(
@@ -896,17 +903,25 @@ fn custom_round_trip(spec: &Spec, custom: &Custom) -> Result<(), TestCaseError> 
         let (_, events) = step(&mut game, &mut bot)?;
         log.extend(events);
     }
-    // Each tile taken from the bag is drawn (and laid), discarded, set aside or put back.
+    // Each tile taken from the bag is drawn (and laid), discarded, taken out unseen by a script
+    // (it counts as drawn, RULES-MORE.md Q-HS3), set aside or put back.
     let count = |pick: fn(&Event) -> bool| log.iter().filter(|e| pick(e)).count();
     let draws = count(|e| {
-        matches!(e, Event::TileDrawn { .. } | Event::TileDiscarded { .. })
-            || matches!(
-                PdEvent::of(e),
-                Some(PdEvent::TileSetAside { .. } | PdEvent::TileReturned { .. })
-            )
+        matches!(
+            e,
+            Event::TileDrawn { .. } | Event::TileDiscarded { .. } | Event::TileTakenUnseen { .. }
+        ) || matches!(
+            PdEvent::of(e),
+            Some(PdEvent::TileSetAside { .. } | PdEvent::TileReturned { .. })
+        )
     });
     let placed = count(|e| matches!(e, Event::TilePlaced { .. }));
-    let discarded = count(|e| matches!(e, Event::TileDiscarded { .. }));
+    let discarded = count(|e| {
+        matches!(
+            e,
+            Event::TileDiscarded { .. } | Event::TileTakenUnseen { .. }
+        )
+    });
     let bag = match &setup.draw {
         Some(d) => d.len(),
         None => {

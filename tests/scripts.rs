@@ -721,3 +721,96 @@ fn bad_figure_commands_are_located_errors() {
         assert!(e.message.contains(message), "{mode}: {e}");
     }
 }
+
+/// `strength(feature)` sees `feature.strength`, each seat's strength so far: a script that gives
+/// every tied majority to seat 0 leaves no feature shared, where the same games without it
+/// share some (B-M2's tie, broken by a script as Hills & Sheep's hills do, RULES-MORE.md HS-11).
+#[test]
+fn a_script_breaks_tied_majorities() {
+    let dir = std::env::temp_dir().join("castellan-tie-break");
+    let script = r#"fn strength(feature) {
+    let s = feature.strength;
+    if s[0] > 0 && s[0] == s[1] { [1, 0] } else { () }
+}
+"#;
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let plain = Ruleset::load("hig").expect("loads");
+    // Two `Scored` events in a row for one feature: both seats were paid (a shared majority).
+    let shared = |events: &[Event]| {
+        let key = |e: &Event| match e {
+            Event::Scored {
+                player,
+                feature,
+                rule,
+                x,
+                y,
+                ..
+            } => Some((*player, *feature, *rule, *x, *y)),
+            _ => None,
+        };
+        events
+            .windows(2)
+            .filter(|w| match (key(&w[0]), key(&w[1])) {
+                (Some(a), Some(b)) => a.0 != b.0 && (a.1, a.2, a.3, a.4) == (b.1, b.2, b.3, b.4),
+                _ => false,
+            })
+            .count()
+    };
+    let (mut with, mut without) = (0, 0);
+    for seed in 0..40 {
+        let (scripted, plain) = play_both(&rules, &plain, seed);
+        with += shared(&scripted);
+        without += shared(&plain);
+    }
+    assert!(without > 0, "the plain games share some majorities");
+    assert_eq!(with, 0, "every tie went to seat 0");
+}
+
+/// `take_tile_unseen()` and `tiles_left()`: a script that takes the next tile out after every
+/// placement halves the draws; every tile of the bag is drawn, discarded or taken out, and no
+/// event names a tile taken out. With no tile left the command is a located script error, and
+/// the action is refused.
+#[test]
+fn a_script_takes_tiles_out_unseen() {
+    let dir = std::env::temp_dir().join("castellan-take-tile");
+    let script = "fn place() {\n    if tiles_left() > 0 { take_tile_unseen(); }\n}\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let names = vec!["A".to_string(), "B".to_string()];
+    let (game, _) = Game::new(Arc::clone(&rules), Setup::new(names, 5)).expect("starts");
+    let bag = game.tiles_left() + 1; // the first tile is drawn already
+    let (_, events) = play(&rules, 2, 5);
+    let drawn = (events.iter())
+        .filter(|e| matches!(e, Event::TileDrawn { .. } | Event::TileDiscarded { .. }))
+        .count();
+    let out = (events.iter())
+        .filter(|e| matches!(e, Event::TileTakenUnseen { .. }))
+        .count();
+    assert_eq!(drawn + out, bag);
+    assert!(
+        out * 2 >= bag - 2,
+        "about every other tile went out: {out} of {bag}"
+    );
+
+    let dir = std::env::temp_dir().join("castellan-take-tile-empty");
+    let script = "fn place() { take_tile_unseen(); }\n";
+    let rules = ruleset(&scripted(&dir, script, "")).expect("loads");
+    let names = vec!["A".to_string(), "B".to_string()];
+    let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, 5)).expect("starts");
+    let mut bot = RandomBot::new(1);
+    let err = loop {
+        let action = bot.choose(&game);
+        let saved = castellan::record::write(&game, "t");
+        match game.apply(&action) {
+            Ok(_) => assert!(!game.is_over(), "the empty bag must stop a placement"),
+            Err(e) => {
+                assert_eq!(castellan::record::write(&game, "t"), saved, "unchanged");
+                break e;
+            }
+        }
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("no tile is left") && text.contains("test.rhai"),
+        "{text}"
+    );
+}

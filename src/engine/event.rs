@@ -258,6 +258,14 @@ pub enum Event {
         /// Its kind.
         figure: FigureKind,
     },
+    /// A script took the next tile of the supply out of the game, seen by nobody (its name is
+    /// not logged).
+    TileTakenUnseen {
+        /// The script's name.
+        script: Arc<str>,
+        /// The active seat.
+        player: usize,
+    },
     /// A script put a figure from its owner's supply on a tile or at a corner where four
     /// tiles meet (a place that is no feature).
     FigurePlaced {

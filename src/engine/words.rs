@@ -221,6 +221,11 @@ impl fmt::Display for Described<'_> {
                 who(player),
                 figure.noun()
             ),
+            Event::TileTakenUnseen { script, player } => write!(
+                f,
+                "{script}: {} takes the next tile out of the game unseen",
+                who(player)
+            ),
             Event::FigurePlaced {
                 script,
                 player,

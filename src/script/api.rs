@@ -806,6 +806,10 @@ fn register_family_events(engine: &mut Engine, out: &Out) {
         emit(&o, &ctx, Command::ExtraTurn);
     });
     let o = Arc::clone(out);
+    engine.register_fn("take_tile_unseen", move |ctx: NativeCallContext| {
+        emit(&o, &ctx, Command::TakeTileUnseen);
+    });
+    let o = Arc::clone(out);
     engine.register_fn(
         "hold_tokens",
         move |ctx: NativeCallContext,
@@ -954,5 +958,9 @@ fn register_custody_queries(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn("turn_half", move || -> i64 {
         read(&s, Game::turn_half).unwrap_or(0)
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("tiles_left", move || -> i64 {
+        read(&s, |g| g.tiles_to_draw() as i64).unwrap_or(0)
     });
 }

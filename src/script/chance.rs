@@ -77,6 +77,16 @@ fn with_game<T>(
     }
 }
 
+impl Game {
+    /// What the scripts' bag called `bag` holds: each token with how many, in name order
+    /// (empty for a bag never filled). Like the tiles still to come, this is known to all.
+    pub fn bag_contents(&self, bag: &str) -> Vec<(String, u32)> {
+        tokens(self, bag).map_or_else(Vec::new, |b| {
+            b.iter().map(|(token, n)| (token.clone(), *n)).collect()
+        })
+    }
+}
+
 /// The tokens of the bag called `bag`, if it was ever filled.
 fn tokens<'g>(g: &'g Game, bag: &str) -> Option<&'g BTreeMap<String, u32>> {
     g.scripts().and_then(|s| s.bags.get(bag))

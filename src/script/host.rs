@@ -345,13 +345,30 @@ impl Game {
         values
     }
 
+    /// How many tiles may still be drawn: those in the supply, within the set-up's draw limit
+    /// (`end_after`). `tiles_left()` for scripts.
+    pub(crate) fn tiles_to_draw(&self) -> usize {
+        let limit = self.setup.end_after.map_or(usize::MAX, |n| {
+            (n as usize).saturating_sub(self.draws as usize)
+        });
+        self.bag.len().min(limit)
+    }
+
     /// `strength(feature)`: each script may add to the players' strength in a feature being
-    /// scored (an array with one whole number per seat; `()` adds nothing).
+    /// scored (an array with one whole number per seat; `()` adds nothing). `feature.strength`
+    /// is each seat's strength so far (its figures and the mechanics before the scripts), so a
+    /// script can break a tied majority.
     pub(crate) fn strength_hook(&mut self, key: u32, strength: &mut [u32]) {
         if !self.hooked("strength") || key as usize >= self.features.len() {
             return;
         }
-        let feature = self.feature_map(key, None);
+        let mut feature = self
+            .feature_map(key, None)
+            .try_cast::<Map>()
+            .unwrap_or_default();
+        let so_far: Array = strength.iter().map(|s| i64::from(*s).into()).collect();
+        feature.insert("strength".into(), so_far.into());
+        let feature = Dynamic::from_map(feature);
         for value in self.value_hook("strength", vec![feature]) {
             if value.is_unit() {
                 continue;
@@ -900,6 +917,21 @@ impl Game {
             Command::ExtraTurn => {
                 let turn = self.turn;
                 self.scripts_mut().extra_turn = Some(turn);
+            }
+            Command::TakeTileUnseen => {
+                // The tile on top of the bag is the next one drawn (a record's forced order
+                // names it); it counts as drawn for a draw limit.
+                if self.tiles_to_draw() == 0 {
+                    return Err("no tile is left to take out of the game".into());
+                }
+                self.bag
+                    .pop()
+                    .ok_or("no tile is left to take out of the game")?;
+                self.draws += 1;
+                events.push(Event::TileTakenUnseen {
+                    script: Arc::clone(script),
+                    player: self.active,
+                });
             }
             Command::Tokens {
                 player,

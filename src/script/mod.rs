@@ -78,6 +78,8 @@ pub(crate) enum Command {
     },
     /// `give_extra_turn()`: the active player plays again right after this turn.
     ExtraTurn,
+    /// `take_tile_unseen()`: the next tile of the supply leaves the game, seen by nobody.
+    TakeTileUnseen,
     /// `hold_tokens(p, group, token, n)`: player `p` holds `n` tokens `token` of `group`.
     Tokens {
         player: i64,

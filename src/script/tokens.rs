@@ -105,10 +105,10 @@ mod tests {
         t.set(2, 0, "goods", "wine", 2).unwrap();
         t.set(2, 1, "goods", "grain", 1).unwrap();
         t.set(2, 0, "goods", "cloth", 1).unwrap();
-        t.set(2, 0, "sheep", "ewe", 3).unwrap();
+        t.set(2, 0, "pets", "cat", 3).unwrap();
         assert_eq!(
             t.words(0).as_deref(),
-            Some("goods: 2 wine, 1 cloth; sheep: 3 ewe")
+            Some("goods: 2 wine, 1 cloth; pets: 3 cat")
         );
         assert_eq!(t.words(1).as_deref(), Some("goods: 1 grain"));
         t.set(2, 1, "goods", "grain", 0).unwrap();

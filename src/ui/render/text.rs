@@ -387,20 +387,19 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
         taken[id as usize].push(cell);
         figure_cells.push((f.id, id, cell));
     }
+    // Draws `ch` in a free cell of the tile at `pos` (near `near`), and says which cell.
     let mut piece = |pos: crate::model::geometry::Pos, near: Option<(usize, usize)>, ch, style| {
-        let Some(id) = game.board().at(pos).filter(|_| shown(pos)) else {
-            return;
-        };
+        let id = game.board().at(pos).filter(|_| shown(pos))?;
         let p = near.map_or((0.5, 0.5), |(c, r)| centre(c, r));
         let t = &tiles[id as usize];
-        if let Some((c, r)) = t.free_near(p, &taken[id as usize], near.is_none()) {
-            let (ox, oy) = origin(pos.x, pos.y);
-            grid[oy + r][ox + c] = (ch, style);
-            taken[id as usize].push((c, r));
-        }
+        let (c, r) = t.free_near(p, &taken[id as usize], near.is_none())?;
+        let (ox, oy) = origin(pos.x, pos.y);
+        grid[oy + r][ox + c] = (ch, style);
+        taken[id as usize].push((c, r));
+        Some((c, r))
     };
     for (pos, cell, ch, owner) in beside {
-        piece(pos, Some(cell), ch, Style::Player(owner));
+        let _ = piece(pos, Some(cell), ch, Style::Player(owner));
     }
     for p in crate::registry::presenters()
         .iter()
@@ -412,21 +411,21 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
                 .find(|(f, _, _)| *f == id)
                 .map(|(_, _, cell)| *cell)
         });
-        piece(p.pos, near, p.letter, Style::Piece(p.ansi));
+        let _ = piece(p.pos, near, p.letter, Style::Piece(p.ansi));
     }
     // Figures at a place that is no feature, by their owner's number: on a tile (beside the
     // piece drawn there, as a follower on a tower), or at a corner where four tiles meet (in
     // the north-east corner of the tile named).
-    // A kind with a letter (a barn) has it beside the number.
+    // A kind with a letter has it drawn beside the number, as on a feature (`1s`).
     for (owner, kind, place) in game.placed_figures() {
         let ch = char::from_digit(owner as u32 + 1, 36).unwrap_or('?');
         let (pos, near) = match place {
             Place::Tile(pos) => (pos, None),
             Place::Corner(pos) => (pos, Some((TILE_W - 1, 0))),
         };
-        piece(pos, near, ch, Style::Player(owner));
-        if let Some(letter) = kind_letter(game, kind) {
-            piece(pos, near, letter, Style::Player(owner));
+        let cell = piece(pos, near, ch, Style::Player(owner));
+        if let Some((cell, letter)) = cell.zip(kind_letter(game, kind)) {
+            piece(pos, Some(cell), letter, Style::Player(owner));
         }
     }
     // A big follower or an abbot: its kind's letter beside its seat number.
@@ -439,7 +438,7 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
             .find(|(id, _, _)| *id == f.id)
             .map(|(_, _, cell)| *cell);
         if near.is_some() {
-            piece(game.figure_spot(f).0, near, letter, Style::Player(f.owner));
+            let _ = piece(game.figure_spot(f).0, near, letter, Style::Player(f.owner));
         }
     }
     let margin = [y0, y1]
