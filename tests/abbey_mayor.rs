@@ -674,3 +674,44 @@ fn c1_wagon_leads_on_from_a_crossing() {
     );
     assert_eq!(replay.game.scores(), &[3, 0]);
 }
+
+/// X-8 (seed 002 §FAIRY Exp. 5; seed 004): moving the fairy and placing a barn answer the same
+/// deployment, so no turn has both: in seeded random games of every preset with the barn, a
+/// turn that moved the fairy placed no barn and one that placed a barn moved no fairy.
+#[test]
+fn no_turn_both_moves_the_fairy_and_places_a_barn() {
+    use castellan::bot::simulate::play_bots_watched;
+    use castellan::mechanic::pd::vocabulary::PdEvent;
+    use std::sync::Arc;
+    let (mut barns_seen, mut fairy_moves_seen) = (0, 0);
+    for name in ["hig-am", "zman-am", "hig-big-box"] {
+        let rules = Arc::new(Ruleset::load(name).expect(name));
+        for seed in 0..30 {
+            let (mut fairy, mut barn) = (false, false);
+            let watch = |_: &Game, events: &[Event]| {
+                for e in events {
+                    if matches!(e, Event::TurnStarted { .. }) {
+                        (fairy, barn) = (false, false);
+                    }
+                    if matches!(PdEvent::of(e), Some(PdEvent::FairyMoved { .. })) {
+                        fairy = true;
+                        fairy_moves_seen += 1;
+                    }
+                    if matches!(AmEvent::of(e), Some(AmEvent::BarnPlaced { .. })) {
+                        barn = true;
+                        barns_seen += 1;
+                    }
+                    assert!(
+                        !(fairy && barn),
+                        "{name} seed {seed}: fairy and barn in one turn"
+                    );
+                }
+            };
+            play_bots_watched(&rules, &["random", "random"], seed, watch).expect("plays");
+        }
+    }
+    assert!(
+        barns_seen > 20 && fairy_moves_seen > 100,
+        "{barns_seen} barns, {fairy_moves_seen} fairy moves"
+    );
+}
