@@ -242,6 +242,23 @@ fn a_follower_on_a_hill_breaks_a_tie() {
     }
 }
 
+/// HS-11 (RULES-MORE.md §3.3, §3.5): the two values of `hs.hill.tiebreak` part ways on a 2–2
+/// city tie where A has one knight on a hill tile and B two: with "at_least_one" both tied
+/// players have a knight on a hill and both score; with "count_followers_on_hills" B, with more
+/// knights on hills, scores alone.
+#[test]
+fn the_hill_tiebreak_values_part_ways_on_a_two_two_tie() {
+    let record = load("tiebreak-count");
+    let at_least_one = run(&record);
+    assert_eq!(
+        scored(&at_least_one.events),
+        [(A, 12, FeatureKind::City), (B, 12, FeatureKind::City)]
+    );
+    let counted = run(&common::under(record, "hs-tiebreak-count.toml"));
+    assert_eq!(scored(&counted.events), [(B, 12, FeatureKind::City)]);
+    assert_eq!(counted.game.scores(), [0, 12]);
+}
+
 /// Q-HS5: the tending comes before the dragon's journey; the dragon eats the
 /// shepherd and its flock goes back into the bag.
 #[test]
