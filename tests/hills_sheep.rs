@@ -20,6 +20,9 @@ use std::sync::Arc;
 mod common;
 use common::{before, run, scored};
 
+#[path = "common/api.rs"]
+mod api;
+
 const A: usize = 0;
 const B: usize = 1;
 
@@ -472,4 +475,82 @@ fn the_text_board_shows_the_shepherd() {
     let game = before(load("herd"), 7);
     let board = castellan::ui::render::text::board(&game, false);
     assert!(board.contains("s1") || board.contains("1s"), "{board}");
+}
+
+/// The web page plays `hig-hs` (RULES-MORE.md §3): two bots play a whole game through the
+/// server's API; its record replays to the same scores and bag; the page's SVG draws the hills
+/// and vineyards laid and every shepherd standing on its tile, and the standing shows each
+/// flock beside its owner.
+#[tokio::test]
+async fn the_server_plays_a_game_of_hig_hs() {
+    use serde_json::json;
+    let app = api::app(&api::data("hills_sheep", "serve"));
+    let (status, mut game) = api::call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "hig-hs", "players": ["greedy", "random"], "seed": 7})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let (mut steps, mut flock_shown) = (0, false);
+    while game["decision"].is_object() {
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &format!("/api/games/{}/bot", api::id(&game)),
+            Some(json!({"expect": api::history(&game)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        game = next;
+        flock_shown |= game["standing"].to_string().contains("sheep");
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    assert!(
+        flock_shown,
+        "a flock was shown beside its owner during the game"
+    );
+    let (status, text) = api::call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", api::id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let svg = game["board"].as_str().expect("the board's SVG");
+    for mark in ["hill", "vineyard"] {
+        let rules = replay.game.rules();
+        let laid = (replay.game.board().tiles().iter())
+            .filter_map(|p| rules.tile(p.tile).symbol)
+            .filter(|s| rules.prints.symbol_name(*s) == mark)
+            .count();
+        assert!(laid > 0, "a {mark} tile was laid");
+        assert_eq!(
+            svg.matches(&format!(r#"class="mark {mark}""#)).count(),
+            laid,
+            "{mark}"
+        );
+    }
+    let standing = shepherds(&replay.game);
+    assert!(!standing.is_empty(), "seed 7 ends with a shepherd out");
+    for (owner, pos) in standing {
+        let drawn = format!(
+            r#"data-player="{owner}" data-place="tile" data-x="{}" data-y="{}" data-kind="shepherd""#,
+            pos.x, pos.y
+        );
+        assert!(svg.contains(&drawn), "shepherd of seat {owner} not drawn");
+    }
 }
