@@ -794,6 +794,80 @@ fn figure_left_hears_figures_go_home_and_counters_read_goods() {
     assert_eq!(counted, taken);
 }
 
+/// `figure_left(figure, reason)` also hears a figure that stood on no feature: one on top of a
+/// tower captured (RULES-MORE.md TW-6) or eaten by the dragon (X-1), and one a script lifts; it
+/// gets the figure as `placed_figures()` gives it (`#{x, y, corner, player, kind}`).
+const LEFT_ANYWHERE: &str = r#"
+fn figure_left(figure, reason) {
+    let s = state();
+    if s == () { s = #{ left: [] }; }
+    let at = if "spot" in figure { "feature" } else { `tile ${figure.x} ${figure.y}` };
+    s.left.push(`${figure.player} ${figure.kind} ${reason} ${at}`);
+    set_state(s);
+}
+"#;
+
+#[test]
+fn figure_left_hears_figures_lifted_from_a_tile() {
+    let tower = rules("left-tile", "hig-tower", &[("left", LEFT_ANYWHERE)], "");
+    let mut from_tiles = Vec::new();
+    for seed in 0..40 {
+        let (mut game, events) = start(&tower, seed);
+        let events = finish(&mut game, events, seed);
+        let heard: Vec<String> = (game.script_state()["left"].as_array())
+            .map(|l| {
+                l.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Every figure sent home is heard, in order; a captured tower top is told by the
+        // tower's own event, not as a figure returned.
+        let returned: Vec<String> = (events.iter())
+            .filter_map(|e| match e {
+                Event::FigureReturned {
+                    player,
+                    figure,
+                    reason,
+                    ..
+                } => Some(format!("{player} {} {}", figure.name(), reason.name())),
+                _ => None,
+            })
+            .collect();
+        let heard_as_returned: Vec<String> = (heard.iter())
+            .filter(|h| !h.contains(" captured tile "))
+            .map(|h| h.splitn(4, ' ').take(3).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(heard_as_returned, returned, "seed {seed}");
+        from_tiles.extend(heard.into_iter().filter(|h| h.contains(" tile ")));
+    }
+    assert!(
+        from_tiles.iter().any(|h| h.contains(" eaten tile ")),
+        "{from_tiles:?}"
+    );
+    assert!(
+        from_tiles.iter().any(|h| h.contains(" captured tile ")),
+        "{from_tiles:?}"
+    );
+    // A script's own lift is heard too.
+    let lift = r#"
+fn turn_start() {
+    if turn() == 1 { place_figure(active(), "follower", #{ x: 0, y: 0 }); }
+    if turn() == 3 { lift_figure(#{ x: 0, y: 0 }); }
+}
+"#;
+    let lifting = rules(
+        "left-lift",
+        "hig",
+        &[("lift", lift), ("left", LEFT_ANYWHERE)],
+        "",
+    );
+    let (mut game, events) = start(&lifting, 1);
+    finish(&mut game, events, 1);
+    let heard = game.script_state()["left"].to_string();
+    assert!(heard.contains("0 follower script tile 0 0"), "{heard}");
+}
+
 /// A `figure_left` that changes the board is a located error (the engine is moving figures).
 #[test]
 fn figure_left_may_not_change_the_board() {

@@ -8,9 +8,10 @@
 //! built-in families and the scripts' host keep them through these operations alone (one piece
 //! of code per idea); each logs its own events.
 
+use crate::engine::event::ReturnReason;
 use crate::engine::game::Game;
 use crate::model::feature::SegId;
-use crate::model::figure::{FigureKind, Place};
+use crate::model::figure::{Departure, FigureKind, Place};
 use crate::model::geometry::{Edge, Pos, Spot};
 use crate::model::tile::FeatureKind;
 use std::collections::BTreeMap;
@@ -124,14 +125,21 @@ impl Game {
         Ok(())
     }
 
-    /// Takes the figure at `place` off it, back to its owner's supply: its owner and kind (none
-    /// when nobody stands there).
-    pub(crate) fn lift_from(&mut self, place: Place) -> Option<(usize, FigureKind)> {
+    /// Takes the figure at `place` off it, back to its owner's supply, for `reason` (the
+    /// mechanics hear it as any figure that leaves the board): its owner and kind (none when
+    /// nobody stands there).
+    pub(crate) fn lift_from(
+        &mut self,
+        place: Place,
+        reason: ReturnReason,
+    ) -> Option<(usize, FigureKind)> {
         let placed = &mut self.slots.get_mut::<Kept>()?.placed;
         let at = placed.iter().position(|f| f.2 == place)?;
         let (owner, i, _) = placed.remove(at);
         self.supply[owner][i] += 1;
-        Some((owner, self.rules.figures.rows()[i].kind))
+        let kind = self.rules.figures.rows()[i].kind;
+        self.departed(&Departure::Place { owner, kind, place }, reason);
+        Some((owner, kind))
     }
 
     /// The figure standing at `place`: its owner and kind.

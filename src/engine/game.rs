@@ -18,7 +18,7 @@ use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
 use crate::model::feature::{Features, SegId, Segment, Totals};
-use crate::model::figure::{Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
+use crate::model::figure::{Departure, Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
 use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
 use crate::model::tile::TileId;
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
@@ -1355,10 +1355,7 @@ impl Game {
                     *n -= 1;
                 }
                 self.features.add_followers(f.seg, -1);
-                let mechanics = self.implementing(Hooks::FIGURE_LEFT);
-                for m in mechanics.iter().flat_map(|m| m.on(Hooks::FIGURE_LEFT)) {
-                    m.figure_left(self, &f, reason);
-                }
+                self.departed(&Departure::Feature(f), reason);
                 events.push(Event::FigureReturned {
                     player: f.owner,
                     figure: f.kind,
@@ -1373,6 +1370,17 @@ impl Game {
             } else {
                 i += 1;
             }
+        }
+    }
+
+    /// Tells the mechanics that hear it ([`Mechanic::figure_left`]) that a figure left the
+    /// board.
+    ///
+    /// [`Mechanic::figure_left`]: crate::engine::mechanic::Mechanic::figure_left
+    pub(crate) fn departed(&mut self, left: &Departure, reason: ReturnReason) {
+        let mechanics = self.implementing(Hooks::FIGURE_LEFT);
+        for m in mechanics.iter().flat_map(|m| m.on(Hooks::FIGURE_LEFT)) {
+            m.figure_left(self, left, reason);
         }
     }
 

@@ -23,7 +23,7 @@ use super::refusal::Refusal;
 use super::vocabulary::MAX_FAMILIES;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind};
+use crate::model::figure::{Departure, FigureKind};
 use crate::model::geometry::{Pos, Rotation};
 use crate::model::tile::{FeatureKind, TileId};
 use std::fmt;
@@ -350,8 +350,9 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     ) {
     }
 
-    /// `figure` left the board (it is no longer in the game's list), for `reason`.
-    fn figure_left(&self, _g: &mut Game, _figure: &Figure, _reason: ReturnReason) {}
+    /// A figure left the board for `reason`: one that stood on a feature (no longer in the
+    /// game's list) or at a place that is no feature (a tile, a corner).
+    fn figure_left(&self, _g: &mut Game, _left: &Departure, _reason: ReturnReason) {}
 
     /// Whether a roamer — a neutral figure that moves over the board and takes the figures
     /// where it stops (P&D's dragon) — may not enter the tile at `pos`.

@@ -279,6 +279,49 @@ pub struct Figure {
     pub seg: SegId,
 }
 
+/// A figure that left the board, as it stood there: on a feature (the figure itself), or at a
+/// place that is no feature (its owner, kind and place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// It stood on a feature.
+    Feature(Figure),
+    /// It stood at a place that is no feature (on a tile, at a corner).
+    Place {
+        /// The owner's seat.
+        owner: usize,
+        /// What it is.
+        kind: FigureKind,
+        /// Where it stood.
+        place: Place,
+    },
+}
+
+impl Departure {
+    /// The owner's seat.
+    pub fn owner(&self) -> usize {
+        match self {
+            Departure::Feature(f) => f.owner,
+            Departure::Place { owner, .. } => *owner,
+        }
+    }
+
+    /// What it is.
+    pub fn kind(&self) -> FigureKind {
+        match self {
+            Departure::Feature(f) => f.kind,
+            Departure::Place { kind, .. } => *kind,
+        }
+    }
+
+    /// The figure, if it stood on a feature.
+    pub fn on_feature(&self) -> Option<&Figure> {
+        match self {
+            Departure::Feature(f) => Some(f),
+            Departure::Place { .. } => None,
+        }
+    }
+}
+
 /// Where a figure stands when it stands on no feature: on a tile (as on top of a tower) or at
 /// a corner where four tiles meet (as a barn). A corner is named once, as the north-east
 /// corner of the tile south-west of it.

@@ -9,7 +9,7 @@ use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::{Event, MechanicReason, ReturnReason};
 use crate::engine::game::{Game, Setup};
 use crate::engine::vocabulary::{Vocabulary, enlist};
-use crate::model::figure::{Figure, FigureKind, MAX_FIGURES};
+use crate::model::figure::{Departure, FigureKind, MAX_FIGURES};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use crate::script::family::{Filter, FilterKey};
@@ -451,14 +451,20 @@ impl Game {
     }
 
     /// `figure_left(figure, reason)`: a figure left the board (`figure` as `figures()` gives
-    /// it, `reason` the name of why: `scored`, `script`, `eaten`, `princess`, …). The hook
-    /// learns and keeps state; what it gives may log nothing (a figure that must follow goes
-    /// at a later hook, as the built-in rules send theirs at their next stage).
-    pub(crate) fn figure_left_hook(&mut self, figure: &Figure, reason: ReturnReason) {
+    /// it, or as `placed_figures()` does for one that stood on a tile or at a corner; `reason`
+    /// the name of why: `scored`, `script`, `eaten`, `princess`, …). The hook learns and keeps
+    /// state; what it gives may log nothing (a figure that must follow goes at a later hook, as
+    /// the built-in rules send theirs at their next stage).
+    pub(crate) fn figure_left_hook(&mut self, left: &Departure, reason: ReturnReason) {
         if !self.hooked("figure_left") {
             return;
         }
-        let map = crate::script::api::figure_map(self, figure);
+        let map = match *left {
+            Departure::Feature(f) => crate::script::api::figure_map(self, &f),
+            Departure::Place { owner, kind, place } => {
+                crate::script::place::placed_figure_map(owner, kind, place)
+            }
+        };
         let reason = Dynamic::from(reason.name().to_string());
         let mut logged = Vec::new();
         self.run_hook("figure_left", vec![map, reason], &mut logged);

@@ -16,7 +16,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError, Size};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::model::feature::SegId;
-use crate::model::figure::Figure;
+use crate::model::figure::Departure;
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use crate::script::Scripts;
@@ -208,8 +208,8 @@ impl Mechanic for ScriptMechanic {
         g.scripts().is_some_and(|s| s.extra_turn == Some(g.turn()))
     }
 
-    fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
-        g.figure_left_hook(figure, reason);
+    fn figure_left(&self, g: &mut Game, left: &Departure, reason: ReturnReason) {
+        g.figure_left_hook(left, reason);
     }
 
     fn final_scoring(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {

@@ -7,9 +7,9 @@
 //! its north-east corner (`NE`, `SE`, `SW`, `NW`); a corner is given back in one form, as the
 //! `NE` corner of the tile south-west of it.
 
-use crate::engine::event::Event;
+use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
-use crate::model::figure::Place;
+use crate::model::figure::{FigureKind, Place};
 use crate::model::geometry::{Edge, Pos};
 use crate::script::api::map;
 use crate::script::family::{Out, Slot};
@@ -60,6 +60,14 @@ fn place_map(place: Place) -> Dynamic {
         ("y", i64::from(pos.y).into()),
         ("corner", corner),
     ])
+}
+
+/// A figure at a place as `placed_figures()` gives it: `#{x, y, corner, player, kind}`.
+pub(crate) fn placed_figure_map(owner: usize, kind: FigureKind, place: Place) -> Dynamic {
+    let mut m = place_map(place).cast::<Map>();
+    m.insert("player".into(), (owner as i64).into());
+    m.insert("kind".into(), ImmutableString::from(kind.name()).into());
+    Dynamic::from_map(m)
 }
 
 impl Game {
@@ -120,7 +128,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), String> {
         let (p, kind) = self
-            .lift_from(place)
+            .lift_from(place, ReturnReason::Script)
             .ok_or("no figure a script put stands there")?;
         let (pos, corner) = unplace(place);
         events.push(Event::FigureLifted {
@@ -167,14 +175,8 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out) {
     let s = Arc::clone(slot);
     engine.register_fn("placed_figures", move || -> Array {
         lock(&s).as_ref().map_or_else(Array::new, |g| {
-            g.placed_figures()
-                .into_iter()
-                .map(|(owner, kind, place)| {
-                    let mut m = place_map(place).cast::<Map>();
-                    m.insert("player".into(), (owner as i64).into());
-                    m.insert("kind".into(), ImmutableString::from(kind.name()).into());
-                    Dynamic::from_map(m)
-                })
+            g.figures_at_places()
+                .map(|(owner, kind, place)| placed_figure_map(owner, kind, place))
                 .collect()
         })
     });

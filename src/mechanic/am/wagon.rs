@@ -18,7 +18,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, Kinds};
+use crate::model::figure::{Departure, FigureKind, Kinds};
 use crate::model::geometry::Pos;
 use crate::model::tile::{FeatureDef, FeatureKind};
 
@@ -285,7 +285,10 @@ impl Mechanic for Wagons {
 
     /// A wagon scored with its feature waits for its owner's decision (AM-11); one that went
     /// home for any other reason (eaten, removed) does not move.
-    fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
+    fn figure_left(&self, g: &mut Game, left: &Departure, reason: ReturnReason) {
+        let Some(figure) = left.on_feature() else {
+            return;
+        };
         if reason != ReturnReason::Scored || !self.wagons.contains(figure.kind) {
             return;
         }

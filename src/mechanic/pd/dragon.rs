@@ -253,13 +253,14 @@ fn eat_on_tile(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
     if !(table.row(kind)).is_some_and(|r| menu.iter().any(|t| r.has_tag(t))) {
         return;
     }
-    if let Some((player, figure)) = g.lift_from(Place::Tile(pos)) {
+    let reason = sent_home(EATEN);
+    if let Some((player, figure)) = g.lift_from(Place::Tile(pos), reason) {
         events.push(Event::FigureReturned {
             player,
             figure,
             x: pos.x,
             y: pos.y,
-            reason: sent_home(EATEN),
+            reason,
         });
     }
 }

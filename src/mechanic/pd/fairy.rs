@@ -12,7 +12,7 @@ use crate::engine::game::{Game, RuleError};
 use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
-use crate::model::figure::{Figure, FigureKind, FigureTable, Kinds, Place};
+use crate::model::figure::{Departure, Figure, FigureKind, FigureTable, Kinds, Place};
 use crate::model::geometry::{Pos, Spot};
 
 /// Where the fairy stands.
@@ -660,8 +660,12 @@ impl Mechanic for FairyMechanic {
         fairy_scoring_bonus(g, self, seg, completed, events);
     }
 
-    fn figure_left(&self, g: &mut Game, figure: &Figure, _reason: ReturnReason) {
-        fairy_follower_left(g, figure.id);
+    /// A follower on a feature that the fairy stood beside left it (FA11); one on a tile
+    /// leaves it by itself ([`Fairy::beside`] looks at the tile).
+    fn figure_left(&self, g: &mut Game, left: &Departure, _reason: ReturnReason) {
+        if let Some(figure) = left.on_feature() {
+            fairy_follower_left(g, figure.id);
+        }
     }
 
     /// FA6: under `pd.fairy.blocks_dragon` the dragon may not enter the fairy's tile.

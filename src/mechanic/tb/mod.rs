@@ -34,7 +34,7 @@ use crate::mechanic::base::rules::FarmScoring;
 use crate::mechanic::pd::rules::PdRules;
 use crate::mechanic::pd::vocabulary as pd;
 use crate::model::feature::SegId;
-use crate::model::figure::Figure;
+use crate::model::figure::{Departure, Figure};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use vocabulary::TbEvent;
@@ -212,7 +212,10 @@ impl Mechanic for TradersBuilders {
     /// A follower left: its owner's builders and pigs in that feature go home with his last
     /// follower there (PR7; D8 under `pd.dragon.return_builder_pig`). Scoring sends the whole
     /// feature home by itself (B-M3).
-    fn figure_left(&self, g: &mut Game, figure: &Figure, reason: ReturnReason) {
+    fn figure_left(&self, g: &mut Game, left: &Departure, reason: ReturnReason) {
+        let Some(figure) = left.on_feature() else {
+            return;
+        };
         let knock_on = match reason {
             pd::EATEN => PdRules::of(&g.rules).dragon.return_builder_pig,
             pd::PRINCESS | ReturnReason::Script => true,

@@ -289,7 +289,8 @@ impl Tower {
                 (usize::from(owner), figure)
             }
             TowerAction::CaptureTop { pos } => {
-                let Some((owner, kind)) = g.lift_from(Place::Tile(pos)) else {
+                let Some((owner, kind)) = g.lift_from(Place::Tile(pos), vocabulary::captured())
+                else {
                     return;
                 };
                 if !TowerRules::of(&g.rules).reopen_after_capture {
