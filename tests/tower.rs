@@ -388,3 +388,34 @@ fn the_fairy_goes_beside_a_follower_on_a_tower() {
     let Replay { game, .. } = run(&tile_mode());
     assert_eq!(game.scores(), &[0, 1]);
 }
+
+/// X-5 (seed 002 §Rules for using this expansion with other expansions, "FAIRY – Exp. 4"; seed
+/// 004 §Other expansions; RULES.md FA10): the fairy beside B's monk does not keep A's tower from
+/// taking it; the fairy stays on its tile, beside nobody. Under the house rule
+/// `pd.fairy.protects_from_tower` the monk is not offered to the capture.
+#[test]
+fn the_fairy_does_not_protect_from_a_capture_unless_the_house_rule_says() {
+    let record = load("fairy-capture");
+    let capture_at = record.actions.len() - 1;
+    let monk = capture(0, 1, "C", 1);
+    assert!(
+        before(load("fairy-capture"), capture_at)
+            .legal()
+            .contains(&monk)
+    );
+    let Replay { game, .. } = run(&record);
+    assert_eq!(game.custody(A), vec![(B, FOLLOWER, 1)]);
+    let fairy = game.fairy().expect("the fairy is on the board");
+    assert_eq!((fairy.pos, fairy.follower), (Pos::new(0, 1), None));
+
+    // With the house rule the floor is built and no capture is asked: the monk, the one
+    // figure in reach, is shielded, so B's turn begins.
+    let shielded = before(
+        under("fairy-capture", "tower-fairy-shield.toml"),
+        capture_at,
+    );
+    assert_eq!(tower_at(&shielded, Pos::new(0, 0)), (1, false));
+    assert_eq!(shielded.decision().player, B);
+    assert!(!shielded.legal().contains(&monk));
+    assert!(shielded.custody(A).is_empty());
+}

@@ -103,7 +103,8 @@ hooks! {
     /// [`Mechanic::figure_left`].
     FIGURE_LEFT = 9;
     /// [`Mechanic::bars_roamer`], [`Mechanic::protects`], [`Mechanic::filter_eaten`]: the
-    /// questions a roamer (a neutral figure that moves and takes figures) asks the others.
+    /// questions a roamer (a neutral figure that moves and takes figures) or another rule that
+    /// takes figures (a capture) asks the others.
     ROAMER = 10;
     /// [`Mechanic::farm_cities`] and [`Mechanic::farm_points`].
     FARM = 11;
@@ -182,6 +183,16 @@ pub enum Drawn {
     Keep,
     /// The tile was taken out of play (set aside, put back): draw again.
     Out,
+}
+
+/// How a rule of one family takes figures off the board, as it asks the others whether a
+/// figure is safe ([`Mechanic::protects`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taking {
+    /// A roamer stops on the tile and takes what is there (P&D's dragon eats).
+    Roamer,
+    /// A figure is captured (The Tower).
+    Capture,
 }
 
 /// One rule of the game, built in or scripted. Every hook defaults to doing nothing.
@@ -360,8 +371,10 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
         false
     }
 
-    /// Whether the figures on the tile at `pos` are safe from a roamer.
-    fn protects(&self, _g: &Game, _pos: Pos) -> bool {
+    /// Whether figures on the tile at `pos` are safe from `taking`: `figure` is the id of one
+    /// standing on a feature there, or `None` for the tile as a whole (a roamer asks once per
+    /// tile) or for the figure standing on the tile itself (a capture of a tower's top).
+    fn protects(&self, _g: &Game, _taking: Taking, _pos: Pos, _figure: Option<u32>) -> bool {
         false
     }
 

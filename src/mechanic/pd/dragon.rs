@@ -8,7 +8,7 @@ use crate::data::printed::DRAGON;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Then};
+use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Taking, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::pd::rules::PdRules;
 use crate::mechanic::pd::vocabulary::{EATEN, sent_home};
@@ -238,11 +238,16 @@ fn menu(g: &Game) -> &'static [&'static str] {
     }
 }
 
+/// Whether a mechanic keeps the dragon from eating on the tile at `pos` (FA6's house rule).
+fn protected(g: &Game, pos: Pos) -> bool {
+    (g.mechanics.on(Hooks::ROAMER)).any(|m| m.protects(g, Taking::Roamer, pos, None))
+}
+
 /// [`eat`] of the figure standing on the tile at `pos` itself, on no feature (a follower on
 /// top of a tower, RULES-MORE.md X-1), when it is on the menu and nothing protects the tile.
 #[inline(never)]
 fn eat_on_tile(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
-    if g.mechanics.on(Hooks::ROAMER).any(|m| m.protects(g, pos)) {
+    if protected(g, pos) {
         return;
     }
     let Some((_, kind)) = g.figure_at_place(Place::Tile(pos)) else {
@@ -269,7 +274,7 @@ fn eat_on_tile(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
 /// the look at every tile entered stays short.
 #[inline(never)]
 fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
-    if g.mechanics.on(Hooks::ROAMER).any(|m| m.protects(g, pos)) {
+    if protected(g, pos) {
         return;
     }
     let on_tile = |f: &Figure| segs.contains(&f.seg);

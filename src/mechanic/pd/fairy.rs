@@ -9,7 +9,7 @@ use crate::data::printed::VOLCANO;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Taking, Then};
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::{Departure, Figure, FigureKind, FigureTable, Kinds, Place};
@@ -661,7 +661,7 @@ impl Mechanic for FairyMechanic {
     }
 
     /// A follower on a feature that the fairy stood beside left it (FA11); one on a tile
-    /// leaves it by itself ([`Fairy::beside`] looks at the tile).
+    /// leaves it by itself (where the fairy stands beside it is read from the tile).
     fn figure_left(&self, g: &mut Game, left: &Departure, _reason: ReturnReason) {
         if let Some(figure) = left.on_feature() {
             fairy_follower_left(g, figure.id);
@@ -674,9 +674,23 @@ impl Mechanic for FairyMechanic {
     }
 
     /// FA6 (house rule): under `pd.fairy.protects_tile` the dragon eats nothing on the
-    /// fairy's tile.
-    fn protects(&self, g: &Game, pos: Pos) -> bool {
-        self.rules.protects_tile && at(g).is_some_and(|f| f.pos == pos)
+    /// fairy's tile. Under `pd.fairy.protects_from_tower` (X-5 and FA10 say it does not) no
+    /// capture takes the follower the fairy stands by, or, standing on a tile, that tile's
+    /// followers.
+    fn protects(&self, g: &Game, taking: Taking, pos: Pos, figure: Option<u32>) -> bool {
+        let Some(fairy) = at(g) else {
+            return false;
+        };
+        match taking {
+            Taking::Roamer => self.rules.protects_tile && fairy.pos == pos,
+            Taking::Capture => {
+                self.rules.protects_from_tower
+                    && match fairy.follower {
+                        Some(id) => figure == Some(id),
+                        None => fairy.pos == pos,
+                    }
+            }
+        }
     }
 }
 

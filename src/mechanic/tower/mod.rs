@@ -8,7 +8,9 @@
 //! not on a feature (`engine::custody`'s places): it scores nothing and no princess removes it
 //! (TW-9, X-10). A capture takes a follower within the tower's reach into the captor's custody
 //! (`engine::custody`), where it stays until exchanged (TW-7), bought back (TW-8) or the game
-//! ends (TW-10). The fairy protects from the dragon only, not from a capture.
+//! ends (TW-10). Before offering a capture it asks the other mechanics whether they protect
+//! the figure ([`Mechanic::protects`] with [`Taking::Capture`]): P&D's fairy does only under its
+//! house rule; the Tower names no other family.
 
 pub mod rules;
 pub mod show;
@@ -20,7 +22,7 @@ use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
 use crate::engine::family::{Descriptor, Lineup};
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Taking, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::Family;
 use crate::mechanic::base::DEPLOY;
@@ -173,18 +175,17 @@ impl Tower {
         let Some(t) = state(g).and_then(|s| s.towers.iter().find(|t| t.pos == at)) else {
             return;
         };
-        let shield = fairy_shield(g);
+        // Another family may keep a figure from a capture (P&D's fairy, by a house rule).
+        let shielded = |pos: Pos, figure: Option<u32>| {
+            (g.mechanics.on(Hooks::ROAMER)).any(|m| m.protects(g, Taking::Capture, pos, figure))
+        };
         for pos in reach(t.pos, t.height) {
             let Some(placed) = g.board.at(pos) else {
                 continue;
             };
             let segs = g.tile_segs(placed);
             for f in g.figures.iter().filter(|f| segs.contains(&f.seg)) {
-                let shielded = shield.is_some_and(|fairy| match fairy.follower {
-                    Some(id) => id == f.id,
-                    None => fairy.pos == pos,
-                });
-                if shielded || !Tower::capturable(g, f.owner, f.kind) {
+                if shielded(pos, Some(f.id)) || !Tower::capturable(g, f.owner, f.kind) {
                     continue;
                 }
                 let action = TowerAction::Capture {
@@ -199,7 +200,7 @@ impl Tower {
                 }
             }
             if let Some((owner, kind)) = g.figure_at_place(Place::Tile(pos)) {
-                if Tower::capturable(g, owner, kind) {
+                if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
                     out.push(TowerAction::CaptureTop { pos }.into());
                 }
             }
@@ -388,14 +389,6 @@ pub fn reach(pos: Pos, height: u8) -> impl Iterator<Item = Pos> {
         };
         (1..=h).map(move |k| Pos::new(pos.x + dx * k, pos.y + dy * k))
     }))
-}
-
-/// The fairy, when it shields the follower it stands by (or, standing on a tile, the tile's
-/// followers) from a capture: only under `pd.fairy.protects_from_tower` (X-5 and FA10 say it
-/// does not, the default).
-fn fairy_shield(g: &Game) -> Option<crate::mechanic::pd::fairy::Fairy> {
-    let rules = crate::mechanic::pd::rules::PdRules::of(&g.rules);
-    rules.fairy.protects_from_tower.then(|| g.fairy()).flatten()
 }
 
 fn captured_event(player: usize, owner: usize, figure: FigureKind, at: Pos) -> Event {
