@@ -868,6 +868,53 @@ fn turn_start() {
     assert!(heard.contains("0 follower script tile 0 0"), "{heard}");
 }
 
+/// `spot_on(x, y, fx, fy, fspot)` says where a feature lies on another tile (its spot there,
+/// or `()`, which a log writes as nothing), and `complete(x, y, spot)` whether a feature is
+/// complete: after every tile laid, for each feature of the start tile, the same answers as the
+/// engine's own features.
+const SPOT_ON: &str = r#"
+fn after_place() {
+    let t = placed_tile();
+    for f in features_on(0, 0) {
+        log(`${t.x} ${t.y} ${f.spot} ${spot_on(t.x, t.y, 0, 0, f.spot)} ${complete(0, 0, f.spot)}`);
+    }
+}
+"#;
+
+#[test]
+fn spot_on_and_complete_read_the_board_as_the_engine_does() {
+    use castellan::model::geometry::{Pos, Spot};
+    const SPOTS: [&str; 14] = [
+        "N", "E", "S", "W", "NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR", "C", "I",
+    ];
+    let rules = rules("spot-on", "hig", &[("spot", SPOT_ON)], "");
+    let (mut found, mut completed) = (0, 0);
+    for seed in 0..4 {
+        let (mut game, _) = start(&rules, seed);
+        let mut bot = RandomBot::new(seed);
+        while !game.is_over() {
+            let events = game.apply(&bot.choose(&game)).expect("legal");
+            for line in common::logs(&events) {
+                let w: Vec<&str> = line.split(' ').collect();
+                let pos = Pos::new(w[0].parse().expect("x"), w[1].parse().expect("y"));
+                let start_seg = (game.seg_at(Pos::new(0, 0), Spot::parse(w[2]).expect("spot")))
+                    .expect("a feature of the start tile");
+                let on_tile = (SPOTS.iter())
+                    .filter_map(|s| game.seg_at(pos, Spot::parse(s).expect("spot")))
+                    .filter(|seg| game.features().same(*seg, start_seg))
+                    .min();
+                let expected =
+                    on_tile.map_or(String::new(), |seg| game.seg_spot(seg).1.name().to_string());
+                assert_eq!(w[3], expected, "{line}");
+                assert_eq!(w[4], game.is_complete(start_seg).to_string(), "{line}");
+                found += usize::from(on_tile.is_some());
+                completed += usize::from(w[4] == "true");
+            }
+        }
+    }
+    assert!(found > 0 && completed > 0, "{found} {completed}");
+}
+
 /// A `figure_left` that changes the board is a located error (the engine is moving figures).
 #[test]
 fn figure_left_may_not_change_the_board() {

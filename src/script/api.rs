@@ -574,6 +574,37 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn(
+        "spot_on",
+        move |x: i64, y: i64, fx: i64, fy: i64, fspot: ImmutableString| -> Dynamic {
+            read(&s, |g| {
+                let feature = pos_of(fx, fy)
+                    .zip(spot_of(&fspot))
+                    .and_then(|(p, sp)| g.seg_at(p, sp))?;
+                let placed = pos_of(x, y).and_then(|p| g.board().at(p))?;
+                let seg = g
+                    .tile_segs(placed)
+                    .find(|s| g.features().same(*s, feature))?;
+                Some(Dynamic::from(g.seg_spot(seg).1.name().to_string()))
+            })
+            .flatten()
+            .unwrap_or(Dynamic::UNIT)
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "complete",
+        move |x: i64, y: i64, spot: ImmutableString| -> bool {
+            read(&s, |g| {
+                let seg = pos_of(x, y)
+                    .zip(spot_of(&spot))
+                    .and_then(|(p, sp)| g.seg_at(p, sp));
+                seg.is_some_and(|seg| g.is_complete(seg))
+            })
+            .unwrap_or(false)
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
         "same_feature",
         move |x1: i64,
               y1: i64,
