@@ -3,17 +3,18 @@
 //! the `bridges-castles` tile set (TILES-MORE.md §4). Each record under `tests/records/bcb/` says
 //! its scenario and expected outcome in its header.
 
+use castellan::engine::action::Action;
 use castellan::engine::event::Event;
 use castellan::engine::game::Game;
 use castellan::mechanic::bcb::castle::{castles, tokens_left};
-use castellan::mechanic::bcb::vocabulary::BcbEvent;
+use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbEvent};
 use castellan::model::figure::{FigureKind, Place};
-use castellan::model::geometry::{Edge, Pos};
+use castellan::model::geometry::{Edge, Pos, Spot};
 use castellan::model::tile::FeatureKind;
 use castellan::record::Record;
 
 mod common;
-use common::{before, run, scored};
+use common::{before, run, scored, under};
 
 const A: usize = 0;
 const B: usize = 1;
@@ -79,4 +80,200 @@ fn e1_castle_scores_the_road() {
             ..
         }
     )));
+}
+
+/// BCB-7: building is the owner's choice; passing scores the small city as usual (4 points),
+/// the follower goes home and no token is used.
+#[test]
+fn passing_scores_the_small_city() {
+    let game = before(load("pass-scores-city"), 2);
+    let legal = game.legal();
+    assert_eq!(
+        legal,
+        vec![
+            BcbAction::Castle {
+                pos: Pos::new(0, -1),
+                spot: Spot::Edge(Edge::S)
+            }
+            .into(),
+            Action::Pass
+        ]
+    );
+    let replay = run(&load("pass-scores-city"));
+    assert_eq!(scored(&replay.events), vec![(A, 4, FeatureKind::City)]);
+    assert!(castles(&replay.game).is_empty());
+    assert_eq!(tokens_left(&replay.game, A), 3);
+    assert_eq!(replay.game.supply(A, FigureKind::Follower), 7);
+}
+
+/// BCB-13: the game ends with A's follower in the castle: it goes home with no points.
+#[test]
+fn end_of_game_castle_scores_nothing() {
+    let replay = run(&load("end-occupied"));
+    assert!(replay.game.is_over());
+    assert_eq!(replay.game.scores(), &[0, 0]);
+    assert!(scored(&replay.events).is_empty());
+    assert!(at_places(&replay.game).is_empty());
+    assert_eq!(replay.game.supply(A, FigureKind::Follower), 7);
+    assert!(bcb_events(&replay.events).iter().any(|e| matches!(
+        e,
+        BcbEvent::CastleLeft {
+            player: A,
+            x: 0,
+            y: 0,
+            ..
+        }
+    )));
+}
+
+/// BCB-11 under `bcb.castle.multi = "owner_chooses"` (the default, [WC-BCB1]): the city (4)
+/// and the road (3) completed at once in the castle's vicinity; A, the castle's owner, is asked
+/// while B is the active player, and may take the road's 3.
+#[test]
+fn multi_owner_chooses() {
+    let game = before(load("multi"), 5);
+    assert_eq!(game.decision().player, A);
+    let legal = game.legal();
+    assert_eq!(legal.len(), 2, "{legal:?}");
+    let mut chose_road = None;
+    for a in &legal {
+        let mut g = game.clone();
+        g.apply(a).expect("a listed choice");
+        if g.scores()[A] == 3 {
+            chose_road = Some(g);
+        } else {
+            assert_eq!(g.scores()[A], 4);
+        }
+    }
+    let g = chose_road.expect("one choice pays the road's 3");
+    assert_eq!(g.scores(), &[3, 0]);
+    assert!(at_places(&g).is_empty());
+    assert_eq!(g.supply(A, FigureKind::Follower), 7);
+}
+
+/// BCB-11 under `bcb.castle.multi = "highest"` ([JCZ `scoreCastles`]): nobody is asked, the
+/// castle scores the city's 4.
+#[test]
+fn multi_highest() {
+    let replay = run(&under(load("multi"), "bcb-highest.toml"));
+    assert_eq!(replay.game.scores(), &[4, 0]);
+    assert_eq!(scored(&replay.events), vec![(A, 4, FeatureKind::City)]);
+    assert!(at_places(&replay.game).is_empty());
+}
+
+/// BCB-12: A's castle scores the road of 2 beside it; B's castle, whose vicinity holds A's
+/// castle, scores the same 2 in a chain.
+#[test]
+fn castle_chain() {
+    let replay = run(&load("chain"));
+    assert_eq!(
+        scored(&replay.events),
+        vec![(A, 2, FeatureKind::City), (B, 2, FeatureKind::City)]
+    );
+    assert_eq!(replay.game.scores(), &[2, 2]);
+    assert!(at_places(&replay.game).is_empty());
+    assert!(castles(&replay.game).iter().all(|c| !c.occupied));
+}
+
+/// BCB-E2 (BCB-14): A's farmer's field borders a castle and a completed city: 4 + 3 = 7 at the
+/// end; the castle's follower leaves with nothing (BCB-13).
+#[test]
+fn e2_farm_scores_castle_four() {
+    let replay = run(&load("e2-farm"));
+    assert_eq!(scored(&replay.events), vec![(A, 7, FeatureKind::Field)]);
+    assert_eq!(replay.game.scores(), &[7, 0]);
+}
+
+/// `bcb.castle.farm_points = 3`: the same farm pays 3 + 3 = 6.
+#[test]
+fn e2_farm_points_toggle() {
+    let replay = run(&under(load("e2-farm"), "bcb-farm3.toml"));
+    assert_eq!(scored(&replay.events), vec![(A, 6, FeatureKind::Field)]);
+}
+
+/// TILES-MORE.md "Castle bases" (BCB-7): a cap tagged `no_castle_base` (BB/CFR!) makes no
+/// castle: nothing is offered, the city scores 4 and B lays the next tile.
+#[test]
+fn no_castle_base_offers_nothing() {
+    let game = before(load("no-castle-base"), 2);
+    assert_eq!(game.decision().player, B);
+    assert!(
+        (game.legal().iter()).all(|a| matches!(a, Action::Place { .. })),
+        "B places next"
+    );
+    assert_eq!(game.scores(), &[4, 0]);
+    assert!(castles(&game).is_empty());
+}
+
+/// Q-BCB1: a road the castle's own tile completes in its vicinity does not count for it.
+#[test]
+fn same_turn_feature_does_not_count() {
+    let replay = run(&load("same-turn"));
+    assert_eq!(replay.game.scores(), &[0, 0]);
+    assert_eq!(
+        at_places(&replay.game),
+        vec![(
+            A,
+            FigureKind::Follower,
+            Place::Side(Pos::new(0, 0), Edge::N)
+        )]
+    );
+    assert!(castles(&replay.game)[0].occupied);
+}
+
+/// X-2, X-3 (seeds 002, 004): the dragon walks over both castle tiles and eats nothing there.
+#[test]
+fn dragon_does_not_eat_a_castle_follower() {
+    let replay = run(&load("dragon"));
+    let steps = common::journey_steps(&replay.events);
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert_eq!(steps[2].2, Pos::new(0, -1));
+    assert!(!replay.game.is_over());
+    assert_eq!(
+        at_places(&replay.game),
+        vec![(
+            A,
+            FigureKind::Follower,
+            Place::Side(Pos::new(0, 0), Edge::N)
+        )]
+    );
+    assert!(castles(&replay.game)[0].occupied);
+    assert_eq!(replay.game.supply(A, FigureKind::Follower), 6);
+}
+
+/// TILES-MORE.md §4, §5: the set's 12 tiles of 11 types, 8 bazaars, 2 inns, 2 monasteries; one
+/// city part tagged `no_castle_base` (BB/CFR!'s).
+#[test]
+fn tile_set_totals() {
+    let rules = castellan::data::ruleset::Ruleset::load("hig-bcb").expect("hig-bcb");
+    let set: Vec<_> = (rules.tiles.iter())
+        .filter(|t| t.set == "bridges-castles")
+        .collect();
+    assert_eq!(set.len(), 11);
+    assert_eq!(set.iter().map(|t| t.count).sum::<u32>(), 12);
+    let bazaar = rules
+        .prints
+        .symbol_named("bazaar")
+        .expect("the bazaar mark");
+    let bazaars: u32 = (set.iter())
+        .filter(|t| t.symbol == Some(bazaar))
+        .map(|t| t.count)
+        .sum();
+    assert_eq!(bazaars, 8);
+    let cloisters: u32 = (set.iter())
+        .filter(|t| t.has_cloister())
+        .map(|t| t.count)
+        .sum();
+    assert_eq!(cloisters, 2);
+    let tagged: Vec<_> = (set.iter())
+        .filter(|t| !t.part_tags.is_empty())
+        .map(|t| (t.id.to_string(), t.part_tags.clone()))
+        .collect();
+    assert_eq!(
+        tagged,
+        vec![(
+            "BB/CFR!".to_string(),
+            vec![(0, "no_castle_base".to_string())]
+        )]
+    );
 }
