@@ -7,7 +7,7 @@ use castellan::engine::action::Action;
 use castellan::engine::event::Event;
 use castellan::engine::game::Game;
 use castellan::mechanic::bcb::castle::{castles, tokens_left};
-use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbEvent};
+use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbDecision, BcbEvent};
 use castellan::model::figure::{FigureKind, Place};
 use castellan::model::geometry::{Edge, Pos, Spot};
 use castellan::model::tile::FeatureKind;
@@ -276,4 +276,41 @@ fn tile_set_totals() {
             vec![(0, "no_castle_base".to_string())]
         )]
     );
+}
+
+/// BCB-7..BCB-13 in play: seeded random games of `hig-bcb` (2 and 5 players) build castles and
+/// score them, each castle decision is asked of the right seat (the build of the active player,
+/// the choice of the castle's owner), and every answer listed is accepted.
+#[test]
+fn random_games_build_and_score_castles() {
+    let rules = castellan::data::ruleset::Ruleset::load("hig-bcb").expect("hig-bcb");
+    let (mut built, mut scored_castles) = (0, 0);
+    for (seed, players) in (0..48u64).zip([2usize, 5].into_iter().cycle()) {
+        let names = (0..players).map(|i| format!("P{i}")).collect();
+        let setup = castellan::engine::game::Setup::new(names, seed);
+        let (mut game, _) = Game::new(rules.clone(), setup).expect("game");
+        let mut rng = seed;
+        while !game.is_over() {
+            let decision = game.decision();
+            if decision.kind == BcbDecision::Castle.into() {
+                assert_eq!(decision.player, game.active());
+            }
+            let legal = game.legal();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = legal[(rng >> 33) as usize % legal.len()];
+            for e in game.apply(&pick).expect("legal") {
+                match BcbEvent::of(&e) {
+                    Some(BcbEvent::CastleBuilt { .. }) => built += 1,
+                    Some(BcbEvent::CastleScored { .. }) => scored_castles += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert!(castles(&game).iter().all(|c| !c.occupied));
+        assert!(at_places(&game).is_empty());
+    }
+    assert!(built > 5, "{built} castles built, {scored_castles} scored");
+    assert!(scored_castles > 2, "{scored_castles} castles scored");
 }
