@@ -314,3 +314,83 @@ fn random_games_build_and_score_castles() {
     assert!(built > 5, "{built} castles built, {scored_castles} scored");
     assert!(scored_castles > 2, "{scored_castles} castles scored");
 }
+
+#[path = "common/api.rs"]
+mod api;
+
+/// The web page plays `hig-bcb` (RULES-MORE.md §4.3): two bots play a whole game through the
+/// server's API; a follower in a castle is drawn on its side in the page's SVG while it stands
+/// there, every castle token is drawn at the end, and the record replays to the same scores.
+#[tokio::test]
+async fn the_server_plays_a_game_of_hig_bcb() {
+    // Bots seldom build castles; the first seed whose game builds one is played.
+    for seed in 0..20 {
+        if serve_game(seed).await {
+            return;
+        }
+    }
+    panic!("no game of seeds 0..20 built a castle");
+}
+
+/// Plays one game of `hig-bcb` between two bots through the API, checks it, and tells whether
+/// it built a castle.
+async fn serve_game(seed: u64) -> bool {
+    use serde_json::json;
+    let app = api::app(&api::data("bcb", &format!("serve-{seed}")));
+    let (status, mut game) = api::call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "hig-bcb", "players": ["random", "greedy"], "seed": seed})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let (mut steps, mut side_drawn) = (0, false);
+    while game["decision"].is_object() {
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &format!("/api/games/{}/bot", api::id(&game)),
+            Some(json!({"expect": api::history(&game)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        game = next;
+        let svg = game["board"].as_str().unwrap_or_default();
+        side_drawn |= svg.contains(r#"data-place="side""#);
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let (status, text) = api::call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", api::id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let built = castles(&replay.game).len();
+    let svg = game["board"].as_str().expect("the board's SVG");
+    assert_eq!(
+        svg.matches(r#"<g class="castle""#).count(),
+        built,
+        "castle tokens drawn"
+    );
+    if built > 0 {
+        assert!(
+            side_drawn,
+            "a castle's follower was never drawn on its side"
+        );
+    }
+    built > 0
+}
