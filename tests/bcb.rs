@@ -394,3 +394,19 @@ async fn serve_game(seed: u64) -> bool {
     }
     built > 0
 }
+
+/// tiles/README.md "Part tags": a part's tag is read with the tile and refused, located, when it
+/// is not lowercase letters, digits and `_`.
+#[test]
+fn part_tags_are_read_and_checked() {
+    use castellan::model::tile::TileSet;
+    let good = "name = \"t\"\n[[tile]]\nid = \"T\"\ncount = 1\nedges = [\"city\", \"field\", \"field\", \"field\"]\ncity = [{ edges = [\"N\"], tags = [\"no_castle_base\"] }]\nfield = [{ halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"N\"] }]\n";
+    let set = TileSet::parse(std::path::Path::new("t.toml"), good).expect("parses");
+    assert!(set.tiles[0].part_has_tag(0, "no_castle_base"));
+    assert!(!set.tiles[0].part_has_tag(1, "no_castle_base"));
+    let bad = good.replace("no_castle_base", "No Castle");
+    let err = TileSet::parse(std::path::Path::new("t.toml"), &bad).expect_err("a bad tag");
+    let text = err.to_string();
+    assert!(text.contains("t.toml:6:"), "{text}");
+    assert!(text.contains("a tag is lowercase letters"), "{text}");
+}
