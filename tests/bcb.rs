@@ -410,3 +410,33 @@ fn part_tags_are_read_and_checked() {
     assert!(text.contains("t.toml:6:"), "{text}");
     assert!(text.contains("a tag is lowercase letters"), "{text}");
 }
+
+/// BCB-15 ([JCZ `CastlePhase`]): A may move the fairy beside his follower in a castle (to the
+/// castle's named tile, no feature named); it then pays A its turn point (FA7).
+#[test]
+fn the_fairy_goes_beside_a_castle_follower() {
+    use castellan::mechanic::pd::vocabulary::PdAction;
+    let onto = |x, y| {
+        Action::from(PdAction::Fairy {
+            pos: Pos::new(x, y),
+            spot: None,
+        })
+    };
+    let game = before(load("fairy"), 6);
+    assert_eq!(game.decision().player, A);
+    let moves: Vec<Action> = (game.legal().into_iter())
+        .filter(|a| matches!(PdAction::of(a), Some(PdAction::Fairy { .. })))
+        .collect();
+    assert_eq!(moves, vec![onto(0, 0)]);
+    let replay = run(&load("fairy"));
+    assert_eq!(replay.game.fairy().map(|f| f.pos), Some(Pos::new(0, 0)));
+    assert_eq!(replay.game.scores(), &[1, 0]);
+    assert_eq!(
+        at_places(&replay.game),
+        vec![(
+            A,
+            FigureKind::Follower,
+            Place::Side(Pos::new(0, 0), Edge::N)
+        )]
+    );
+}
