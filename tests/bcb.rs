@@ -72,7 +72,7 @@ fn e1_castle_scores_the_road() {
     assert!(!castles(&replay.game)[0].occupied);
     assert!(bcb_events(&replay.events).iter().any(|e| matches!(
         e,
-        BcbEvent::CastleScored {
+        BcbEvent::Scored {
             player: A,
             points: 4,
             x: 0,
@@ -117,7 +117,7 @@ fn end_of_game_castle_scores_nothing() {
     assert_eq!(replay.game.supply(A, FigureKind::Follower), 7);
     assert!(bcb_events(&replay.events).iter().any(|e| matches!(
         e,
-        BcbEvent::CastleLeft {
+        BcbEvent::Left {
             player: A,
             x: 0,
             y: 0,
@@ -302,8 +302,8 @@ fn random_games_build_and_score_castles() {
             let pick = legal[(rng >> 33) as usize % legal.len()];
             for e in game.apply(&pick).expect("legal") {
                 match BcbEvent::of(&e) {
-                    Some(BcbEvent::CastleBuilt { .. }) => built += 1,
-                    Some(BcbEvent::CastleScored { .. }) => scored_castles += 1,
+                    Some(BcbEvent::Built { .. }) => built += 1,
+                    Some(BcbEvent::Scored { .. }) => scored_castles += 1,
                     _ => {}
                 }
             }

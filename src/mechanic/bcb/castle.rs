@@ -220,7 +220,7 @@ impl CastleMechanic {
         });
         let other = pos.step(edge);
         events.push(
-            BcbEvent::CastleBuilt {
+            BcbEvent::Built {
                 player: figure.owner,
                 figure: figure.kind,
                 x: pos.x,
@@ -387,7 +387,7 @@ fn score_castle(g: &mut Game, i: usize, points: u32, events: &mut Vec<Event>) {
     }
     g.lift_from(c.place());
     events.push(
-        BcbEvent::CastleScored {
+        BcbEvent::Scored {
             player: c.owner,
             figure: c.figure,
             points,
@@ -567,7 +567,7 @@ impl Mechanic for CastleMechanic {
         for c in occupied {
             if g.lift_from(c.place()).is_some() {
                 events.push(
-                    BcbEvent::CastleLeft {
+                    BcbEvent::Left {
                         player: c.owner,
                         figure: c.figure,
                         x: c.pos().x,

@@ -66,7 +66,7 @@ impl Presenter for Show {
 
     fn tone(&self, event: &Event) -> Option<Tone> {
         match BcbEvent::of(event)? {
-            BcbEvent::CastleScored { .. } => Some(Tone::Gain),
+            BcbEvent::Scored { .. } => Some(Tone::Gain),
             _ => None,
         }
     }

@@ -85,7 +85,7 @@ crate::mechanic_events! {
     pub enum BcbEvent for WORDS {
         /// A castle was built between the tiles at (`x`, `y`) and (`x2`, `y2`); `figure` stands
         /// in it (BCB-7).
-        CastleBuilt {
+        Built {
             /// Seat.
             player: usize,
             /// The follower in it.
@@ -101,7 +101,7 @@ crate::mechanic_events! {
         } = "castle_built",
         /// The castle at (`x`, `y`) scored `points` for a feature completed in its vicinity
         /// (BCB-10) or another castle's score (BCB-12); its follower went home.
-        CastleScored {
+        Scored {
             /// Seat.
             player: usize,
             /// The follower that went home.
@@ -115,7 +115,7 @@ crate::mechanic_events! {
         } = "castle_scored",
         /// The game ended with a follower still in the castle at (`x`, `y`): it goes home and
         /// scores nothing (BCB-13).
-        CastleLeft {
+        Left {
             /// Seat.
             player: usize,
             /// The follower.
@@ -149,7 +149,7 @@ impl ActionWords for BcbAction {
 impl EventWords for BcbEvent {
     fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            BcbEvent::CastleBuilt {
+            BcbEvent::Built {
                 player,
                 figure,
                 x,
@@ -164,7 +164,7 @@ impl EventWords for BcbEvent {
                 Pos::new(x2, y2),
                 figure.noun()
             ),
-            BcbEvent::CastleScored {
+            BcbEvent::Scored {
                 player,
                 figure,
                 points,
@@ -177,7 +177,7 @@ impl EventWords for BcbEvent {
                 Pos::new(x, y),
                 figure.noun()
             ),
-            BcbEvent::CastleLeft {
+            BcbEvent::Left {
                 player,
                 figure,
                 x,
