@@ -374,7 +374,7 @@ fn barns(game: &Game) -> Vec<(usize, Pos)> {
         .filter(|(_, kind, _)| *kind == barn())
         .map(|(owner, _, place)| match place {
             Place::Corner(pos) => (owner, pos),
-            Place::Tile(pos) => panic!("a barn on the tile at {pos}"),
+            Place::Tile(pos) | Place::Side(pos, _) => panic!("a barn on the tile at {pos}"),
         })
         .collect()
 }

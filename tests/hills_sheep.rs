@@ -47,7 +47,7 @@ fn shepherds(game: &Game) -> Vec<(usize, Pos)> {
         .filter(|(_, k, _)| *k == kind)
         .map(|(p, _, place)| match place {
             Place::Tile(pos) => (p, pos),
-            Place::Corner(pos) => panic!("a shepherd at a corner of {pos}"),
+            Place::Corner(pos) | Place::Side(pos, _) => panic!("a shepherd at the edge of {pos}"),
         })
         .collect()
 }

@@ -57,6 +57,8 @@ const RULESETS: &[&str] = &[
     "zman-tower",
     "hig-hs",
     "zman-hs",
+    "hig-bcb",
+    "zman-bcb",
     "hig-full",
     "zman-full",
     "hig-big-box",
@@ -577,6 +579,40 @@ proptest! {
                 }
             }
             prop_assert!(game.figures().iter().all(|f| f.owner < spec.players));
+            Ok(())
+        })?;
+    }
+
+    /// Bridges, Castles & Bazaars (RULES-MORE.md BCB-C2, BCB-7, BCB-10, BCB-13): castle tokens
+    /// are conserved (tokens left + castles built = 3, or 2 with 5 or 6 players); a follower
+    /// stands on a side two tiles share exactly while a castle there is occupied.
+    #[test]
+    fn castles_are_conserved(spec in specs()) {
+        use castellan::mechanic::bcb::castle::{castles, tokens_left, tokens_per_player};
+        use castellan::model::figure::Place;
+        let on = spec.rules().rules.switched_on("bridges_castles_bazaars");
+        play(&spec, |game, _| {
+            let built = castles(game);
+            if !on {
+                prop_assert!(built.is_empty());
+                return Ok(());
+            }
+            for p in 0..spec.players {
+                let own = built.iter().filter(|c| c.owner == p).count();
+                prop_assert_eq!(
+                    usize::from(tokens_left(game, p)) + own,
+                    usize::from(tokens_per_player(spec.players))
+                );
+            }
+            let mut sides: Vec<Place> = (game.placed_figures().into_iter())
+                .filter(|f| matches!(f.2, Place::Side(..)))
+                .map(|f| f.2)
+                .collect();
+            let mut occupied: Vec<Place> =
+                built.iter().filter(|c| c.occupied).map(|c| c.place()).collect();
+            sides.sort();
+            occupied.sort();
+            prop_assert_eq!(sides, occupied);
             Ok(())
         })?;
     }

@@ -100,6 +100,8 @@ struct CityFile {
     goods: Option<Good>,
     #[serde(default)]
     marks: MarksFile,
+    #[serde(default)]
+    tags: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -112,6 +114,8 @@ struct RoadFile {
     leads_to: Vec<Spanned<String>>,
     #[serde(default)]
     marks: MarksFile,
+    #[serde(default)]
+    tags: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,6 +126,8 @@ struct FieldFile {
     cities: Vec<Spanned<String>>,
     #[serde(default)]
     marks: MarksFile,
+    #[serde(default)]
+    tags: Vec<Spanned<String>>,
 }
 
 impl TileSet {
@@ -450,6 +456,7 @@ impl Ctx<'_> {
         }
         let edges = *raw.edges.get_ref();
         let mut features = Vec::new();
+        let mut part_tags = Vec::new();
         let mut edge_owner = [NO_FEATURE; 4];
         let mut half_owner = [NO_FEATURE; 8];
         for c in &raw.city {
@@ -464,6 +471,7 @@ impl Ctx<'_> {
                 counters = counters.with(good.counter(), 1);
             }
             counters = counters.plus(self.marks(&part.marks, FeatureKind::City, &id, prints)?);
+            self.part_tags(&part.tags, features.len(), &mut part_tags)?;
             features.push(FeatureDef {
                 pennants: part.pennants,
                 counters,
@@ -476,6 +484,7 @@ impl Ctx<'_> {
             self.check_edge_kind(mask, EdgeKind::Road, &edges, r.span(), &id)?;
             let marks = self.marks(&r.get_ref().marks, FeatureKind::Road, &id, prints)?;
             let leads_to = self.leads_to(&r.get_ref().leads_to, &edge_owner, &features, &id)?;
+            self.part_tags(&r.get_ref().tags, features.len(), &mut part_tags)?;
             features.push(FeatureDef {
                 counters: marks.with(INN, r.get_ref().inn.into()),
                 leads_to,
@@ -550,6 +559,7 @@ impl Ctx<'_> {
                 }
                 borders |= 1 << owner;
             }
+            self.part_tags(&fr.tags, features.len(), &mut part_tags)?;
             features.push(FeatureDef {
                 borders,
                 counters: self.marks(&fr.marks, FeatureKind::Field, &id, prints)?,
@@ -593,21 +603,9 @@ impl Ctx<'_> {
                 format!("tile `{id}`: at most {MAX_TILE_FEATURES} features per tile are supported"),
             ));
         }
-        let mut tags = Vec::new();
-        for tag in &raw.tags {
-            let ok = !tag.get_ref().is_empty()
-                && tag
-                    .get_ref()
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-            if !ok {
-                return Err(self.err(
-                    tag.span(),
-                    "a tag is lowercase letters, digits and `_` (e.g. `tower_foundation`)",
-                ));
-            }
-            tags.push(tag.get_ref().clone());
-        }
+        let tags = (raw.tags.iter())
+            .map(|t| self.tag(t))
+            .collect::<Result<Vec<_>, _>>()?;
         let oriented = orientations(&edges, &features);
         Ok(TileType {
             id: Arc::from(id.as_str()),
@@ -616,10 +614,38 @@ impl Ctx<'_> {
             edges,
             symbol: self.symbol(raw.symbol.as_ref(), &id, prints)?,
             tags,
+            part_tags,
             set: set.to_string(),
             fits: Fits::new(&oriented),
             oriented,
         })
+    }
+
+    /// A tag of a tile or of a feature part: lowercase letters, digits and `_`.
+    fn tag(&self, tag: &Spanned<String>) -> Result<String, Diagnostic> {
+        let text = tag.get_ref();
+        let ok = !text.is_empty()
+            && (text.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok {
+            return Err(self.err(
+                tag.span(),
+                "a tag is lowercase letters, digits and `_` (e.g. `tower_foundation`)",
+            ));
+        }
+        Ok(text.clone())
+    }
+
+    /// Adds the tags of the feature part number `part` to `out`.
+    fn part_tags(
+        &self,
+        tags: &[Spanned<String>],
+        part: usize,
+        out: &mut Vec<(u8, String)>,
+    ) -> Result<(), Diagnostic> {
+        for t in tags {
+            out.push((part as u8, self.tag(t)?));
+        }
+        Ok(())
     }
 
     /// A road's `leads_to`: the city parts of the tile, named by an edge each reaches, that

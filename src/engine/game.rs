@@ -162,6 +162,9 @@ pub(crate) struct TurnState {
     /// This turn is one a mechanic gave the player who just played (the second half of a
     /// double turn).
     pub extra: bool,
+    /// Features the tile completed that a mechanic took out of this turn's scoring
+    /// ([`Game::withhold_from_scoring`]).
+    pub withheld: Vec<SegId>,
 }
 
 /// How many legal answers the pending decision has, part by part ([`Game::tally_legal`]), for
@@ -1220,6 +1223,7 @@ impl Game {
             if f.kind != FeatureKind::Field
                 && self.complete_at(seg, f.kind, p.pos)
                 && !done.iter().any(|d| self.features.same(*d, seg))
+                && !self.is_withheld(seg)
             {
                 done.push(seg);
             }
@@ -1233,6 +1237,21 @@ impl Game {
             }
         });
         done
+    }
+
+    /// Takes the feature of `seg`, which the tile laid this turn completed, out of this turn's
+    /// scoring: a mechanic turned it into something else before it was scored, so neither the
+    /// base game nor a mechanic that scores in its place pays it ([`Game::completed_by`] leaves
+    /// it out). It stays a completed feature of the board.
+    pub(crate) fn withhold_from_scoring(&mut self, seg: SegId) {
+        if !self.is_withheld(seg) {
+            self.now.withheld.push(seg);
+        }
+    }
+
+    /// Whether the feature of `seg` was taken out of this turn's scoring.
+    fn is_withheld(&self, seg: SegId) -> bool {
+        (self.now.withheld.iter()).any(|w| self.features.same(*w, seg))
     }
 
     /// Whether laying `placed` surely completed nothing ([`Game::completed_by`] finds none), as

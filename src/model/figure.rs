@@ -322,13 +322,30 @@ impl Departure {
     }
 }
 
-/// Where a figure stands when it stands on no feature: on a tile (as on top of a tower) or at
-/// a corner where four tiles meet (as a barn). A corner is named once, as the north-east
-/// corner of the tile south-west of it.
+/// Where a figure stands when it stands on no feature: on a tile (as on top of a tower), at
+/// a corner where four tiles meet (as a barn), or on the side two tiles share (as in a castle
+/// that lies between two tiles). A corner is named once, as the north-east corner of the tile
+/// south-west of it; a side once, as the north or east side of the tile south or west of it
+/// ([`Place::side`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Place {
     /// On the tile at this position.
     Tile(crate::model::geometry::Pos),
     /// At the north-east corner of the tile at this position.
     Corner(crate::model::geometry::Pos),
+    /// On the side of the tile at this position that it shares with its neighbour there:
+    /// always [`Edge::N`](crate::model::geometry::Edge::N) or
+    /// [`Edge::E`](crate::model::geometry::Edge::E) ([`Place::side`] names it so).
+    Side(crate::model::geometry::Pos, crate::model::geometry::Edge),
+}
+
+impl Place {
+    /// The side between the tile at `pos` and its neighbour across `edge`, named once.
+    pub fn side(pos: crate::model::geometry::Pos, edge: crate::model::geometry::Edge) -> Place {
+        use crate::model::geometry::Edge;
+        match edge {
+            Edge::S | Edge::W => Place::Side(pos.step(edge), edge.opposite()),
+            _ => Place::Side(pos, edge),
+        }
+    }
 }

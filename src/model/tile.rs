@@ -299,6 +299,9 @@ pub struct TileType {
     pub symbol: Option<Symbol>,
     /// Free-form tags (`tower_foundation`, …).
     pub tags: Vec<String>,
+    /// Free-form tags of single feature parts: the part's index among the tile's features
+    /// (the same at every rotation) and the tag (`no_castle_base`, …).
+    pub part_tags: Vec<(u8, String)>,
     /// The set the type comes from.
     pub set: String,
     /// The four orientations, indexed by [`Rotation::quarters`].
@@ -331,6 +334,12 @@ impl TileType {
     /// Whether the tile carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.iter().any(|t| t == tag)
+    }
+
+    /// Whether the feature part number `part` (its index among the tile's features) carries
+    /// `tag`.
+    pub fn part_has_tag(&self, part: usize, tag: &str) -> bool {
+        (self.part_tags.iter()).any(|(p, t)| usize::from(*p) == part && t == tag)
     }
 
     /// The data for one orientation.

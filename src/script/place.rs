@@ -51,14 +51,16 @@ fn place_of(m: &Map) -> Result<Place, String> {
 
 /// A place as scripts see it.
 fn place_map(place: Place) -> Dynamic {
-    let (pos, corner) = match place {
-        Place::Tile(p) => (p, Dynamic::UNIT),
-        Place::Corner(p) => (p, ImmutableString::from("NE").into()),
+    let (pos, corner, side) = match place {
+        Place::Tile(p) => (p, Dynamic::UNIT, Dynamic::UNIT),
+        Place::Corner(p) => (p, ImmutableString::from("NE").into(), Dynamic::UNIT),
+        Place::Side(p, e) => (p, Dynamic::UNIT, ImmutableString::from(e.name()).into()),
     };
     map(vec![
         ("x", i64::from(pos.x).into()),
         ("y", i64::from(pos.y).into()),
         ("corner", corner),
+        ("side", side),
     ])
 }
 
@@ -143,10 +145,11 @@ impl Game {
     }
 }
 
-/// A place's tile and whether it is the tile's corner.
+/// A place's tile and whether it is the tile's corner (scripts name no sides: a side is the
+/// named tile's).
 fn unplace(place: Place) -> (Pos, bool) {
     match place {
-        Place::Tile(p) => (p, false),
+        Place::Tile(p) | Place::Side(p, _) => (p, false),
         Place::Corner(p) => (p, true),
     }
 }

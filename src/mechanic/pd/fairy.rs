@@ -13,7 +13,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Taking, 
 use crate::engine::refusal::Refusal;
 use crate::model::feature::SegId;
 use crate::model::figure::{Departure, Figure, FigureKind, FigureTable, Kinds, Place};
-use crate::model::geometry::{Pos, Spot};
+use crate::model::geometry::{Edge, Pos, Spot};
 
 /// Where the fairy stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,8 +50,7 @@ impl Fairy {
     /// still standing on its tile (a follower there on no feature leaves no word when it goes).
     fn beside(&self, g: &Game) -> Option<(usize, FigureKind)> {
         let held = self.held_by?;
-        (self.follower.is_some() || g.figure_at_place(Place::Tile(self.pos)) == Some(held))
-            .then_some(held)
+        (self.follower.is_some() || standing_at(g, self.pos).any(|f| f == held)).then_some(held)
     }
 
     /// The fairy left on its tile, next to no follower (FA11).
@@ -128,9 +127,26 @@ fn standing_on_tiles<'a>(
 ) -> impl Iterator<Item = Pos> + 'a {
     g.figures_at_places()
         .filter_map(move |(owner, kind, place)| match place {
-            Place::Tile(pos) if owner == player && followers.contains(kind) => Some(pos),
+            Place::Tile(pos) | Place::Side(pos, _)
+                if owner == player && followers.contains(kind) =>
+            {
+                Some(pos)
+            }
             _ => None,
         })
+}
+
+/// The figures standing on the tile at `pos` itself, on no feature: on top of it (a tower) or
+/// on a side it names, the one it shares with its north or east neighbour (a castle between
+/// two tiles, RULES-MORE.md BCB-15: the fairy may stand beside its follower on that tile).
+fn standing_at(g: &Game, pos: Pos) -> impl Iterator<Item = (usize, FigureKind)> + '_ {
+    [
+        Place::Tile(pos),
+        Place::Side(pos, Edge::N),
+        Place::Side(pos, Edge::E),
+    ]
+    .into_iter()
+    .filter_map(move |place| g.figure_at_place(place))
 }
 
 /// FA7 at the start of a turn: pay the point, or ask for the claim (house rule A23).
@@ -367,9 +383,11 @@ pub(crate) fn move_fairy(
     // in follower mode a move that names no feature goes beside the player's follower
     // standing on the tile itself (on top of a tower).
     let standing = (m.rules.attach == Attach::Follower && seg.is_none())
-        .then(|| g.figure_at_place(Place::Tile(pos)))
-        .flatten()
-        .filter(|&(owner, kind)| owner == g.active && m.followers.contains(kind));
+        .then(|| {
+            standing_at(g, pos)
+                .find(|&(owner, kind)| owner == g.active && m.followers.contains(kind))
+        })
+        .flatten();
     let fairy = match standing {
         Some(held) => Fairy::beside_tile(pos, held),
         None => Fairy::next_to(pos, follower),

@@ -23,7 +23,7 @@ use crate::data::printed::{Print, Prints};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::figure::{FigureKind, Place};
-use crate::model::geometry::{Pos, Rotation, Spot};
+use crate::model::geometry::{Edge, Pos, Rotation, Spot};
 use crate::model::tile::{TileId, TileType};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -535,8 +535,8 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
         );
     }
     // Figures at a place that is no feature: on a tile (on top of the piece drawn there, as a
-    // follower on a tower) or at the corner where four tiles meet (the north-east corner of
-    // the tile named).
+    // follower on a tower), at the corner where four tiles meet (the north-east corner of
+    // the tile named) or on a side two tiles share (the named tile's north or east side).
     for (owner, kind, place) in game.placed_figures() {
         let (name, pos, (x, y)) = match place {
             Place::Tile(pos) => {
@@ -564,6 +564,15 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             Place::Corner(pos) => {
                 let (ox, oy) = origin(pos);
                 ("corner", pos, (ox + TILE, oy))
+            }
+            Place::Side(pos, edge) => {
+                let (ox, oy) = origin(pos);
+                let at = if edge == Edge::N {
+                    (ox + TILE / 2.0, oy)
+                } else {
+                    (ox + TILE, oy + TILE / 2.0)
+                };
+                ("side", pos, at)
             }
         };
         let (shape, _) = figure_shape(game, kind);

@@ -28,7 +28,7 @@ use crate::data::printed::{Drawn, Print, Prints};
 use crate::data::ruleset::Ruleset;
 use crate::engine::game::Game;
 use crate::model::figure::Place;
-use crate::model::geometry::Rotation;
+use crate::model::geometry::{Edge, Rotation};
 use crate::model::tile::TileId;
 
 /// Width of a tile block in characters.
@@ -414,14 +414,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
         let _ = piece(p.pos, near, p.letter, Style::Piece(p.ansi));
     }
     // Figures at a place that is no feature, by their owner's number: on a tile (beside the
-    // piece drawn there, as a follower on a tower), or at a corner where four tiles meet (in
-    // the north-east corner of the tile named).
+    // piece drawn there, as a follower on a tower), at a corner where four tiles meet (in
+    // the north-east corner of the tile named), or on a side two tiles share (in the middle
+    // of the named tile's north or east border).
     // A kind with a letter has it drawn beside the number, as on a feature (`1s`).
     for (owner, kind, place) in game.placed_figures() {
         let ch = char::from_digit(owner as u32 + 1, 36).unwrap_or('?');
         let (pos, near) = match place {
             Place::Tile(pos) => (pos, None),
             Place::Corner(pos) => (pos, Some((TILE_W - 1, 0))),
+            Place::Side(pos, Edge::N) => (pos, Some((TILE_W / 2, 0))),
+            Place::Side(pos, _) => (pos, Some((TILE_W - 1, TILE_H / 2))),
         };
         let cell = piece(pos, near, ch, Style::Player(owner));
         if let Some((cell, letter)) = cell.zip(kind_letter(game, kind)) {

@@ -1,0 +1,52 @@
+//! Bridges, Castles & Bazaars (exp. 8; RULES-MORE.md §4): castles built from completed small
+//! cities, which score the next feature completed near them ([`castle`], BCB-7..BCB-15). Its
+//! tiles are `tiles/bridges-castles.toml` (the bazaar is their own mark); the presets
+//! `rulesets/hig-bcb.toml` and `rulesets/zman-bcb.toml` play it. Every P&D interaction of
+//! RULES-MORE.md §5 that concerns castles follows from the follower standing on the side two
+//! tiles share, on no feature and on no tile: the dragon does not eat it, the
+//! princess does not remove it (Q-X1). Not yet in castellan: the bridges (built apart) and the
+//! bazaars (rulesets/README.md, `[bcb]`).
+
+pub mod castle;
+pub mod rules;
+pub mod show;
+pub mod vocabulary;
+
+use crate::data::ruleset::Ruleset;
+use crate::data::section::{FamilyRules, Reader, Switch};
+use crate::engine::family::{Descriptor, Lineup};
+use crate::mechanic::Family;
+use rules::BcbRules;
+
+/// Bridges, Castles & Bazaars as the registry lists it: `[mechanics] bridges_castles_bazaars`,
+/// the `[bcb]` section, the castles' vocabulary.
+pub const FAMILY: Family = Family {
+    core: Descriptor {
+        name: "bcb",
+        rules: FamilyRules {
+            switches: &[Switch {
+                name: "bridges_castles_bazaars",
+                default: false,
+            }],
+            section: Some(&Reader::<BcbRules>::NEW),
+        },
+        vocabulary: Some(vocabulary::words),
+        figures: &[],
+        build,
+    },
+    show: Some(&show::Show),
+    script: None,
+};
+
+/// The `[bcb]` section of `rules` (its defaults when the ruleset has none).
+pub fn rules_of(rules: &Ruleset) -> BcbRules {
+    rules.section::<BcbRules>().copied().unwrap_or_default()
+}
+
+/// Puts the castles into the game's list when `[mechanics] bridges_castles_bazaars` is on.
+fn build(rules: &Ruleset, list: &mut Lineup) {
+    if rules.switched_on("bridges_castles_bazaars") {
+        let bcb = rules_of(rules);
+        list.push(castle::CastleMechanic::new(rules, list.next(), bcb.castle));
+    }
+}

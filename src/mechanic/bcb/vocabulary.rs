@@ -1,0 +1,211 @@
+//! The vocabulary of Bridges, Castles & Bazaars: the castle's actions (build one from a
+//! completed small city, choose the feature it scores), its decisions and its events, as typed
+//! values declared with the engine's generators (`engine::vocabulary`); this file writes their
+//! words. The bridges' actions and events are the bridges' own.
+
+use crate::engine::event::{MechanicReason, Reason, ReturnReason};
+use crate::engine::vocabulary::{
+    ActionWords, EventWords, Family, MechanicId, Vocabulary, enlist, seat,
+};
+use crate::model::figure::FigureKind;
+use crate::model::geometry::{Pos, Spot};
+use std::fmt;
+
+/// The family id of Bridges, Castles & Bazaars (the Count has 1, P&D 2, Traders & Builders 3,
+/// the Abbot 4, The Tower 5, Abbey & Mayor 6).
+pub const ID: MechanicId = MechanicId(7);
+
+/// The vocabulary of Bridges, Castles & Bazaars.
+static WORDS: Family<BcbAction, BcbDecision, BcbEvent> = Family::new(ID).with_reasons(&MOVED);
+
+/// Its reasons for taking a figure off a feature or out of a castle, by code.
+const MOVED: [Reason; 2] = [
+    Reason {
+        name: "into_castle",
+        words: "{} moves into the castle",
+        told: "{} moves into the castle built from its city",
+        rule: "BCB-7",
+    },
+    Reason {
+        name: "castle_left",
+        words: "{} leaves its castle with no points",
+        told: "{} leaves its castle at the end of the game with no points",
+        rule: "BCB-13",
+    },
+];
+
+/// A follower that leaves its completed small city to stand in the castle built from it
+/// (BCB-7): it leaves the feature, to stand between the two tiles.
+pub fn into_castle() -> ReturnReason {
+    enlist(&WORDS);
+    ReturnReason::Mechanic(MechanicReason {
+        mechanic: ID,
+        code: 0,
+    })
+}
+
+/// A follower still in a castle when the game ends goes home with no points (BCB-13).
+pub fn castle_left() -> ReturnReason {
+    enlist(&WORDS);
+    ReturnReason::Mechanic(MechanicReason {
+        mechanic: ID,
+        code: 1,
+    })
+}
+
+/// The vocabulary of Bridges, Castles & Bazaars, for the registry's list.
+pub fn words() -> &'static dyn Vocabulary {
+    &WORDS
+}
+
+crate::mechanic_actions! {
+    /// An action of Bridges, Castles & Bazaars.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum BcbAction for WORDS {
+        /// Turn the completed small city whose part on the tile at `pos` is at `spot` into a
+        /// castle instead of scoring it (BCB-7); `castle = [x, y, "N"]` in records.
+        Castle {
+            /// The tile just laid.
+            pos: Pos,
+            /// The city's part on it.
+            spot: Spot,
+        } = "castle",
+        /// The castle whose named tile is `castle` scores the feature with a part at `spot` of
+        /// the tile at `from` (BCB-10, BCB-11), or, with no spot, the castle named by `from`
+        /// that scored this turn (BCB-12); `castle_scores = [x, y, fx, fy, "N"]` in records.
+        Scores {
+            /// The scoring castle's named tile (its west or south tile).
+            castle: Pos,
+            /// A tile of the feature, or the other castle's named tile.
+            from: Pos,
+            /// The feature's part on `from`; none for a castle.
+            spot: Option<Spot>,
+        } = "castle_scores",
+    }
+}
+
+crate::mechanic_decisions! {
+    /// A decision of Bridges, Castles & Bazaars.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum BcbDecision for WORDS {
+        /// The tile completed a small city of two caps holding the player's follower: build a
+        /// castle from it, or pass and score it (BCB-7).
+        Castle = "castle",
+        /// Several features completed in a castle's vicinity: which one it scores (BCB-11).
+        Scores = "castle_scores",
+    }
+}
+
+crate::mechanic_events! {
+    /// An event of Bridges, Castles & Bazaars. Seats are indices into the game's player list.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum BcbEvent for WORDS {
+        /// A castle was built between the tiles at (`x`, `y`) and (`x2`, `y2`); `figure` stands
+        /// in it (BCB-7).
+        Built {
+            /// Seat.
+            player: usize,
+            /// The follower in it.
+            figure: FigureKind,
+            /// Column of its named tile.
+            x: i32,
+            /// Row of its named tile.
+            y: i32,
+            /// Column of its other tile.
+            x2: i32,
+            /// Row of its other tile.
+            y2: i32,
+        } = "castle_built",
+        /// The castle at (`x`, `y`) scored `points` for a feature completed in its vicinity
+        /// (BCB-10) or another castle's score (BCB-12); its follower went home.
+        Scored {
+            /// Seat.
+            player: usize,
+            /// The follower that went home.
+            figure: FigureKind,
+            /// The points.
+            points: u32,
+            /// Column of its named tile.
+            x: i32,
+            /// Row of its named tile.
+            y: i32,
+        } = "castle_scored",
+        /// The game ended with a follower still in the castle at (`x`, `y`): it goes home and
+        /// scores nothing (BCB-13).
+        Left {
+            /// Seat.
+            player: usize,
+            /// The follower.
+            figure: FigureKind,
+            /// Column of its named tile.
+            x: i32,
+            /// Row of its named tile.
+            y: i32,
+        } = "castle_left",
+    }
+}
+
+impl ActionWords for BcbAction {
+    fn words(&self) -> String {
+        match self {
+            BcbAction::Castle { pos, spot } => {
+                format!("build a castle from the small city at {pos} {spot}")
+            }
+            BcbAction::Scores {
+                castle,
+                from,
+                spot: Some(spot),
+            } => format!("let the castle at {castle} score the feature at {from} {spot}"),
+            BcbAction::Scores { castle, from, .. } => {
+                format!("let the castle at {castle} score as the castle at {from}")
+            }
+        }
+    }
+}
+
+impl EventWords for BcbEvent {
+    fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            BcbEvent::Built {
+                player,
+                figure,
+                x,
+                y,
+                x2,
+                y2,
+            } => write!(
+                f,
+                "{} builds a castle between {} and {}; the {} stands in it (BCB-7)",
+                seat(names, player),
+                Pos::new(x, y),
+                Pos::new(x2, y2),
+                figure.noun()
+            ),
+            BcbEvent::Scored {
+                player,
+                figure,
+                points,
+                x,
+                y,
+            } => write!(
+                f,
+                "{}'s castle at {} scores {points} points; the {} goes home (BCB-10)",
+                seat(names, player),
+                Pos::new(x, y),
+                figure.noun()
+            ),
+            BcbEvent::Left {
+                player,
+                figure,
+                x,
+                y,
+            } => write!(
+                f,
+                "{}'s {} leaves the castle at {} without points (BCB-13)",
+                seat(names, player),
+                figure.noun(),
+                Pos::new(x, y)
+            ),
+        }
+    }
+}
