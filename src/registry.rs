@@ -28,7 +28,7 @@ use crate::engine::game::{Game, Setup, SetupError};
 use crate::engine::mechanic::Mechanics;
 use crate::engine::show::Presenter;
 use crate::engine::vocabulary::Vocabulary;
-use crate::mechanic::{Family, abbot, am, base, count, ic, pd, tb, tower};
+use crate::mechanic::{Family, abbot, am, base, bcb, count, ic, pd, tb, tower};
 use crate::script::mechanic::ScriptMechanic;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -43,6 +43,7 @@ pub const FAMILIES: &[Family] = &[
     tb::FAMILY,
     am::FAMILY,
     tower::FAMILY,
+    bcb::FAMILY,
 ];
 
 /// The families' parts of a ruleset (switches and sections), for the ruleset loader.

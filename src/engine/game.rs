@@ -17,10 +17,10 @@ use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Route, Slots, Then
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
-use crate::model::feature::{Features, SegId, Segment, Totals};
+use crate::model::feature::{Features, OVERLAY, SegId, Segment, Totals};
 use crate::model::figure::{Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
-use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
-use crate::model::tile::TileId;
+use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::model::tile::{EdgeKind, TileId, TileType};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -622,7 +622,11 @@ impl Game {
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
-        let spot = self.board.oriented(&self.rules.tiles, s.placed).spots[s.feature as usize];
+        let spots = &self.board.oriented(&self.rules.tiles, s.placed).spots;
+        let spot = match spots.get(usize::from(s.feature)) {
+            Some(spot) => *spot,
+            None => overlay_spot(s.feature),
+        };
         (pos, spot)
     }
 
@@ -638,9 +642,54 @@ impl Game {
     pub fn seg_spot_at(&self, pos: Pos, spot: Spot) -> Option<(SegId, Spot)> {
         let placed = self.board.at(pos)?;
         let oriented = self.board.oriented(&self.rules.tiles, placed);
-        let f = oriented.feature_at(spot)?;
+        let Some(f) = oriented.feature_at(spot) else {
+            return self.overlay_at(placed, spot);
+        };
         let seg = self.board.placed(placed).seg_base + u32::from(f);
         Some((seg, oriented.spots[usize::from(f)]))
+    }
+
+    /// The overlay road of the tile `placed` at `spot` (an edge it reaches, where nothing is
+    /// printed) and its canonical spot, if it has one there.
+    fn overlay_at(&self, placed: PlacedId, spot: Spot) -> Option<(SegId, Spot)> {
+        let Spot::Edge(e) = spot else { return None };
+        let edges = self.board.overlay(placed);
+        if edges & (1 << e as u8) == 0 {
+            return None;
+        }
+        let seg = self.board.overlay_seg(placed)?;
+        Some((seg, overlay_spot(OVERLAY | edges)))
+    }
+
+    /// Lays a road across the placed tile `placed`, reaching its edges `edges` (bit `i` = edge
+    /// `i`), over whatever is printed there: a segment of its own (printed fields and cities
+    /// under it stay whole), joined to the roads of the tiles across those edges, and from
+    /// now on those edges are road edges for the tiles laid beside them. The caller checks
+    /// that the edges are field edges and that the tile has no overlay yet. Returns the new
+    /// segment.
+    pub(crate) fn add_overlay_road(&mut self, placed: PlacedId, edges: u8) -> SegId {
+        let segment = Segment {
+            placed,
+            feature: OVERLAY | (edges & 0x0F),
+            kind: FeatureKind::Road,
+        };
+        let totals = Totals {
+            open: edges.count_ones(),
+            ..Totals::default()
+        };
+        let seg = self.features.add_overlay(segment, totals);
+        let tiles = &self.rules.tiles;
+        self.board.add_overlay(tiles, placed, edges, seg);
+        let (board, features) = (&self.board, &mut self.features);
+        board.each_beside(placed, |e, other| {
+            if edges & (1 << e as u8) == 0 {
+                return;
+            }
+            if let Some(theirs) = road_across(board, tiles, other, e.opposite()) {
+                features.join(seg, theirs, 1);
+            }
+        });
+        seg
     }
 
     /// The mechanic at index `by` (the list is fixed for the game).
@@ -1085,7 +1134,9 @@ impl Game {
             if hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
                 continue;
             }
-            if !self.board.fits_somewhere(&self.rules.tiles, tile) {
+            if !self.board.fits_somewhere(&self.rules.tiles, tile)
+                && !hooked().any(|m| m.fits_otherwise(self, tile))
+            {
                 events.push(Event::TileDiscarded {
                     player: self.active,
                     tile: self.tile_name(tile),
@@ -1152,13 +1203,16 @@ impl Game {
                     features.join(seg_base + mine as u32, their_base + their as u32, borders);
                 }
             };
-            join(
-                (
-                    oriented.edge_feature[e as usize],
-                    theirs.edge_feature[e.opposite() as usize],
-                ),
-                1,
+            let edge = (
+                oriented.edge_feature[e as usize],
+                theirs.edge_feature[e.opposite() as usize],
             );
+            // Edges match, so a road or city meets nothing printed only where an overlay
+            // road crosses the other tile's edge.
+            let overlay = (edge.0 != NO_FEATURE && edge.1 == NO_FEATURE)
+                .then(|| road_across(board, tiles, other, e.opposite()))
+                .flatten();
+            join(edge, 1);
             let [first, second] = [2 * e as usize, 2 * e as usize + 1].map(|h| {
                 (
                     oriented.half_feature[h],
@@ -1171,6 +1225,9 @@ impl Game {
             } else {
                 join(first, 1);
                 join(second, 1);
+            }
+            if let Some(road) = overlay {
+                features.join(seg_base + u32::from(edge.0), road, 1);
             }
         });
         placed
@@ -1223,6 +1280,13 @@ impl Game {
             {
                 done.push(seg);
             }
+        }
+        // An overlay road laid across the tile this turn.
+        if let Some(seg) = self.board.overlay_seg(placed)
+            && self.features.closed(seg)
+            && !done.iter().any(|d| self.features.same(*d, seg))
+        {
+            done.push(seg);
         }
         // A cloister or garden is complete when its 8 neighbours are there.
         self.board.each_surrounded_around(placed, |n| {
@@ -1431,6 +1495,27 @@ impl Game {
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
     }
+}
+
+/// The canonical spot of an overlay segment whose [`Segment::feature`] is `feature`: its first
+/// edge.
+fn overlay_spot(feature: u8) -> Spot {
+    let edges = feature & 0x0F;
+    Spot::Edge(Edge::from_index((edges.trailing_zeros() as usize).min(3)))
+}
+
+/// The road segment of the placed tile `id` that reaches its edge `e`: the printed road there,
+/// or an overlay road crossing it.
+fn road_across(board: &Board, tiles: &[TileType], id: PlacedId, e: Edge) -> Option<SegId> {
+    let f = board.oriented(tiles, id).edge_feature[e as usize];
+    if f != NO_FEATURE {
+        let printed = board.oriented(tiles, id).edge_kind(e) == EdgeKind::Road;
+        return printed.then(|| board.placed(id).seg_base + u32::from(f));
+    }
+    if board.overlay(id) & (1 << e as u8) != 0 {
+        return board.overlay_seg(id);
+    }
+    None
 }
 
 /// Whether a feature of `kind` is complete (RULES.md §1.5), from its `totals` (a road, city or

@@ -5,6 +5,7 @@
 pub mod abbot;
 pub mod am;
 pub mod base;
+pub mod bcb;
 pub mod count;
 pub mod ic;
 pub mod pd;
