@@ -243,3 +243,53 @@ fn a_bridge_on_a_volcano_stays_under_the_dragon() {
     );
     assert_eq!(left(&game, A), 2);
 }
+
+/// BCB-C2, BCB-5 in seeded random games of `hig-bridges` (2 to 5 players): the bots lay
+/// bridges from the legal list; every player's bridges in supply and on the board add up to
+/// his share, none ever leaves; a game's record replays to the same game.
+#[test]
+fn random_games_lay_bridges_and_keep_them() {
+    use castellan::bot::{Bot, RandomBot};
+    use castellan::data::library::Source;
+    use castellan::data::ruleset::Ruleset;
+    use castellan::engine::game::Setup;
+    use std::sync::Arc;
+
+    let rules = Arc::new(Ruleset::load("hig-bridges").expect("the preset"));
+    let mut laid_in_all = 0;
+    for seed in 0..8u64 {
+        let players = 2 + (seed as usize % 4);
+        let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, seed)).expect("starts");
+        let share = if players < 5 { 3 } else { 2 };
+        let mut bot = RandomBot::new(seed);
+        let mut laid = vec![0u8; players];
+        let mut on_board = 0;
+        while !game.is_over() {
+            let action = bot.choose(&game);
+            for e in game.apply(&action).expect("legal") {
+                if let Some(BcbEvent::BridgePlaced { player, .. }) = BcbEvent::of(&e) {
+                    laid[player] += 1;
+                }
+            }
+            let now = game.board().overlays().len();
+            assert!(now >= on_board, "seed {seed}: a bridge left the board");
+            on_board = now;
+            for (seat, n) in laid.iter().enumerate() {
+                assert_eq!(left(&game, seat) + n, share, "seed {seed}, seat {seat}");
+            }
+        }
+        assert_eq!(on_board, laid.iter().map(|n| usize::from(*n)).sum::<usize>());
+        laid_in_all += on_board;
+        let text = record::write(&game, "hig-bridges");
+        let again = Record::parse(Source {
+            path: "random.toml".into(),
+            text: text.clone(),
+        })
+        .expect("the record reads back");
+        let replayed = run(&again).game;
+        assert_eq!(replayed.scores(), game.scores(), "seed {seed}");
+        assert_eq!(record::write(&replayed, "hig-bridges"), text);
+    }
+    assert!(laid_in_all > 0, "the bots lay bridges");
+}

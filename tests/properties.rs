@@ -55,6 +55,7 @@ const RULESETS: &[&str] = &[
     "zman-am",
     "hig-tower",
     "zman-tower",
+    "hig-bridges",
     "hig-hs",
     "zman-hs",
     "hig-full",
