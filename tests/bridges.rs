@@ -92,7 +92,9 @@ fn a_bridge_across_the_new_tile_joins_the_roads_and_scores_as_a_road_tile() {
     let legal = game.legal();
     let at = Pos::new(1, 0);
     assert!(
-        !legal.iter().any(|a| matches!(a, Action::Place { pos, .. } if *pos == at)),
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Place { pos, .. } if *pos == at)),
         "B-P2: the field edges meet roads"
     );
     let want: Vec<Action> = [0, 90, 180, 270]
@@ -100,7 +102,11 @@ fn a_bridge_across_the_new_tile_joins_the_roads_and_scores_as_a_road_tile() {
         .map(|r| bridge(1, 0, r, 1, 0, "E"))
         .collect();
     assert_eq!(bridges_at(&legal, at), want, "BCB-4: only east–west");
-    assert_eq!((left(&game, A), left(&game, B)), (3, 3), "BCB-C2: 2 players");
+    assert_eq!(
+        (left(&game, A), left(&game, B)),
+        (3, 3),
+        "BCB-C2: 2 players"
+    );
 
     // After the tile and its bridge: a follower may go on the bridge (BCB-5).
     let game = before(load("own-tile"), 1);
@@ -133,9 +139,18 @@ fn a_bridge_across_the_new_tile_joins_the_roads_and_scores_as_a_road_tile() {
         })));
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::FeatureCompleted { tiles: 3, x: 1, y: 0, .. }
+        Event::FeatureCompleted {
+            tiles: 3,
+            x: 1,
+            y: 0,
+            ..
+        }
     )));
-    assert_eq!(game.scores(), &[3, 0], "a road of 3 tiles, the bridge's counted");
+    assert_eq!(
+        game.scores(),
+        &[3, 0],
+        "a road of 3 tiles, the bridge's counted"
+    );
     assert_eq!(on_board(&game), vec![], "the follower went home");
     assert_eq!(game.supply(A, FOLLOWER), 7);
     assert_eq!((left(&game, A), left(&game, B)), (2, 3));
@@ -169,7 +184,12 @@ fn a_bridge_across_the_tile_beside_takes_the_new_road_on() {
     let Replay { game, events } = run(&record);
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::FeatureCompleted { tiles: 3, x: -1, y: 0, .. }
+        Event::FeatureCompleted {
+            tiles: 3,
+            x: -1,
+            y: 0,
+            ..
+        }
     )));
     assert_eq!(game.scores(), &[3, 0]);
     assert_eq!(on_board(&game), vec![]);
@@ -199,7 +219,10 @@ fn refused_bridges_change_nothing() {
 fn without_bridges_none_is_offered_or_laid() {
     let mut game = before(under("own-tile", "bridges-none.toml"), 0);
     let legal = game.legal();
-    assert!(legal.iter().all(|a| BcbAction::of(a).is_none()), "{legal:?}");
+    assert!(
+        legal.iter().all(|a| BcbAction::of(a).is_none()),
+        "{legal:?}"
+    );
     assert_eq!(left(&game, A), 0);
     refused(&mut game, bridge(1, 0, 0, 1, 0, "E"), "BCB-C2");
 }
@@ -218,7 +241,10 @@ fn a_tile_that_fits_only_with_a_bridge_is_not_discarded() {
     assert!(!discarded(&record), "FIELD fits with a bridge");
     let game = run(&record).game;
     let legal = game.legal();
-    assert!(legal.iter().all(|a| BcbAction::of(a).is_some()), "{legal:?}");
+    assert!(
+        legal.iter().all(|a| BcbAction::of(a).is_some()),
+        "{legal:?}"
+    );
     assert!(legal.contains(&bridge(1, 0, 0, 1, 0, "E")));
     assert!(discarded(&under("crossroads", "bridges-none.toml")));
 }
@@ -279,7 +305,10 @@ fn random_games_lay_bridges_and_keep_them() {
                 assert_eq!(left(&game, seat) + n, share, "seed {seed}, seat {seat}");
             }
         }
-        assert_eq!(on_board, laid.iter().map(|n| usize::from(*n)).sum::<usize>());
+        assert_eq!(
+            on_board,
+            laid.iter().map(|n| usize::from(*n)).sum::<usize>()
+        );
         laid_in_all += on_board;
         let text = record::write(&game, "hig-bridges");
         let again = Record::parse(Source {

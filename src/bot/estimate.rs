@@ -964,7 +964,11 @@ fn across(
     let pos: Pos = board.placed(placed).pos;
     // An overlay road (laid across the tile, not printed on it) is not followed: the
     // estimate sees the roads it joins as ending there.
-    let Some(def) = board.oriented(&rules.tiles, placed).features.get(usize::from(feature)) else {
+    let Some(def) = board
+        .oriented(&rules.tiles, placed)
+        .features
+        .get(usize::from(feature))
+    else {
         return;
     };
     for e in Edge::ALL {

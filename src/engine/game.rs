@@ -1480,20 +1480,48 @@ impl Game {
         self.board.placed(self.features.segment(seg).placed).pos
     }
 
-    /// The segments of the tile `placed` (its features are numbered together).
+    /// The segments of the tile `placed`: its printed features (numbered together), then the
+    /// road laid across it, if any ([`Game::add_overlay_road`]).
     #[inline]
-    pub(crate) fn tile_segs(&self, placed: PlacedId) -> std::ops::Range<SegId> {
+    pub(crate) fn tile_segs(&self, placed: PlacedId) -> TileSegs {
         let base = self.board.placed(placed).seg_base;
         let n = self
             .board
             .oriented(&self.rules.tiles, placed)
             .features
             .len() as SegId;
-        base..base + n
+        TileSegs {
+            printed: base..base + n,
+            overlay: self.board.overlay_seg(placed),
+        }
     }
 
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
+    }
+}
+
+/// The segments of one placed tile ([`Game::tile_segs`]), in order: its printed features,
+/// then the road laid across it, if any.
+#[derive(Clone, Debug)]
+pub struct TileSegs {
+    printed: std::ops::Range<SegId>,
+    overlay: Option<SegId>,
+}
+
+impl TileSegs {
+    /// Whether `seg` lies on the tile.
+    #[inline]
+    pub fn contains(&self, seg: &SegId) -> bool {
+        self.printed.contains(seg) || self.overlay == Some(*seg)
+    }
+}
+
+impl Iterator for TileSegs {
+    type Item = SegId;
+
+    fn next(&mut self) -> Option<SegId> {
+        self.printed.next().or_else(|| self.overlay.take())
     }
 }
 

@@ -58,9 +58,6 @@ impl Presenter for Show {
             })
             .collect();
         let supply: Vec<u8> = (0..game.scores().len()).map(|s| left(game, s)).collect();
-        vec![(
-            "bridges",
-            json!({"on_board": on_board, "supply": supply}),
-        )]
+        vec![("bridges", json!({"on_board": on_board, "supply": supply}))]
     }
 }
