@@ -651,6 +651,8 @@ impl Game {
 
     /// The overlay road of the tile `placed` at `spot` (an edge it reaches, where nothing is
     /// printed) and its canonical spot, if it has one there.
+    #[cold]
+    #[inline(never)]
     fn overlay_at(&self, placed: PlacedId, spot: Spot) -> Option<(SegId, Spot)> {
         let Spot::Edge(e) = spot else { return None };
         let edges = self.board.overlay(placed);
@@ -1203,16 +1205,13 @@ impl Game {
                     features.join(seg_base + mine as u32, their_base + their as u32, borders);
                 }
             };
-            let edge = (
-                oriented.edge_feature[e as usize],
-                theirs.edge_feature[e.opposite() as usize],
+            join(
+                (
+                    oriented.edge_feature[e as usize],
+                    theirs.edge_feature[e.opposite() as usize],
+                ),
+                1,
             );
-            // Edges match, so a road or city meets nothing printed only where an overlay
-            // road crosses the other tile's edge.
-            let overlay = (edge.0 != NO_FEATURE && edge.1 == NO_FEATURE)
-                .then(|| road_across(board, tiles, other, e.opposite()))
-                .flatten();
-            join(edge, 1);
             let [first, second] = [2 * e as usize, 2 * e as usize + 1].map(|h| {
                 (
                     oriented.half_feature[h],
@@ -1226,11 +1225,32 @@ impl Game {
                 join(first, 1);
                 join(second, 1);
             }
-            if let Some(road) = overlay {
-                features.join(seg_base + u32::from(edge.0), road, 1);
+        });
+        if self.board.has_overlays() {
+            self.join_overlays_beside(placed);
+        }
+        placed
+    }
+
+    /// Joins the roads of the tile `placed`, just laid, to the overlay roads crossing the
+    /// edges of the tiles beside it (edges match, so a road meets nothing printed only there).
+    #[cold]
+    #[inline(never)]
+    fn join_overlays_beside(&mut self, placed: PlacedId) {
+        let tiles = &self.rules.tiles;
+        let (board, features) = (&self.board, &mut self.features);
+        let oriented = board.oriented(tiles, placed);
+        let seg_base = board.placed(placed).seg_base;
+        board.each_beside(placed, |e, other| {
+            let mine = oriented.edge_feature[e as usize];
+            let theirs = board.oriented(tiles, other).edge_feature[e.opposite() as usize];
+            if mine == NO_FEATURE || theirs != NO_FEATURE {
+                return;
+            }
+            if let Some(road) = road_across(board, tiles, other, e.opposite()) {
+                features.join(seg_base + u32::from(mine), road, 1);
             }
         });
-        placed
     }
 
     /// Whether the tile laid this turn carries `symbol` (the mechanic that gives the symbol
@@ -1527,6 +1547,8 @@ impl Iterator for TileSegs {
 
 /// The canonical spot of an overlay segment whose [`Segment::feature`] is `feature`: its first
 /// edge.
+#[cold]
+#[inline(never)]
 fn overlay_spot(feature: u8) -> Spot {
     let edges = feature & 0x0F;
     Spot::Edge(Edge::from_index((edges.trailing_zeros() as usize).min(3)))
@@ -1534,6 +1556,8 @@ fn overlay_spot(feature: u8) -> Spot {
 
 /// The road segment of the placed tile `id` that reaches its edge `e`: the printed road there,
 /// or an overlay road crossing it.
+#[cold]
+#[inline(never)]
 fn road_across(board: &Board, tiles: &[TileType], id: PlacedId, e: Edge) -> Option<SegId> {
     let f = board.oriented(tiles, id).edge_feature[e as usize];
     if f != NO_FEATURE {
