@@ -15,6 +15,8 @@ use castellan::record::{self, Record, Replay};
 
 mod common;
 use common::{before, run};
+#[path = "common/api.rs"]
+mod api;
 
 const A: usize = 0;
 const B: usize = 1;
@@ -321,4 +323,89 @@ fn random_games_lay_bridges_and_keep_them() {
         assert_eq!(record::write(&replayed, "hig-bridges"), text);
     }
     assert!(laid_in_all > 0, "the bots lay bridges");
+}
+
+/// The web page plays `hig-bridges` (RULES-MORE.md §4.2): two bots play a whole game through
+/// the server's API; its record replays to the same scores, and every bridge on the board is
+/// drawn across its tile in the page's SVG.
+#[tokio::test]
+async fn the_server_plays_a_game_of_hig_bridges() {
+    use serde_json::json;
+    let app = api::app(&api::data("bridges", "serve"));
+    let (status, mut game) = api::call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "hig-bridges", "players": ["greedy", "random"], "seed": 3})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let mut steps = 0;
+    while game["decision"].is_object() {
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &format!("/api/games/{}/bot", api::id(&game)),
+            Some(json!({"expect": api::history(&game)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        game = next;
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let (status, text) = api::call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", api::id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let svg = game["board"].as_str().expect("the board's SVG");
+    let board = replay.game.board();
+    assert!(!board.overlays().is_empty(), "the bots laid a bridge");
+    for &(id, _) in board.overlays() {
+        let pos = board.placed(id).pos;
+        assert!(
+            svg.contains(&format!(
+                r#"class="overlay-road" data-x="{}" data-y="{}""#,
+                pos.x, pos.y
+            )),
+            "the bridge at {pos} is not drawn"
+        );
+    }
+}
+
+/// BCB-6 `bcb.bridge.timing = "any_time_in_turn"` (the 1st edition) is not supported: the
+/// ruleset is refused with an error at the key's line and column; a player count share above
+/// the box's 12 bridges too.
+#[test]
+fn unsupported_timing_and_too_many_bridges_are_located_errors() {
+    use castellan::data::library::Source;
+    use castellan::data::ruleset::Ruleset;
+    let load = |text: &str| {
+        Ruleset::from_source(Source {
+            path: "tests/fixtures/bridges-bad.toml".into(),
+            text: format!("extends = \"hig-bridges\"\n[bcb.bridge]\n{text}\n"),
+        })
+        .expect_err("refused")
+    };
+    let e = load("timing = \"any_time_in_turn\"");
+    assert!(e.message.contains("not supported"), "{e}");
+    let shown = e.to_string();
+    assert!(shown.contains("bridges-bad.toml:3:"), "{shown}");
+    let e = load("by_players = [3, 3, 13, 2, 2]");
+    assert!(e.message.contains("at most 12"), "{e}");
+    assert!(e.to_string().contains("bridges-bad.toml:3:"), "{e}");
 }

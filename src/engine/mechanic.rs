@@ -227,8 +227,8 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     }
 
     /// Whether this mechanic can have `tile` laid though no placement fits the edge rules alone
-    /// (it offers placements of its own that make the edges match, as a bridge laid with the
-    /// tile does), so that the tile is not discarded (B-P5).
+    /// (it offers placements of its own that make the edges match, as an overlay road laid
+    /// with the tile does), so that the tile is not discarded (B-P5).
     fn fits_otherwise(&self, _g: &Game, _tile: TileId) -> bool {
         false
     }

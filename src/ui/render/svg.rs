@@ -471,7 +471,7 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             t.body
         );
     }
-    // Roads laid across tiles after they were placed (overlays: a bridge), over the tiles.
+    // Roads laid across tiles after they were placed (overlays), over the tiles.
     for &(id, _) in game.board().overlays() {
         let pos = placed[id as usize].pos;
         let (ox, oy) = origin(pos);

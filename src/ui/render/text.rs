@@ -388,7 +388,7 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
         }
         tiles.push(t);
     }
-    // Roads laid across tiles after they were placed (overlays: a bridge), over the tile.
+    // Roads laid across tiles after they were placed (overlays), over the tile.
     for &(id, _) in game.board().overlays() {
         let pos = placed[id as usize].pos;
         if !shown(pos) {
