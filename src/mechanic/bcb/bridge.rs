@@ -165,27 +165,57 @@ pub fn problem(
 
 /// Calls `found` with every legal way to lay `tile` with a bridge (frontier order, then
 /// rotation, then the bridge's tile: the new one, then those beside it from the north
-/// clockwise, then north–south before east–west) until it returns `false`.
+/// clockwise, then north–south before east–west) until it returns `false`. The edges are
+/// compared first, so that [`problem`] is asked only of the bridges that may make them match.
 fn each_bridged(g: &Game, tile: TileId, mut found: impl FnMut(Action) -> bool) {
-    let board = &g.board;
+    let (board, tiles) = (&g.board, &g.rules.tiles);
     for pos in board.frontier() {
+        // What each placed neighbour shows towards `pos`.
+        let facing = Edge::ALL.map(|e| {
+            (board.at(pos.step(e))).map(|other| board.edge_kind(tiles, other, e.opposite()))
+        });
         for rotation in Rotation::ALL {
-            let hosts = std::iter::once(pos).chain(Edge::ALL.map(|e| pos.step(e)));
-            for at in hosts {
-                if at != pos && board.at(at).is_none() {
+            let oriented = tiles[usize::from(tile)].at(rotation);
+            let mine = Edge::ALL.map(|e| oriented.edge_kind(e));
+            // The sides whose edges do not match as printed.
+            let mismatch = (Edge::ALL.into_iter())
+                .filter(|e| facing[*e as usize].is_some_and(|k| k != mine[*e as usize]))
+                .fold(0u8, |m, e| m | 1 << e as u8);
+            let hosts =
+                std::iter::once((pos, None)).chain(Edge::ALL.map(|e| (pos.step(e), Some(e))));
+            for (at, side) in hosts {
+                if side.is_some_and(|e| facing[e as usize].is_none()) {
                     continue;
                 }
                 for (edge, mask) in AXES {
-                    if problem(g, tile, pos, rotation, at, mask).is_none() {
-                        let action = BcbAction::Bridge {
-                            pos,
-                            rotation,
-                            at,
-                            edge,
-                        };
-                        if !found(action.into()) {
-                            return;
+                    let may = match side {
+                        // On the new tile: field ends meeting roads or open sides, and every
+                        // other side matching.
+                        None => {
+                            mismatch & !mask == 0
+                                && edges_of(mask).all(|e| {
+                                    mine[e as usize] == EdgeKind::Field
+                                        && facing[e as usize].is_none_or(|k| k == EdgeKind::Road)
+                                })
                         }
+                        // On a tile beside: the new tile's road against its field edge is the
+                        // one side that may not match (along the bridge), or none (across).
+                        Some(e) if mask & (1 << e.opposite() as u8) != 0 => {
+                            mismatch == 1 << e as u8 && mine[e as usize] == EdgeKind::Road
+                        }
+                        Some(_) => mismatch == 0,
+                    };
+                    if !may || problem(g, tile, pos, rotation, at, mask).is_some() {
+                        continue;
+                    }
+                    let action = BcbAction::Bridge {
+                        pos,
+                        rotation,
+                        at,
+                        edge,
+                    };
+                    if !found(action.into()) {
+                        return;
                     }
                 }
             }
