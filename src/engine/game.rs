@@ -1521,7 +1521,7 @@ impl Game {
     }
 }
 
-/// The segments of one placed tile ([`Game::tile_segs`]), in order: its printed features,
+/// The segments of one placed tile (`Game::tile_segs`), in order: its printed features,
 /// then the road laid across it, if any.
 #[derive(Clone, Debug)]
 pub struct TileSegs {

@@ -7,7 +7,7 @@
 //! edges of that tile, at most one bridge a tile (BCB-1, BCB-2); after the tile and the bridge
 //! every edge must match, the bridge's ends counting as road edges, which is how a tile may be
 //! laid with a road against a field edge when the bridge continues it (BCB-4). The bridge is
-//! the engine's overlay road ([`Game::add_overlay_road`]): a road segment of its own across the
+//! the engine's overlay road (`Game::add_overlay_road`): a road segment of its own across the
 //! tile, joined to the roads it meets, over fields and cities that stay whole (BCB-3). It is no
 //! figure and no deploy action: the player may still deploy, and on the tile just laid a
 //! follower may stand on the bridge as on any road (BCB-5); the bridge scores as a road tile
