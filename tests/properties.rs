@@ -496,17 +496,15 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
             // names (B-F2, B-F3, B-F4, the portal's MP rules; other figures stand elsewhere,
             // the abbot in a garden).
             let placed = game.board().tiles().last().map_or(start, |t| t.pos);
-            let rules = Arc::clone(game.rules());
             let mut tiles = vec![placed];
             if start != placed {
                 tiles.push(start);
             }
             for pos in tiles {
-                let id = game.board().at(pos).expect("a tile is there");
-                let oriented = game.board().oriented(&rules.tiles, id);
+                // The features by their segments (a road laid across the tile, a bridge, too).
                 // The follower's own deployments: other figures (an abbot on a garden, a
                 // builder beside a follower) may stand where a follower may not.
-                let allowed: Vec<u8> = legal
+                let allowed: Vec<castellan::model::feature::SegId> = legal
                     .iter()
                     .filter_map(|a| match a {
                         Action::Deploy {
@@ -514,7 +512,7 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
                             spot,
                             figure,
                         } if *p == pos && *figure == FigureKind::Follower => {
-                            oriented.feature_at(*spot)
+                            game.seg_at(pos, *spot)
                         }
                         _ => None,
                     })
@@ -526,7 +524,7 @@ fn check_decision(game: &mut Game, reference: &str) -> Result<(), TestCaseError>
                         spot,
                         figure: FigureKind::Follower,
                     };
-                    match oriented.feature_at(spot) {
+                    match game.seg_at(pos, spot) {
                         Some(f) if allowed.contains(&f) => assert_accepted(game, &action)?,
                         _ => refuse(game, &action)?,
                     }

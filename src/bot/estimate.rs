@@ -962,7 +962,15 @@ fn across(
     let board = game.board();
     let rules = game.rules();
     let pos: Pos = board.placed(placed).pos;
-    let def = &board.oriented(&rules.tiles, placed).features[feature as usize];
+    // An overlay road (laid across the tile, not printed on it) is not followed: the
+    // estimate sees the roads it joins as ending there.
+    let Some(def) = board
+        .oriented(&rules.tiles, placed)
+        .features
+        .get(usize::from(feature))
+    else {
+        return;
+    };
     for e in Edge::ALL {
         let edge = def.edges & (1 << e as u8) != 0;
         let halves = (def.halves >> (2 * e as u8)) & 3;

@@ -17,10 +17,10 @@ use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanics, Route, Slots, Then
 use crate::engine::refusal::{Refusal, RuleId};
 use crate::engine::words;
 use crate::model::board::{Board, PlacedId};
-use crate::model::feature::{Features, SegId, Segment, Totals};
+use crate::model::feature::{Features, OVERLAY, SegId, Segment, Totals};
 use crate::model::figure::{Departure, Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
-use crate::model::geometry::{Pos, Rotation, Spot, facing_half};
-use crate::model::tile::TileId;
+use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
+use crate::model::tile::{EdgeKind, TileId, TileType};
 use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -625,7 +625,11 @@ impl Game {
     pub fn seg_spot(&self, seg: SegId) -> (Pos, Spot) {
         let s = self.features.segment(seg);
         let pos = self.board.placed(s.placed).pos;
-        let spot = self.board.oriented(&self.rules.tiles, s.placed).spots[s.feature as usize];
+        let spots = &self.board.oriented(&self.rules.tiles, s.placed).spots;
+        let spot = match spots.get(usize::from(s.feature)) {
+            Some(spot) => *spot,
+            None => overlay_spot(s.feature),
+        };
         (pos, spot)
     }
 
@@ -641,9 +645,56 @@ impl Game {
     pub fn seg_spot_at(&self, pos: Pos, spot: Spot) -> Option<(SegId, Spot)> {
         let placed = self.board.at(pos)?;
         let oriented = self.board.oriented(&self.rules.tiles, placed);
-        let f = oriented.feature_at(spot)?;
+        let Some(f) = oriented.feature_at(spot) else {
+            return self.overlay_at(placed, spot);
+        };
         let seg = self.board.placed(placed).seg_base + u32::from(f);
         Some((seg, oriented.spots[usize::from(f)]))
+    }
+
+    /// The overlay road of the tile `placed` at `spot` (an edge it reaches, where nothing is
+    /// printed) and its canonical spot, if it has one there.
+    #[cold]
+    #[inline(never)]
+    fn overlay_at(&self, placed: PlacedId, spot: Spot) -> Option<(SegId, Spot)> {
+        let Spot::Edge(e) = spot else { return None };
+        let edges = self.board.overlay(placed);
+        if edges & (1 << e as u8) == 0 {
+            return None;
+        }
+        let seg = self.board.overlay_seg(placed)?;
+        Some((seg, overlay_spot(OVERLAY | edges)))
+    }
+
+    /// Lays a road across the placed tile `placed`, reaching its edges `edges` (bit `i` = edge
+    /// `i`), over whatever is printed there: a segment of its own (printed fields and cities
+    /// under it stay whole), joined to the roads of the tiles across those edges, and from
+    /// now on those edges are road edges for the tiles laid beside them. The caller checks
+    /// that the edges are field edges and that the tile has no overlay yet. Returns the new
+    /// segment.
+    pub(crate) fn add_overlay_road(&mut self, placed: PlacedId, edges: u8) -> SegId {
+        let segment = Segment {
+            placed,
+            feature: OVERLAY | (edges & 0x0F),
+            kind: FeatureKind::Road,
+        };
+        let totals = Totals {
+            open: edges.count_ones(),
+            ..Totals::default()
+        };
+        let seg = self.features.add_overlay(segment, totals);
+        let tiles = &self.rules.tiles;
+        self.board.add_overlay(tiles, placed, edges, seg);
+        let (board, features) = (&self.board, &mut self.features);
+        board.each_beside(placed, |e, other| {
+            if edges & (1 << e as u8) == 0 {
+                return;
+            }
+            if let Some(theirs) = road_across(board, tiles, other, e.opposite()) {
+                features.join(seg, theirs, 1);
+            }
+        });
+        seg
     }
 
     /// The mechanic at index `by` (the list is fixed for the game).
@@ -1088,7 +1139,9 @@ impl Game {
             if hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
                 continue;
             }
-            if !self.board.fits_somewhere(&self.rules.tiles, tile) {
+            if !self.board.fits_somewhere(&self.rules.tiles, tile)
+                && !hooked().any(|m| m.fits_otherwise(self, tile))
+            {
                 events.push(Event::TileDiscarded {
                     player: self.active,
                     tile: self.tile_name(tile),
@@ -1176,7 +1229,31 @@ impl Game {
                 join(second, 1);
             }
         });
+        if self.board.has_overlays() {
+            self.join_overlays_beside(placed);
+        }
         placed
+    }
+
+    /// Joins the roads of the tile `placed`, just laid, to the overlay roads crossing the
+    /// edges of the tiles beside it (edges match, so a road meets nothing printed only there).
+    #[cold]
+    #[inline(never)]
+    fn join_overlays_beside(&mut self, placed: PlacedId) {
+        let tiles = &self.rules.tiles;
+        let (board, features) = (&self.board, &mut self.features);
+        let oriented = board.oriented(tiles, placed);
+        let seg_base = board.placed(placed).seg_base;
+        board.each_beside(placed, |e, other| {
+            let mine = oriented.edge_feature[e as usize];
+            let theirs = board.oriented(tiles, other).edge_feature[e.opposite() as usize];
+            if mine == NO_FEATURE || theirs != NO_FEATURE {
+                return;
+            }
+            if let Some(road) = road_across(board, tiles, other, e.opposite()) {
+                features.join(seg_base + u32::from(mine), road, 1);
+            }
+        });
     }
 
     /// Whether the tile laid this turn carries `symbol` (the mechanic that gives the symbol
@@ -1227,6 +1304,13 @@ impl Game {
             {
                 done.push(seg);
             }
+        }
+        // An overlay road laid across the tile this turn.
+        if let Some(seg) = self.board.overlay_seg(placed)
+            && self.features.closed(seg)
+            && !done.iter().any(|d| self.features.same(*d, seg))
+        {
+            done.push(seg);
         }
         // A cloister or garden is complete when its 8 neighbours are there.
         self.board.each_surrounded_around(placed, |n| {
@@ -1443,21 +1527,74 @@ impl Game {
         self.board.placed(self.features.segment(seg).placed).pos
     }
 
-    /// The segments of the tile `placed` (its features are numbered together).
+    /// The segments of the tile `placed`: its printed features (numbered together), then the
+    /// road laid across it, if any ([`Game::add_overlay_road`]).
     #[inline]
-    pub(crate) fn tile_segs(&self, placed: PlacedId) -> std::ops::Range<SegId> {
+    pub(crate) fn tile_segs(&self, placed: PlacedId) -> TileSegs {
         let base = self.board.placed(placed).seg_base;
         let n = self
             .board
             .oriented(&self.rules.tiles, placed)
             .features
             .len() as SegId;
-        base..base + n
+        TileSegs {
+            printed: base..base + n,
+            overlay: self.board.overlay_seg(placed),
+        }
     }
 
     pub(crate) fn tile_name(&self, tile: TileId) -> Arc<str> {
         Arc::clone(&self.rules.tile(tile).id)
     }
+}
+
+/// The segments of one placed tile (`Game::tile_segs`), in order: its printed features,
+/// then the road laid across it, if any.
+#[derive(Clone, Debug)]
+pub struct TileSegs {
+    printed: std::ops::Range<SegId>,
+    overlay: Option<SegId>,
+}
+
+impl TileSegs {
+    /// Whether `seg` lies on the tile.
+    #[inline]
+    pub fn contains(&self, seg: &SegId) -> bool {
+        self.printed.contains(seg) || self.overlay == Some(*seg)
+    }
+}
+
+impl Iterator for TileSegs {
+    type Item = SegId;
+
+    fn next(&mut self) -> Option<SegId> {
+        self.printed.next().or_else(|| self.overlay.take())
+    }
+}
+
+/// The canonical spot of an overlay segment whose [`Segment::feature`] is `feature`: its first
+/// edge.
+#[cold]
+#[inline(never)]
+fn overlay_spot(feature: u8) -> Spot {
+    let edges = feature & 0x0F;
+    Spot::Edge(Edge::from_index((edges.trailing_zeros() as usize).min(3)))
+}
+
+/// The road segment of the placed tile `id` that reaches its edge `e`: the printed road there,
+/// or an overlay road crossing it.
+#[cold]
+#[inline(never)]
+fn road_across(board: &Board, tiles: &[TileType], id: PlacedId, e: Edge) -> Option<SegId> {
+    let f = board.oriented(tiles, id).edge_feature[e as usize];
+    if f != NO_FEATURE {
+        let printed = board.oriented(tiles, id).edge_kind(e) == EdgeKind::Road;
+        return printed.then(|| board.placed(id).seg_base + u32::from(f));
+    }
+    if board.overlay(id) & (1 << e as u8) != 0 {
+        return board.overlay_seg(id);
+    }
+    None
 }
 
 /// Whether a feature of `kind` is complete (RULES.md §1.5), from its `totals` (a road, city or

@@ -86,7 +86,8 @@ hooks! {
     SETUP = 0;
     /// [`Mechanic::stage`].
     STAGE = 1;
-    /// [`Mechanic::drawn`], [`Mechanic::draw_over`] and [`Mechanic::held_tiles`].
+    /// [`Mechanic::drawn`], [`Mechanic::draw_over`], [`Mechanic::held_tiles`] and
+    /// [`Mechanic::fits_otherwise`].
     DRAW = 2;
     /// [`Mechanic::placement_allowed`].
     PLACEMENT = 3;
@@ -234,6 +235,13 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     /// A tile was taken from the bag: keep it, or take it out of play and draw again.
     fn drawn(&self, _g: &mut Game, _tile: TileId, _events: &mut Vec<Event>) -> Drawn {
         Drawn::Keep
+    }
+
+    /// Whether this mechanic can have `tile` laid though no placement fits the edge rules alone
+    /// (it offers placements of its own that make the edges match, as an overlay road laid
+    /// with the tile does), so that the tile is not discarded (B-P5).
+    fn fits_otherwise(&self, _g: &Game, _tile: TileId) -> bool {
+        false
     }
 
     /// Whether the drawn tile may lie at `pos` turned `rotation` (a placement filter; the edge

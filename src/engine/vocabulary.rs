@@ -21,7 +21,7 @@
 
 use crate::engine::event::Reason;
 use crate::model::figure::FigureKind;
-use crate::model::geometry::{Edge, Pos, Spot};
+use crate::model::geometry::{Edge, Pos, Rotation, Spot};
 use crate::model::tile::FeatureKind;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
@@ -300,6 +300,18 @@ impl Slot for Pos {
     }
     fn take(u: &mut Unpacker<'_>) -> Option<Self> {
         Some(Pos::new(u.int()?, u.int()?))
+    }
+}
+
+/// A tile's rotation, by its quarter turns.
+impl Slot for Rotation {
+    const INTS: usize = 0;
+    const BYTES: usize = 1;
+    fn put(self, p: &mut Packer<'_>) {
+        p.byte(self.quarters() as u8);
+    }
+    fn take(u: &mut Unpacker<'_>) -> Option<Self> {
+        Rotation::ALL.get(usize::from(u.byte()?)).copied()
     }
 }
 
@@ -678,6 +690,21 @@ impl RecordValue for Spot {
         Spot::parse(name).ok_or_else(|| {
             format!("`{name}` names no feature: use N E S W, NL NR EL ER SL SR WL WR, C or I")
         })
+    }
+}
+
+/// A rotation in degrees clockwise, as a placement writes it (`0`, `90`, `180`, `270`).
+impl RecordValue for Rotation {
+    const MIN: usize = 1;
+    const MAX: usize = 1;
+    fn write(&self, out: &mut Vec<toml::Value>) {
+        out.push(toml::Value::Integer(self.degrees().into()));
+    }
+    fn read(r: &mut RecordReader<'_>) -> Result<Self, String> {
+        r.next_value()
+            .and_then(toml::Value::as_integer)
+            .and_then(Rotation::from_degrees)
+            .ok_or_else(|| "expected a rotation: 0, 90, 180 or 270 degrees".to_string())
     }
 }
 

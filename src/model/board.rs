@@ -4,7 +4,7 @@
 use crate::model::copylog::CopyLog;
 use crate::model::geometry::{Edge, Pos, Rotation};
 use crate::model::tile::TileId;
-use crate::model::tile::{Fits, Needs, Oriented, TileType};
+use crate::model::tile::{EdgeKind, Fits, Needs, Oriented, TileType};
 
 /// Index of a placed tile, in placement order.
 pub type PlacedId = u16;
@@ -42,6 +42,9 @@ struct Cell {
     slot: u16,
     /// How many of the 8 surrounding cells hold tiles (cloister completion).
     around: u8,
+    /// For a placed tile, the edges an overlay road crosses ([`Board::add_overlay`]; bit `i`
+    /// = edge `i`): 0 on almost every tile.
+    overlay: u8,
 }
 
 impl Cell {
@@ -56,6 +59,7 @@ const EMPTY: Cell = Cell {
     tile: 0,
     slot: NOT_FRONTIER,
     around: 0,
+    overlay: 0,
 };
 
 /// An open position and what its placed neighbours require: kept up to date as tiles are laid
@@ -101,6 +105,9 @@ pub struct Board {
     /// Whether the newest tile surrounded a tile around it (made a cell of its ring
     /// [`Cell::surrounded`]).
     surrounded: bool,
+    /// The overlay roads laid across placed tiles ([`Board::add_overlay`]), in the order they
+    /// were laid: the tile and the segment of each (most games have none).
+    overlays: Vec<(PlacedId, u32)>,
     /// The cells changed since the board was last copied.
     log: CopyLog,
 }
@@ -167,6 +174,7 @@ impl Clone for Board {
             frontier,
             placed,
             surrounded,
+            overlays,
             log,
         } = source;
         let id = log.id();
@@ -189,6 +197,7 @@ impl Clone for Board {
         self.used = *used;
         self.frontier.clone_from(frontier);
         self.surrounded = *surrounded;
+        self.overlays.clone_from(overlays);
     }
 }
 
@@ -227,6 +236,7 @@ impl Board {
             frontier: Vec::with_capacity(tiles),
             placed: Vec::with_capacity(tiles),
             surrounded: false,
+            overlays: Vec::new(),
             log: CopyLog::default(),
         }
     }
@@ -241,6 +251,7 @@ impl Board {
             frontier: Vec::new(),
             placed: Vec::new(),
             surrounded: false,
+            overlays: Vec::new(),
             log: CopyLog::default(),
         }
     }
@@ -539,12 +550,81 @@ impl Board {
     pub fn newest_surrounded_any(&self) -> bool {
         self.surrounded
     }
+
+    /// Lays an overlay road across the placed tile `id`, over whatever is printed there: a
+    /// road segment `seg` reaching the edges `edges` (bit `i` = edge `i`; field edges, which
+    /// the caller checks). From now on those edges count as road edges: an open position
+    /// beside one asks for a road, and [`Board::edge_kind`] says road. A tile carries at most
+    /// one overlay (the caller checks).
+    pub fn add_overlay(&mut self, tiles: &[TileType], id: PlacedId, edges: u8, seg: u32) {
+        let Some(i) = self.index(self.placed[id as usize].pos) else {
+            return;
+        };
+        self.log.changes([i]);
+        self.cells[i].overlay = edges;
+        self.overlays.push((id, seg));
+        let (around, _) = self.around(i);
+        for (e, j) in Edge::ALL.into_iter().zip(around) {
+            if edges & (1 << e as u8) == 0 {
+                continue;
+            }
+            // An open position beside the new road end now asks for a road there.
+            let was = self.placed_edge_kind(tiles, id, e);
+            if let Some(open) = self.frontier.get_mut(self.cells[j].slot as usize) {
+                open.needs = open.needs.replaced(e.opposite(), was, EdgeKind::Road);
+            }
+        }
+    }
+
+    /// The edges of the placed tile `id` that an overlay road crosses (0: none).
+    #[inline]
+    pub fn overlay(&self, id: PlacedId) -> u8 {
+        // Most games lay no overlay: one test tells.
+        if self.overlays.is_empty() {
+            return 0;
+        }
+        self.index(self.placed[id as usize].pos)
+            .map_or(0, |i| self.cells[i].overlay)
+    }
+
+    /// Whether an overlay road lies anywhere on the board.
+    #[inline]
+    pub fn has_overlays(&self) -> bool {
+        !self.overlays.is_empty()
+    }
+
+    /// The segment of the overlay road across the placed tile `id`, if it has one.
+    #[inline]
+    pub fn overlay_seg(&self, id: PlacedId) -> Option<u32> {
+        if self.overlays.is_empty() || self.overlay(id) == 0 {
+            return None;
+        }
+        (self.overlays.iter()).find_map(|&(t, seg)| (t == id).then_some(seg))
+    }
+
+    /// Every overlay road on the board: its tile and segment, in the order they were laid.
+    pub fn overlays(&self) -> &[(PlacedId, u32)] {
+        &self.overlays
+    }
+
+    /// What lies along edge `e` of the placed tile `id`: its printed kind, or a road where an
+    /// overlay road crosses it.
+    pub fn edge_kind(&self, tiles: &[TileType], id: PlacedId, e: Edge) -> EdgeKind {
+        if self.overlay(id) & (1 << e as u8) != 0 {
+            return EdgeKind::Road;
+        }
+        self.placed_edge_kind(tiles, id, e)
+    }
+
+    /// The printed kind of edge `e` of the placed tile `id`.
+    fn placed_edge_kind(&self, tiles: &[TileType], id: PlacedId, e: Edge) -> EdgeKind {
+        self.oriented(tiles, id).edge_kind(e)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::tile::EdgeKind;
 
     #[test]
     fn the_board_grows_and_keeps_its_tiles() {

@@ -19,10 +19,25 @@ pub type SegId = u32;
 pub struct Segment {
     /// The tile it is on.
     pub placed: PlacedId,
-    /// Its feature index on that tile.
+    /// Its feature index on that tile; for an overlay road laid across the tile after it was
+    /// placed, [`OVERLAY`] with the edges it reaches in the low four bits
+    /// ([`Segment::overlay_edges`]).
     pub feature: u8,
     /// Road, city, cloister or field.
     pub kind: FeatureKind,
+}
+
+/// The mark of an overlay segment's [`Segment::feature`]: no printed feature of the tile (a
+/// tile has at most [`crate::model::tile::MAX_TILE_FEATURES`]), but a road laid across it.
+pub const OVERLAY: u8 = 0x80;
+
+impl Segment {
+    /// The edges an overlay segment reaches (bit `i` = edge `i`), or `None` for a feature
+    /// printed on the tile.
+    #[inline]
+    pub fn overlay_edges(&self) -> Option<u8> {
+        (self.feature & OVERLAY != 0).then_some(self.feature & 0x0F)
+    }
 }
 
 /// Totals kept at the root of each feature.
@@ -181,6 +196,16 @@ impl Features {
                 totals,
             }));
         first
+    }
+
+    /// Adds one segment laid over a tile already on the board (an overlay road), with its own
+    /// totals, and returns its id. Unlike [`Features::add`], what the joins of the tile laid
+    /// this turn closed stays known ([`Features::closed_lately`]).
+    pub fn add_overlay(&mut self, segment: Segment, totals: Totals) -> SegId {
+        let closed = self.closed_lately;
+        let s = self.add(std::iter::once((segment, totals)));
+        self.closed_lately = closed;
+        s
     }
 
     /// Number of segments.

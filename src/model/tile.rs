@@ -389,6 +389,14 @@ impl Needs {
         debug_assert_eq!(self.digit(e), 4, "a side of needs is filled once");
         Needs(self.0 - (4 - kind as u16) * NEEDS_PLACE[e])
     }
+
+    /// The same needs with the neighbour on the side `edge` now showing `kind` where it showed
+    /// `was` (an overlay laid across it: [`crate::model::board::Board::add_overlay`]).
+    pub fn replaced(self, edge: Edge, was: EdgeKind, kind: EdgeKind) -> Needs {
+        let e = edge as usize;
+        debug_assert_eq!(self.digit(e), was as u16, "the side showed `was`");
+        Needs(self.0 - was as u16 * NEEDS_PLACE[e] + kind as u16 * NEEDS_PLACE[e])
+    }
 }
 
 /// For every [`Needs`], the rotations of a tile type that meet them (bit `r` for

@@ -146,8 +146,7 @@ impl SpotFilter {
             if blocked {
                 continue;
             }
-            let n = g.board().oriented(&g.rules().tiles, id).features.len() as u32;
-            for seg in p.seg_base..p.seg_base + n {
+            for seg in g.tile_segs(id) {
                 let kind = g.features().segment(seg).kind;
                 let field = kind == crate::model::tile::FeatureKind::Field;
                 if (field && !self.fields)
@@ -523,9 +522,7 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
             let Some(id) = pos_of(x, y).and_then(|p| g.board().at(p)) else {
                 return Array::new();
             };
-            let base = g.board().placed(id).seg_base;
-            let n = g.board().oriented(&g.rules().tiles, id).features.len() as u32;
-            (base..base + n)
+            g.tile_segs(id)
                 .map(|seg| {
                     let (_, spot) = g.seg_spot(seg);
                     map(vec![

@@ -53,7 +53,7 @@ fn build(_rules: &Ruleset, list: &mut Lineup) {
 }
 
 /// The base game's decision: lay the drawn tile.
-const PLACE: u8 = 0;
+pub const PLACE: u8 = 0;
 /// The base game's decision: deploy a figure (or what other mechanics add), or pass.
 pub const DEPLOY: u8 = 1;
 
@@ -104,22 +104,8 @@ impl Base {
 
     /// Lays the drawn tile (checked) and tells the mechanics.
     fn place(&self, g: &mut Game, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
-        let Some(tile) = g.tile.take() else {
-            return;
-        };
-        let placed = g.lay(tile, pos, rotation);
-        g.now.placed = Some(placed);
-        g.now.symbol = g.rules.tile(tile).symbol;
-        events.push(Event::TilePlaced {
-            player: g.active,
-            tile: g.tile_name(tile),
-            x: pos.x,
-            y: pos.y,
-            rotation: rotation.degrees(),
-        });
-        let mechanics = g.implementing(Hooks::PLACED);
-        for m in mechanics.iter().flat_map(|m| m.on(Hooks::PLACED)) {
-            m.placed(g, events);
+        if lay_drawn(g, pos, rotation, events).is_some() {
+            tell_placed(g, events);
         }
     }
 
@@ -203,31 +189,22 @@ impl Base {
             };
             let oriented = g.board.oriented(&g.rules.tiles, t);
             let features = oriented.features.iter().zip(&oriented.spots);
+            let here = Here {
+                g,
+                kinds: &kinds,
+                own: &own,
+                open_to,
+                through,
+                vetoes,
+                own_tile,
+                pos: p.pos,
+            };
             for (seg, (def, &spot)) in (p.seg_base..).zip(features) {
-                let (root, totals) = g.features.root_totals(seg);
-                // `occupancy_problem`, with the player's followers found once: one of them
-                // stands in the feature only if it is occupied (with the portal, most are).
-                let occupied = totals.followers > 0;
-                let joinable = || joins(&own, root);
-                let fit = kinds.on(def.kind) & open_to & kinds.free(occupied, joinable);
-                let shut = |o: &Opened| {
-                    o.opening
-                        .shut_feature(g, seg, def.kind, &totals, p.pos)
-                        .is_some()
-                };
-                if fit == 0 || through.is_some_and(shut) {
-                    continue;
-                }
-                // Every check of `problem` but these follows.
-                for figure in kinds.among(fit) {
-                    if veto_problem(g, seg, figure, own_tile, vetoes).is_none() {
-                        out.push(Action::Deploy {
-                            pos: p.pos,
-                            spot,
-                            figure,
-                        });
-                    }
-                }
+                here.consider(seg, def.kind, spot, out);
+            }
+            // A road laid across the tile after it was placed (an overlay) is a road too.
+            if let Some(seg) = g.board.overlay_seg(t) {
+                here.consider(seg, FeatureKind::Road, g.seg_spot(seg).1, out);
             }
         }
     }
@@ -270,6 +247,89 @@ impl Base {
         for &seg in g.completed_by(placed).iter() {
             score_feature(g, seg, true, events);
         }
+    }
+}
+
+/// One tile of the listing of deployments ([`Base::deployments`]), with what the listing
+/// worked out once for all its features.
+struct Here<'a> {
+    g: &'a Game,
+    kinds: &'a Candidates,
+    /// The features holding one of the player's followers, for the figures that join one.
+    own: &'a [SegId],
+    /// The kinds the board's opening lets through (all when it is the tile just laid).
+    open_to: KindSet,
+    /// The opening of the board, when the tile is not the one just laid.
+    through: Option<&'a Opened>,
+    vetoes: u32,
+    own_tile: bool,
+    pos: Pos,
+}
+
+impl Here<'_> {
+    /// Lists the deployments on the segment `seg` of the tile, a feature of `kind` at `spot`
+    /// (inlined: the loop over a tile's features is the listing's hot path).
+    #[inline(always)]
+    fn consider(&self, seg: SegId, kind: FeatureKind, spot: Spot, out: &mut Vec<Action>) {
+        let (g, kinds) = (self.g, self.kinds);
+        let (root, totals) = g.features.root_totals(seg);
+        // `occupancy_problem`, with the player's followers found once: one of them stands in
+        // the feature only if it is occupied (with the portal, most are).
+        let occupied = totals.followers > 0;
+        let joinable = || joins(self.own, root);
+        let fit = kinds.on(kind) & self.open_to & kinds.free(occupied, joinable);
+        let shut = |o: &Opened| {
+            o.opening
+                .shut_feature(g, seg, kind, &totals, self.pos)
+                .is_some()
+        };
+        if fit == 0 || self.through.is_some_and(shut) {
+            return;
+        }
+        // Every check of `problem` but these follows.
+        for figure in kinds.among(fit) {
+            if veto_problem(g, seg, figure, self.own_tile, self.vetoes).is_none() {
+                out.push(Action::Deploy {
+                    pos: self.pos,
+                    spot,
+                    figure,
+                });
+            }
+        }
+    }
+}
+
+/// Lays the drawn tile at `pos` turned `rotation` (checked by the caller) as this turn's tile,
+/// without telling the mechanics yet ([`tell_placed`]): for a mechanic that answers the
+/// placement with more than the tile (a bridge laid with it) and finishes its part first.
+/// Returns the placed tile, or `None` when no tile was drawn.
+#[inline(always)]
+pub fn lay_drawn(
+    g: &mut Game,
+    pos: Pos,
+    rotation: Rotation,
+    events: &mut Vec<Event>,
+) -> Option<PlacedId> {
+    let tile = g.tile.take()?;
+    let placed = g.lay(tile, pos, rotation);
+    g.now.placed = Some(placed);
+    g.now.symbol = g.rules.tile(tile).symbol;
+    events.push(Event::TilePlaced {
+        player: g.active,
+        tile: g.tile_name(tile),
+        x: pos.x,
+        y: pos.y,
+        rotation: rotation.degrees(),
+    });
+    Some(placed)
+}
+
+/// Tells the mechanics that this turn's tile was laid ([`Mechanic::placed`]).
+#[inline(always)]
+pub fn tell_placed(g: &mut Game, events: &mut Vec<Event>) {
+    let mechanics = g.implementing(Hooks::PLACED);
+    for m in mechanics.iter().flat_map(|m| m.on(Hooks::PLACED)) {
+        m.placed(g, events);
     }
 }
 

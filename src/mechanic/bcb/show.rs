@@ -1,16 +1,18 @@
-//! How Bridges, Castles & Bazaars shows itself (`engine::show`): the castle's actions and
-//! decisions in words, castle scores in a tally, the castles (where, whose, occupied) and each
-//! player's castle tokens in a game's JSON and the score panel, and the castle tokens as pieces on
-//! the board (the follower in a castle is drawn on the side two tiles share, as every figure at
-//! a place is).
+//! How Bridges, Castles & Bazaars shows itself (`engine::show`): the bridge's and the castle's
+//! actions and decisions in words, castle scores in a tally, the bridges on the board and the
+//! castles (where, whose, occupied) in a game's JSON, each player's bridges and castle tokens
+//! in the score panel, and the castle tokens as pieces on the board (the follower in a castle
+//! is drawn on the side two tiles share, as every figure at a place is; the bridges are drawn
+//! by the boards as the overlay roads they are).
 
+use super::bridge::left;
 use super::castle::{castles, tokens_left};
-use super::vocabulary::{BcbAction, BcbDecision, BcbEvent};
+use super::vocabulary::{BcbAction, BcbDecision, BcbEvent, axis_words};
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::engine::show::{Phrases, Piece, Presenter, Tone};
-use crate::model::geometry::Spot;
+use crate::model::geometry::{Edge, Spot};
 use serde_json::{Value, json};
 
 /// The presentation of Bridges, Castles & Bazaars.
@@ -40,6 +42,23 @@ impl Presenter for Show {
             BcbAction::Scores { castle, from, .. } => {
                 format!("let your castle at {castle} score what the castle at {from} scored")
             }
+            BcbAction::Bridge {
+                pos,
+                rotation,
+                at,
+                edge,
+            } => {
+                let on = if at == pos {
+                    "it".to_string()
+                } else {
+                    format!("the tile at {at}")
+                };
+                format!(
+                    "place the tile at {pos} turned {}° and lay a bridge {} across {on}",
+                    rotation.degrees(),
+                    axis_words(edge)
+                )
+            }
         })
     }
 
@@ -47,6 +66,7 @@ impl Presenter for Show {
         match BcbAction::of(action)? {
             BcbAction::Castle { spot, .. } => Some(spot),
             BcbAction::Scores { spot, .. } => spot,
+            BcbAction::Bridge { edge, .. } => Some(edge),
         }
     }
 
@@ -74,12 +94,18 @@ impl Presenter for Show {
     fn tokens_words(&self, game: &Game, seat: usize) -> Option<String> {
         game.rules()
             .switched_on("bridges_castles_bazaars")
-            .then(|| format!("castles: {}", tokens_left(game, seat)))
+            .then(|| {
+                format!(
+                    "bridges: {}, castles: {}",
+                    left(game, seat),
+                    tokens_left(game, seat)
+                )
+            })
     }
 
     fn state_json(&self, game: &Game, _names: &[String]) -> Vec<(&'static str, Value)> {
         if !game.rules().switched_on("bridges_castles_bazaars") {
-            return vec![("castles", Value::Null)];
+            return vec![("bridges", Value::Null), ("castles", Value::Null)];
         }
         let list: Vec<Value> = (castles(game).iter())
             .map(|c| {
@@ -94,7 +120,10 @@ impl Presenter for Show {
         let tokens: Vec<u8> = (0..game.scores().len())
             .map(|seat| tokens_left(game, seat))
             .collect();
-        vec![("castles", json!({"castles": list, "tokens": tokens}))]
+        vec![
+            ("bridges", bridges_json(game)),
+            ("castles", json!({"castles": list, "tokens": tokens})),
+        ]
     }
 
     fn pieces(&self, game: &Game) -> Vec<Piece> {
@@ -114,4 +143,22 @@ impl Presenter for Show {
         let on = game.rules().switched_on("bridges_castles_bazaars");
         on.then_some(('K', "castle token")).into_iter().collect()
     }
+}
+
+/// The bridges on the board (tile and direction) and each player's bridges left.
+fn bridges_json(game: &Game) -> Value {
+    let board = game.board();
+    let on_board: Vec<Value> = (board.overlays().iter())
+        .map(|&(id, _)| {
+            let pos = board.placed(id).pos;
+            let edge = if board.overlay(id) & 1 != 0 {
+                Edge::N
+            } else {
+                Edge::E
+            };
+            json!({"x": pos.x, "y": pos.y, "edge": edge.name()})
+        })
+        .collect();
+    let supply: Vec<u8> = (0..game.scores().len()).map(|s| left(game, s)).collect();
+    json!({"on_board": on_board, "supply": supply})
 }

@@ -1,14 +1,15 @@
-//! The vocabulary of Bridges, Castles & Bazaars: the castle's actions (build one from a
-//! completed small city, choose the feature it scores), its decisions and its events, as typed
-//! values declared with the engine's generators (`engine::vocabulary`); this file writes their
-//! words. The bridges' actions and events are the bridges' own.
+//! The vocabulary of Bridges, Castles & Bazaars: the bridge's action (a tile laid with a bridge,
+//! `bridge = [x, y, rotation, bx, by, "N"]` in records) and event (`bridge_placed`), the
+//! castle's actions (build one from a completed small city, choose the feature it scores), its
+//! decisions and its events, as typed values declared with the engine's generators
+//! (`engine::vocabulary`); this file writes their words.
 
 use crate::engine::event::{MechanicReason, Reason, ReturnReason};
 use crate::engine::vocabulary::{
     ActionWords, EventWords, Family, MechanicId, Vocabulary, enlist, seat,
 };
 use crate::model::figure::FigureKind;
-use crate::model::geometry::{Pos, Spot};
+use crate::model::geometry::{Edge, Pos, Rotation, Spot};
 use std::fmt;
 
 /// The family id of Bridges, Castles & Bazaars (the Count has 1, P&D 2, Traders & Builders 3,
@@ -27,7 +28,7 @@ const MOVED: [Reason; 2] = [
         rule: "BCB-7",
     },
     Reason {
-        name: "castle_left",
+        name: "end_in_castle",
         words: "{} leaves its castle with no points",
         told: "{} leaves its castle at the end of the game with no points",
         rule: "BCB-13",
@@ -81,6 +82,20 @@ crate::mechanic_actions! {
             /// The feature's part on `from`; none for a castle.
             spot: Option<Spot>,
         } = "castle_scores",
+        /// Lay the drawn tile at `pos` turned `rotation` and, with it, a bridge across the tile
+        /// at `at` (the tile just laid or one beside it) from its edge `edge` to the opposite
+        /// one (BCB-1, BCB-2, BCB-4, BCB-6 `with_tile`). `edge` is `N` for a bridge running
+        /// north–south, `E` for one running east–west.
+        Bridge {
+            /// Where the tile goes.
+            pos: Pos,
+            /// How it is turned.
+            rotation: Rotation,
+            /// The tile the bridge crosses.
+            at: Pos,
+            /// The bridge's first edge: `N` (north–south) or `E` (east–west).
+            edge: Spot,
+        } = "bridge",
     }
 }
 
@@ -142,6 +157,26 @@ crate::mechanic_events! {
             /// Row of its named tile.
             y: i32,
         } = "castle_left",
+        /// A player laid a bridge across the tile at (`x`, `y`) from its edge `edge` to the
+        /// opposite one.
+        BridgePlaced {
+            /// Seat.
+            player: usize,
+            /// Column.
+            x: i32,
+            /// Row.
+            y: i32,
+            /// The bridge's first edge: `N` (north–south) or `E` (east–west).
+            edge: Spot,
+        } = "bridge_placed",
+    }
+}
+
+/// The words of a bridge's direction from its first edge.
+pub fn axis_words(edge: Spot) -> &'static str {
+    match edge {
+        Spot::Edge(Edge::N | Edge::S) => "north–south",
+        _ => "east–west",
     }
 }
 
@@ -159,6 +194,16 @@ impl ActionWords for BcbAction {
             BcbAction::Scores { castle, from, .. } => {
                 format!("let the castle at {castle} score as the castle at {from}")
             }
+            BcbAction::Bridge {
+                pos,
+                rotation,
+                at,
+                edge,
+            } => format!(
+                "place the tile at {pos} turned {}° with a bridge {} across {at}",
+                rotation.degrees(),
+                axis_words(*edge)
+            ),
         }
     }
 }
@@ -206,6 +251,38 @@ impl EventWords for BcbEvent {
                 figure.noun(),
                 Pos::new(x, y)
             ),
+            BcbEvent::BridgePlaced { player, x, y, edge } => write!(
+                f,
+                "{} lays a bridge {} across the tile at {}",
+                seat(names, player),
+                axis_words(edge),
+                Pos::new(x, y)
+            ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::action::Action;
+
+    #[test]
+    fn the_bridge_round_trips() {
+        let action = Action::from(BcbAction::Bridge {
+            pos: Pos::new(1, -2),
+            rotation: Rotation::ALL[3],
+            at: Pos::new(1, -1),
+            edge: Spot::Edge(Edge::E),
+        });
+        let Action::Mechanic(m) = action else {
+            panic!("a mechanic action")
+        };
+        let (key, value) = WORDS.record(&m);
+        assert_eq!(key, "bridge");
+        assert_eq!(value.to_string(), r#"[1, -2, 270, 1, -1, "E"]"#);
+        let back = WORDS.parse(key, &value, None).expect("parses");
+        assert_eq!(Action::Mechanic(back), action);
+        assert!(WORDS.action_words(&m).contains("east–west"));
     }
 }

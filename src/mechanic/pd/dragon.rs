@@ -7,16 +7,14 @@ use super::vocabulary::{PdAction, PdDecision, PdEvent};
 use crate::data::printed::DRAGON;
 use crate::engine::action::{Action, Decision};
 use crate::engine::event::Event;
-use crate::engine::game::{Game, RuleError};
+use crate::engine::game::{Game, RuleError, TileSegs};
 use crate::engine::mechanic::{Asked, Drawn, Hooks, Mechanic, Phase, Shortcuts, Taking, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::pd::rules::PdRules;
 use crate::mechanic::pd::vocabulary::{EATEN, sent_home};
-use crate::model::feature::SegId;
 use crate::model::figure::{Figure, Place};
 use crate::model::geometry::{Edge, Pos};
 use crate::model::tile::TileId;
-use std::ops::Range;
 
 /// The dragon's own state (D0–D12), kept with the game: whether it is in play, where it
 /// stands, the dragon tiles set aside and the journey of this turn. Other rules read it
@@ -273,7 +271,7 @@ fn eat_on_tile(g: &mut Game, pos: Pos, events: &mut Vec<Event>) {
 /// [`eat`] on the tile at `pos` whose segments are `segs`, where figures stand. Out of line:
 /// the look at every tile entered stays short.
 #[inline(never)]
-fn eat_on(g: &mut Game, pos: Pos, segs: Range<SegId>, events: &mut Vec<Event>) {
+fn eat_on(g: &mut Game, pos: Pos, segs: TileSegs, events: &mut Vec<Event>) {
     if protected(g, pos) {
         return;
     }

@@ -101,12 +101,10 @@ impl TradersBuilders {
         let Some(placed) = g.now.placed else {
             return false;
         };
-        let base = g.board.placed(placed).seg_base;
-        let count = g.board.oriented(&g.rules.tiles, placed).features.len() as u32;
         g.figures
             .iter()
             .filter(|f| f.owner == g.active && has_tag(g, f, "builder"))
-            .any(|f| (base..base + count).any(|seg| g.features.same(seg, f.seg)))
+            .any(|f| g.tile_segs(placed).any(|seg| g.features.same(seg, f.seg)))
     }
 
     /// Sends home the builders and pigs that lost their owner's last follower.

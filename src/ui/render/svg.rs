@@ -264,6 +264,36 @@ fn figure_shape(game: &Game, kind: FigureKind) -> (&str, bool) {
     (shape, row.is_some_and(|r| r.joins_own))
 }
 
+/// An overlay road reaching the edges `edges` (bit `i` = edge `i`) drawn across a tile, in
+/// tile units from its top left corner: a plank road from edge to edge with rails.
+fn overlay_road(edges: u8) -> String {
+    let (x1, y1, x2, y2) = if edges & 0b0101 != 0 {
+        (TILE / 2.0, 0.0, TILE / 2.0, TILE)
+    } else {
+        (0.0, TILE / 2.0, TILE, TILE / 2.0)
+    };
+    format!(
+        concat!(
+            r##"<line x1="{a}" y1="{b}" x2="{c}" y2="{d}" stroke="#5a3a1a" stroke-width="16"/>"##,
+            r##"<line x1="{a}" y1="{b}" x2="{c}" y2="{d}" stroke="#c8a060" stroke-width="10" stroke-dasharray="3 2"/>"##
+        ),
+        a = num(x1),
+        b = num(y1),
+        c = num(x2),
+        d = num(y2)
+    )
+}
+
+/// Where a figure on an overlay road stands (its segment's `feature` is the overlay mark with
+/// its edges), as a fraction of the tile: on the road, off the tile's centre.
+fn overlay_point(feature: u8) -> Pt {
+    if feature & 0b0101 != 0 {
+        (0.5, 0.3)
+    } else {
+        (0.3, 0.5)
+    }
+}
+
 /// Keeps a piece's centre far enough inside its tile for the piece to stay on it.
 fn inside(v: f64) -> f64 {
     v.clamp(0.13, 0.87)
@@ -441,6 +471,20 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
             t.body
         );
     }
+    // Roads laid across tiles after they were placed (overlays), over the tiles.
+    for &(id, _) in game.board().overlays() {
+        let pos = placed[id as usize].pos;
+        let (ox, oy) = origin(pos);
+        let _ = writeln!(
+            s,
+            r##"<g class="overlay-road" data-x="{}" data-y="{}" transform="translate({},{})">{}</g>"##,
+            pos.x,
+            pos.y,
+            num(ox),
+            num(oy),
+            overlay_road(game.board().overlay(id))
+        );
+    }
     s.push_str("</g>\n<g class=\"pieces\">\n");
 
     // Figures, remembering where each stands for the pieces that come after.
@@ -453,8 +497,10 @@ pub fn board_around(game: &Game, caption: &str, around: &[Pos]) -> (String, Fram
                 SvgTile::new(l, &rules.prints)
             })
             .layout;
-        let spot = layout.spots[feature as usize];
-        let field = matches!(layout.shapes[feature as usize], Shape::Field);
+        let spot = (layout.spots.get(usize::from(feature)).copied())
+            .unwrap_or_else(|| overlay_point(feature));
+        let field = (layout.shapes.get(usize::from(feature)))
+            .is_some_and(|shape| matches!(shape, Shape::Field));
         let (ox, oy) = origin(p.pos);
         let (fx, fy) = (ox + inside(spot.0) * TILE, oy + inside(spot.1) * TILE);
         let (_, spot_name) = game.figure_spot(f);
@@ -628,7 +674,8 @@ pub fn spot_point(game: &Game, pos: Pos, spot: Spot) -> Option<(f64, f64)> {
     let s = game.features().segment(seg);
     let p = &game.board().tiles()[s.placed as usize];
     let layout = super::layout(game.rules(), p.tile, p.rotation);
-    let at = layout.spots.get(s.feature as usize)?;
+    let at = (layout.spots.get(usize::from(s.feature)).copied())
+        .unwrap_or_else(|| overlay_point(s.feature));
     Some((inside(at.0), inside(at.1)))
 }
 

@@ -315,6 +315,29 @@ impl Window {
     }
 }
 
+/// The cells of an overlay road reaching the edges `edges` (bit `i` = edge `i`) across a tile
+/// block, with their characters: the middle column north–south, the middle row east–west.
+fn overlay_cells(edges: u8) -> Vec<(usize, usize, char)> {
+    let mut cells = Vec::new();
+    if edges & 0b0101 != 0 {
+        cells.extend((0..TILE_H).map(|r| (TILE_W / 2, r, 'H')));
+    }
+    if edges & 0b1010 != 0 {
+        cells.extend((0..TILE_W).map(|c| (c, TILE_H / 2, '=')));
+    }
+    cells
+}
+
+/// The cell of a figure on an overlay road (its segment's `feature` is the overlay mark with
+/// its edges): on the road, off the tile's centre.
+fn overlay_spot_cell(feature: u8) -> (usize, usize) {
+    if feature & 0b0101 != 0 {
+        (TILE_W / 2, 1)
+    } else {
+        (1, TILE_H / 2)
+    }
+}
+
 /// The board's extent: (x0, x1, y0, y1) of its tiles, cut to `window` if any.
 pub fn extent(game: &Game, window: Option<Window>) -> (i32, i32, i32, i32) {
     let placed = game.board().tiles();
@@ -365,6 +388,17 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
         }
         tiles.push(t);
     }
+    // Roads laid across tiles after they were placed (overlays), over the tile.
+    for &(id, _) in game.board().overlays() {
+        let pos = placed[id as usize].pos;
+        if !shown(pos) {
+            continue;
+        }
+        let (ox, oy) = origin(pos.x, pos.y);
+        for (c, r, ch) in overlay_cells(game.board().overlay(id)) {
+            grid[oy + r][ox + c] = (ch, Style::Road);
+        }
+    }
     // Cells taken by pieces, per tile.
     let mut taken: Vec<Vec<(usize, usize)>> = vec![Vec::new(); placed.len()];
     let mut figure_cells = Vec::new();
@@ -373,7 +407,9 @@ pub fn board_window(game: &Game, colour: bool, window: Option<Window>) -> String
     for f in game.figures() {
         let (id, feature) = figure_feature(game, f);
         let p = &placed[id as usize];
-        let cell = tiles[id as usize].spots[feature as usize];
+        let cell = (tiles[id as usize].spots.get(usize::from(feature)))
+            .copied()
+            .unwrap_or_else(|| overlay_spot_cell(feature));
         if !shown(p.pos) {
             continue;
         }

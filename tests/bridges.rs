@@ -1,0 +1,411 @@
+//! The bridges of Bridges, Castles & Bazaars (`[mechanics] bridges_castles_bazaars`,
+//! RULES-MORE.md §4.2, BCB-1 to BCB-6, and X-2, X-12 of §5): a bridge laid with the tile
+//! placement across the new tile or a placed tile beside it, its ends on field edges, a road of
+//! its own joined to the roads it meets, a follower on it, scored as a road tile. Each record
+//! under `tests/records/bridges/` says its scenario and expected outcome in its header.
+
+use castellan::engine::action::Action;
+use castellan::engine::event::Event;
+use castellan::engine::game::{Game, RuleError};
+use castellan::mechanic::bcb::bridge::left;
+use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbEvent};
+use castellan::model::figure::FigureKind;
+use castellan::model::geometry::{Pos, Rotation, Spot};
+use castellan::record::{self, Record, Replay};
+
+mod common;
+use common::{before, run};
+#[path = "common/api.rs"]
+mod api;
+
+const A: usize = 0;
+const B: usize = 1;
+const FOLLOWER: FigureKind = FigureKind::Follower;
+
+fn load(name: &str) -> Record {
+    common::record("bridges", name)
+}
+
+fn under(name: &str, fixture: &str) -> Record {
+    common::under(load(name), fixture)
+}
+
+fn spot(name: &str) -> Spot {
+    Spot::parse(name).expect("a spot")
+}
+
+/// The tile laid at (`x`, `y`) turned `degrees` with a bridge `edge` across (`bx`, `by`).
+fn bridge(x: i32, y: i32, degrees: i64, bx: i32, by: i32, edge: &str) -> Action {
+    BcbAction::Bridge {
+        pos: Pos::new(x, y),
+        rotation: Rotation::from_degrees(degrees).expect("a rotation"),
+        at: Pos::new(bx, by),
+        edge: spot(edge),
+    }
+    .into()
+}
+
+fn place(x: i32, y: i32, degrees: i64) -> Action {
+    Action::Place {
+        pos: Pos::new(x, y),
+        rotation: Rotation::from_degrees(degrees).expect("a rotation"),
+    }
+}
+
+/// Where every figure on a feature stands: (owner, tile, spot).
+fn on_board(game: &Game) -> Vec<(usize, Pos, Spot)> {
+    let mut out: Vec<(usize, Pos, Spot)> = (game.figures().iter())
+        .map(|f| {
+            let (pos, spot) = game.figure_spot(f);
+            (f.owner, pos, spot)
+        })
+        .collect();
+    out.sort_by_key(|(o, p, s)| (*o, p.x, p.y, s.name()));
+    out
+}
+
+/// The bridges laid with the tile at `pos` in the legal list.
+fn bridges_at(legal: &[Action], pos: Pos) -> Vec<Action> {
+    (legal.iter().copied())
+        .filter(|a| matches!(BcbAction::of(a), Some(BcbAction::Bridge { pos: p, .. }) if p == pos))
+        .collect()
+}
+
+/// Applies an action that must be refused with `rule` and checks the game did not change.
+fn refused(game: &mut Game, action: Action, rule: &str) -> RuleError {
+    let saved = record::write(game, "x");
+    let err = game.apply(&action).expect_err("refused");
+    assert_eq!(err.rule().map(|r| r.0), Some(rule), "{err}");
+    assert_eq!(
+        record::write(game, "x"),
+        saved,
+        "{action:?} changed the game"
+    );
+    err
+}
+
+/// BCB-1, BCB-2, BCB-4 ([PG-BR]): FIELD between two road ends fits only with a bridge running
+/// east–west across it, in any of its four turns; BCB-3, BCB-5: the bridge closes the road,
+/// a follower stands on it, and the road scores its 3 tiles with the bridge tile counted.
+#[test]
+fn a_bridge_across_the_new_tile_joins_the_roads_and_scores_as_a_road_tile() {
+    let record = load("own-tile");
+    let game = before(load("own-tile"), 0);
+    let legal = game.legal();
+    let at = Pos::new(1, 0);
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Place { pos, .. } if *pos == at)),
+        "B-P2: the field edges meet roads"
+    );
+    let want: Vec<Action> = [0, 90, 180, 270]
+        .into_iter()
+        .map(|r| bridge(1, 0, r, 1, 0, "E"))
+        .collect();
+    assert_eq!(bridges_at(&legal, at), want, "BCB-4: only east–west");
+    assert_eq!(
+        (left(&game, A), left(&game, B)),
+        (3, 3),
+        "BCB-C2: 2 players"
+    );
+
+    // After the tile and its bridge: a follower may go on the bridge (BCB-5).
+    let game = before(load("own-tile"), 1);
+    let legal = game.legal();
+    let on_bridge = Action::Deploy {
+        pos: at,
+        spot: spot("E"),
+        figure: FOLLOWER,
+    };
+    assert!(legal.contains(&on_bridge), "{legal:?}");
+    // BCB-3: the field under the bridge stays one field.
+    let north = game.seg_at(at, spot("NL")).expect("a field");
+    let south = game.seg_at(at, spot("SL")).expect("a field");
+    assert!(game.features().same(north, south));
+    // The bridge is a road joining the two road ends.
+    let (west, east) = (
+        game.seg_at(Pos::new(0, 0), spot("E")).expect("a road"),
+        game.seg_at(Pos::new(2, 0), spot("W")).expect("a road"),
+    );
+    assert!(game.features().same(west, east));
+    assert_eq!(left(&game, A), 2);
+
+    let Replay { game, events } = run(&record);
+    assert!(events.iter().any(|e| BcbEvent::of(e)
+        == Some(BcbEvent::BridgePlaced {
+            player: A,
+            x: 1,
+            y: 0,
+            edge: spot("E"),
+        })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::FeatureCompleted {
+            tiles: 3,
+            x: 1,
+            y: 0,
+            ..
+        }
+    )));
+    assert_eq!(
+        game.scores(),
+        &[3, 0],
+        "a road of 3 tiles, the bridge's counted"
+    );
+    assert_eq!(on_board(&game), vec![], "the follower went home");
+    assert_eq!(game.supply(A, FOLLOWER), 7);
+    assert_eq!((left(&game, A), left(&game, B)), (2, 3));
+}
+
+/// BCB-1, BCB-4 ([PG-BR][WC-OOP]): a road may meet the field edge of a placed tile when a bridge
+/// across that tile takes it on; the bridge's open end then asks the next tile for a road
+/// there, and the road through it scores its 3 tiles.
+#[test]
+fn a_bridge_across_the_tile_beside_takes_the_new_road_on() {
+    let record = load("beside");
+    let game = before(load("beside"), 0);
+    let legal = game.legal();
+    assert!(!legal.contains(&place(1, 0, 270)), "B-P2 without a bridge");
+    assert!(legal.contains(&bridge(1, 0, 270, 0, 0, "E")));
+    assert!(
+        !legal.contains(&bridge(1, 0, 270, 0, 0, "N")),
+        "a north–south bridge does not take the road on"
+    );
+
+    let game = before(load("beside"), 2);
+    assert_eq!(on_board(&game), vec![(A, Pos::new(1, 0), spot("W"))]);
+    assert_eq!(game.scores(), &[0, 0]);
+    let legal = game.legal();
+    assert!(legal.contains(&place(-1, 0, 90)), "a road meets the bridge");
+    assert!(
+        !legal.contains(&place(-1, 0, 0)),
+        "a field edge may not meet the bridge's end"
+    );
+
+    let Replay { game, events } = run(&record);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::FeatureCompleted {
+            tiles: 3,
+            x: -1,
+            y: 0,
+            ..
+        }
+    )));
+    assert_eq!(game.scores(), &[3, 0]);
+    assert_eq!(on_board(&game), vec![]);
+    assert_eq!((left(&game, A), left(&game, B)), (2, 3));
+}
+
+/// Refused bridges leave the game as it was: an end on a road edge (BCB-2), a second bridge
+/// on a tile (BCB-1), a bridge after the placement (BCB-6 `with_tile`).
+#[test]
+fn refused_bridges_change_nothing() {
+    let mut game = before(load("own-tile"), 0);
+    // The start tile at (0,0) has its road east: no bridge may end there.
+    refused(&mut game, bridge(1, 0, 0, 0, 0, "E"), "BCB-2");
+    refused(&mut game, bridge(1, 0, 0, 1, 0, "N"), "B-P2");
+    refused(&mut game, bridge(1, 0, 0, 3, 0, "E"), "BCB-1");
+
+    let mut game = before(load("beside"), 2);
+    refused(&mut game, bridge(-1, 0, 90, 0, 0, "E"), "BCB-1");
+
+    let mut game = before(load("own-tile"), 1);
+    refused(&mut game, bridge(1, 1, 0, 1, 1, "E"), "BCB-6");
+}
+
+/// BCB-C2 (`bcb.bridge.by_players` all 0): a player with no bridge left is offered none, and
+/// one asked for is refused.
+#[test]
+fn without_bridges_none_is_offered_or_laid() {
+    let mut game = before(under("own-tile", "bridges-none.toml"), 0);
+    let legal = game.legal();
+    assert!(
+        legal.iter().all(|a| BcbAction::of(a).is_none()),
+        "{legal:?}"
+    );
+    assert_eq!(left(&game, A), 0);
+    refused(&mut game, bridge(1, 0, 0, 1, 0, "E"), "BCB-C2");
+}
+
+/// BCB-4 with B-P5: a tile that fits nowhere by its edges alone is kept when a bridge makes
+/// it fit, and discarded when the player has no bridge.
+#[test]
+fn a_tile_that_fits_only_with_a_bridge_is_not_discarded() {
+    let discarded = |record: &Record| {
+        run(record)
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::TileDiscarded { .. }))
+    };
+    let record = load("crossroads");
+    assert!(!discarded(&record), "FIELD fits with a bridge");
+    let game = run(&record).game;
+    let legal = game.legal();
+    assert!(
+        legal.iter().all(|a| BcbAction::of(a).is_some()),
+        "{legal:?}"
+    );
+    assert!(legal.contains(&bridge(1, 0, 0, 1, 0, "E")));
+    assert!(discarded(&under("crossroads", "bridges-none.toml")));
+}
+
+/// X-12 ([002 §VOLCANO][004]): a bridge may be laid on a volcano tile; the dragon comes to it
+/// and the bridge stays under it (X-2: the dragon eats no bridge); no follower goes on the
+/// volcano tile, the bridge included (V3).
+#[test]
+fn a_bridge_on_a_volcano_stays_under_the_dragon() {
+    let Replay { game, .. } = run(&load("volcano"));
+    let at = Pos::new(1, 0);
+    assert_eq!(game.dragon(), Some(at));
+    let bridge_road = game.seg_at(at, spot("E")).expect("the bridge");
+    let start_road = game.seg_at(Pos::new(0, 0), spot("E")).expect("a road");
+    assert!(game.features().same(bridge_road, start_road));
+    let legal = game.legal();
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Deploy { pos, .. } if *pos == at)),
+        "V3: {legal:?}"
+    );
+    assert_eq!(left(&game, A), 2);
+}
+
+/// BCB-C2, BCB-5 in seeded random games of `hig-bcb` (2 to 5 players): the bots lay
+/// bridges from the legal list; every player's bridges in supply and on the board add up to
+/// his share, none ever leaves (X-2); a game's record replays to the same game.
+#[test]
+fn random_games_lay_bridges_and_keep_them() {
+    use castellan::bot::{Bot, RandomBot};
+    use castellan::data::library::Source;
+    use castellan::data::ruleset::Ruleset;
+    use castellan::engine::game::Setup;
+    use std::sync::Arc;
+
+    let rules = Arc::new(Ruleset::load("hig-bcb").expect("the preset"));
+    let mut laid_in_all = 0;
+    for seed in 0..8u64 {
+        let players = 2 + (seed as usize % 4);
+        let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+        let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, seed)).expect("starts");
+        let share = if players < 5 { 3 } else { 2 };
+        let mut bot = RandomBot::new(seed);
+        let mut laid = vec![0u8; players];
+        let mut on_board = 0;
+        while !game.is_over() {
+            let action = bot.choose(&game);
+            for e in game.apply(&action).expect("legal") {
+                if let Some(BcbEvent::BridgePlaced { player, .. }) = BcbEvent::of(&e) {
+                    laid[player] += 1;
+                }
+            }
+            let now = game.board().overlays().len();
+            assert!(now >= on_board, "seed {seed}: a bridge left the board");
+            on_board = now;
+            for (seat, n) in laid.iter().enumerate() {
+                assert_eq!(left(&game, seat) + n, share, "seed {seed}, seat {seat}");
+            }
+        }
+        assert_eq!(
+            on_board,
+            laid.iter().map(|n| usize::from(*n)).sum::<usize>()
+        );
+        laid_in_all += on_board;
+        let text = record::write(&game, "hig-bcb");
+        let again = Record::parse(Source {
+            path: "random.toml".into(),
+            text: text.clone(),
+        })
+        .expect("the record reads back");
+        let replayed = run(&again).game;
+        assert_eq!(replayed.scores(), game.scores(), "seed {seed}");
+        assert_eq!(record::write(&replayed, "hig-bcb"), text);
+    }
+    assert!(laid_in_all > 0, "the bots lay bridges");
+}
+
+/// The web page plays `hig-bcb` (RULES-MORE.md §4.2): two bots play a whole game through
+/// the server's API; its record replays to the same scores, and every bridge on the board is
+/// drawn across its tile in the page's SVG.
+#[tokio::test]
+async fn the_server_plays_a_game_of_hig_bridges() {
+    use serde_json::json;
+    let app = api::app(&api::data("bridges", "serve"));
+    let (status, mut game) = api::call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"ruleset": "hig-bcb", "players": ["greedy", "random"], "seed": 3})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let mut steps = 0;
+    while game["decision"].is_object() {
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &format!("/api/games/{}/bot", api::id(&game)),
+            Some(json!({"expect": api::history(&game)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        game = next;
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let (status, text) = api::call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", api::id(&game)),
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    let record = Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let svg = game["board"].as_str().expect("the board's SVG");
+    let board = replay.game.board();
+    assert!(!board.overlays().is_empty(), "the bots laid a bridge");
+    for &(id, _) in board.overlays() {
+        let pos = board.placed(id).pos;
+        assert!(
+            svg.contains(&format!(
+                r#"class="overlay-road" data-x="{}" data-y="{}""#,
+                pos.x, pos.y
+            )),
+            "the bridge at {pos} is not drawn"
+        );
+    }
+}
+
+/// BCB-6 `bcb.bridge.timing = "any_time_in_turn"` (the 1st edition) is not supported: the
+/// ruleset is refused with an error at the key's line and column; a player count share above
+/// the box's 12 bridges too.
+#[test]
+fn unsupported_timing_and_too_many_bridges_are_located_errors() {
+    use castellan::data::library::Source;
+    use castellan::data::ruleset::Ruleset;
+    let load = |text: &str| {
+        Ruleset::from_source(Source {
+            path: "tests/fixtures/bridges-bad.toml".into(),
+            text: format!("extends = \"hig-bcb\"\n[bcb.bridge]\n{text}\n"),
+        })
+        .expect_err("refused")
+    };
+    let e = load("timing = \"any_time_in_turn\"");
+    assert!(e.message.contains("not supported"), "{e}");
+    let shown = e.to_string();
+    assert!(shown.contains("bridges-bad.toml:3:"), "{shown}");
+    let e = load("by_players = [3, 3, 13, 2, 2]");
+    assert!(e.message.contains("at most 12"), "{e}");
+    assert!(e.to_string().contains("bridges-bad.toml:3:"), "{e}");
+}
