@@ -176,6 +176,7 @@ impl Base {
 }
 
 /// Starts the active player's turn (`again`: one a mechanic gave him right after his last).
+#[inline(always)]
 fn begin_turn(g: &mut Game, again: bool, events: &mut Vec<Event>) {
     g.turn += 1;
     g.now = Default::default();
