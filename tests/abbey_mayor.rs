@@ -11,7 +11,7 @@ use castellan::engine::refusal::RuleId;
 use castellan::mechanic::am::vocabulary::{AmAction, AmDecision, AmEvent};
 use castellan::model::figure::{FigureKind, Place};
 use castellan::model::geometry::{Pos, Spot};
-use castellan::model::tile::{FeatureKind, TileSet, TileType};
+use castellan::model::tile::{EdgeKind, FeatureKind, Lies, TileSet, TileType};
 use castellan::record::{self, Record};
 
 mod common;
@@ -338,9 +338,20 @@ fn the_abbey_mayor_tiles() {
     let path = common::root().join("tiles/abbey-mayor.toml");
     let src = std::fs::read_to_string(&path).expect("the tile file reads");
     let set = TileSet::parse(&path, &src).unwrap_or_else(|e| panic!("{e}"));
-    let tiles = &set.tiles;
+    // The 12 land tiles go into the bag; the abbey (6, one per player) does not (AM-C1).
+    let (abbeys, tiles): (Vec<TileType>, Vec<TileType>) =
+        set.tiles.iter().cloned().partition(|t| t.has_tag("abbey"));
+    let tiles = &tiles;
     assert_eq!(tiles.len(), 12);
+    assert!(tiles.iter().all(|t| t.in_bag));
     assert_eq!(tiles.iter().map(|t| t.count).sum::<u32>(), 12);
+    let [abbey] = abbeys.as_slice() else {
+        panic!("one abbey tile type")
+    };
+    assert_eq!((&*abbey.id, abbey.count, abbey.in_bag), ("AM.A", 6, false));
+    assert_eq!(abbey.edges, [EdgeKind::Wild; 4]);
+    assert_eq!(abbey.lies, Lies::InHoles);
+    assert!(abbey.has_cloister());
     let pennants =
         |t: &TileType| -> u32 { t.features().iter().map(|f| u32::from(f.pennants)).sum() };
     let with: Vec<u32> = tiles.iter().map(pennants).filter(|&p| p > 0).collect();
@@ -569,8 +580,8 @@ fn pd_reads_the_barn_row() {
 }
 
 /// The web page plays `hig-am` (RULES-MORE.md §2): two bots play a whole game through the
-/// server's API; its record replays to the same scores, and every barn put on the board is
-/// drawn at its corner in the page's SVG.
+/// server's API, abbeys laid included; its record replays to the same scores, and every barn
+/// put on the board is drawn at its corner in the page's SVG.
 #[tokio::test]
 async fn the_server_plays_a_game_of_hig_am() {
     use serde_json::json;
@@ -615,6 +626,11 @@ async fn the_server_plays_a_game_of_hig_am() {
     .expect("the record parses");
     let replay = record.replay().expect("it replays");
     assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    // The bots laid abbeys into holes (AM-1, AM-2), which the record keeps and replays.
+    let abbeys = (laid(&replay.events).into_iter())
+        .filter(|(_, tile, _)| tile == "AM.A")
+        .count();
+    assert!(abbeys > 0, "an abbey was laid through the server");
     let svg = game["board"].as_str().expect("the board's SVG");
     for (owner, _) in barns(&replay.game) {
         assert!(
@@ -713,5 +729,213 @@ fn no_turn_both_moves_the_fairy_and_places_a_barn() {
     assert!(
         barns_seen > 20 && fairy_moves_seen > 100,
         "{barns_seen} barns, {fairy_moves_seen} fairy moves"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The abbey (RULES-MORE.md §2.2: AM-C1, AM-1..AM-6, Q-AM1).
+
+/// Every `TurnStarted` event as (turn, player).
+fn turns(events: &[Event]) -> Vec<(u32, usize)> {
+    (events.iter())
+        .filter_map(|e| match *e {
+            Event::TurnStarted { turn, player } => Some((turn, player)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tiles laid in turns (not the start tiles), as (player, tile id, position).
+fn laid(events: &[Event]) -> Vec<(usize, String, Pos)> {
+    (events.iter())
+        .filter_map(|e| match e {
+            Event::TilePlaced {
+                player, tile, x, y, ..
+            } => Some((*player, tile.to_string(), Pos::new(*x, *y))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every figure on the board as (owner, kind, tile, canonical spot), sorted.
+fn figures_at(game: &Game) -> Vec<(usize, FigureKind, Pos, Spot)> {
+    let mut at: Vec<_> = (game.figures().iter())
+        .map(|f| {
+            let (pos, spot) = game.figure_spot(f);
+            (f.owner, f.kind, pos, spot)
+        })
+        .collect();
+    at.sort();
+    at
+}
+
+fn place(x: i32, y: i32) -> Action {
+    Action::Place {
+        pos: Pos::new(x, y),
+        rotation: castellan::model::geometry::Rotation::default(),
+    }
+}
+
+/// AM-1, AM-2, AM-4, Q-AM1 (`abbey-closes-city`): B lays his abbey into the hole instead of
+/// drawing; it closes A's city, which scores 4 for its 2 tiles (the abbey is not one of them);
+/// B's monk on it scores 6 at the end as an incomplete cloister (AM-3).
+#[test]
+fn abbey_closes_a_city_scored_without_the_abbey() {
+    let replay = run(&load("abbey-closes-city"));
+    assert_eq!(replay.game.scores(), &[4, 6]);
+    assert_eq!(
+        common::completed(&replay.events),
+        vec![(FeatureKind::City, 2)],
+        "Q-AM1: the abbey counts no tile of the city it closes"
+    );
+    assert_eq!(
+        scored(&replay.events),
+        vec![(A, 4, FeatureKind::City), (B, 6, FeatureKind::Cloister)]
+    );
+    // Two tiles were drawn; the abbey was laid, not drawn.
+    let drawn = (replay.events.iter())
+        .filter(|e| matches!(e, Event::TileDrawn { .. }))
+        .count();
+    assert_eq!(drawn, 2);
+    assert!(laid(&replay.events).contains(&(B, "AM.A".to_string(), Pos::new(0, 0))));
+    // B's monk stayed on the abbey until final scoring, which leaves figures standing.
+    assert_eq!(
+        figures_at(&replay.game),
+        vec![(B, kind("follower"), Pos::new(0, 0), Spot::Cloister)]
+    );
+}
+
+/// AM-1, AM-2: at the start of his turn the player holding an abbey is offered it, only into a
+/// hole and in one rotation (all are the same), or `pass` to draw; an abbey elsewhere is refused
+/// and leaves the game as it was.
+#[test]
+fn abbey_only_into_a_hole_and_refused_elsewhere() {
+    let record = load("abbey-closes-city");
+    let game = before(record.clone(), 0);
+    assert_eq!(game.legal(), vec![place(0, 0), Action::Pass]);
+    let mut tried = game.clone();
+    let err = tried.apply(&place(0, -2)).expect_err("no hole at (0,-2)");
+    assert_eq!(err.rule(), Some(RuleId("tiles.holes_only")));
+    let err = tried.apply(&place(5, 5)).expect_err("nothing beside (5,5)");
+    assert_eq!(err.rule(), Some(RuleId("B-P1")));
+    assert_eq!(tried.history(), game.history());
+    assert_eq!(tried.legal(), game.legal());
+    assert_eq!(tried.tiles_left(), game.tiles_left());
+    // After A's turn the hole is still there and B holds his abbey: B is offered it.
+    let game = before(record, 3);
+    assert_eq!(game.active(), B);
+    assert_eq!(game.legal(), vec![place(0, 0), Action::Pass]);
+}
+
+/// AM-3 (`abbey-cloister-complete`): an abbey laid with all 8 tiles around it is a completed
+/// cloister: A's monk on it scores 9 in the same turn and goes home.
+#[test]
+fn monk_on_a_surrounded_abbey_scores_nine() {
+    let replay = run(&load("abbey-cloister-complete"));
+    assert_eq!(replay.game.scores(), &[9, 0]);
+    assert_eq!(scored(&replay.events), vec![(A, 9, FeatureKind::Cloister)]);
+    assert!(figures_at(&replay.game).is_empty());
+}
+
+/// AM-5 (`abbey-last-round`, `am.abbey.endgame = "after_last_tile_clockwise"`): after A laid
+/// the last tile, B then C lay their abbeys (clockwise from the player after A); A is skipped
+/// with no hole left, and the game ends.
+#[test]
+fn last_round_of_abbeys_goes_clockwise_after_the_last_tile() {
+    let replay = run(&load("abbey-last-round"));
+    assert_eq!(turns(&replay.events), vec![(1, A), (2, B), (3, C)]);
+    let abbeys: Vec<_> = (laid(&replay.events).into_iter())
+        .filter(|(_, tile, _)| tile == "AM.A")
+        .map(|(player, _, pos)| (player, pos))
+        .collect();
+    assert_eq!(abbeys, vec![(B, Pos::new(2, 0)), (C, Pos::new(0, 0))]);
+    assert!(replay.game.is_over());
+    assert_eq!(replay.game.scores(), &[0, 5, 0]);
+    assert_eq!(
+        figures_at(&replay.game),
+        vec![(B, kind("follower"), Pos::new(2, 0), Spot::Cloister)]
+    );
+}
+
+/// AM-5's toggle `am.abbey.endgame = "none"`: the same game ends as the last tile is laid; B's
+/// and C's abbeys stay unplayed, nobody scores.
+#[test]
+fn no_last_round_under_the_house_rule() {
+    let mut record = common::under(load("abbey-last-round"), "am-abbey-no-endgame.toml");
+    record.actions.truncate(3);
+    let replay = run(&record);
+    assert!(replay.game.is_over());
+    assert_eq!(turns(&replay.events), vec![(1, A)]);
+    assert_eq!(replay.game.scores(), &[0, 0, 0]);
+    assert!(figures_at(&replay.game).is_empty());
+}
+
+/// AM-6 (`abbey-builder`, [WC-AM2] "Traders and Builders"): the abbey closes the city of A's
+/// knight and builder (6 points) but earns no double turn: turn 6 is B's.
+#[test]
+fn abbey_earns_no_builders_double_turn() {
+    let replay = run(&load("abbey-builder"));
+    assert_eq!(replay.game.scores(), &[6, 0]);
+    assert_eq!(scored(&replay.events), vec![(A, 6, FeatureKind::City)]);
+    assert_eq!(
+        turns(&replay.events),
+        vec![(1, A), (2, B), (3, A), (4, B), (5, A), (6, B)]
+    );
+    let doubled = (replay.events.iter()).any(|e| {
+        matches!(
+            castellan::mechanic::tb::vocabulary::TbEvent::of(e),
+            Some(castellan::mechanic::tb::vocabulary::TbEvent::DoubleTurn { .. })
+        )
+    });
+    assert!(!doubled, "no double turn");
+    assert!(figures_at(&replay.game).is_empty());
+}
+
+/// TILES-MORE.md §2, row AM/RG: the new edition's garden tile is AM/R with an Abbot garden;
+/// `hig-big-box` (2nd editions with gardens) plays it in AM/R's place, 12 A&M land tiles either
+/// way.
+#[test]
+fn the_new_editions_garden_tile() {
+    let path = common::root().join("tiles/abbey-mayor-garden.toml");
+    let src = std::fs::read_to_string(&path).expect("the tile file reads");
+    let set = TileSet::parse(&path, &src).unwrap_or_else(|e| panic!("{e}"));
+    let [rg] = set.tiles.as_slice() else {
+        panic!("one tile type")
+    };
+    assert_eq!((&*rg.id, rg.count), ("AM/RG", 1));
+    assert_eq!(
+        rg.edges,
+        [
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Road,
+            EdgeKind::Field
+        ]
+    );
+    assert!(rg.has_feature(FeatureKind::Garden));
+    let rules = Ruleset::load("hig-big-box").expect("hig-big-box loads");
+    let count = |id: &str| -> u32 {
+        (rules.tiles.iter())
+            .filter(|t| &*t.id == id)
+            .map(|t| t.count)
+            .sum()
+    };
+    let land: u32 = (rules.tiles.iter())
+        .filter(|t| t.id.starts_with("AM/") && t.in_bag)
+        .map(|t| t.count)
+        .sum();
+    assert_eq!((count("AM/RG"), count("AM/R"), land), (1, 0, 12));
+}
+
+/// AM-3 with the magic portal (RULES.md MP5; RULES-MORE.md §5 has no abbey row: the abbey is an
+/// ordinary cloister tile for P&D), `abbey-portal`: B's monk goes onto A's abbey through a
+/// portal laid elsewhere, and scores it as a cloister at the end.
+#[test]
+fn portal_puts_a_monk_on_an_abbey() {
+    let replay = run(&load("abbey-portal"));
+    assert_eq!(replay.game.scores(), &[0, 5]);
+    assert_eq!(
+        figures_at(&replay.game),
+        vec![(B, kind("follower"), Pos::new(0, 0), Spot::Cloister)]
     );
 }

@@ -12,8 +12,8 @@ use crate::data::printed::{
 };
 use crate::model::geometry::{Edge, HALF_NAMES, Spot};
 use crate::model::tile::{
-    CounterId, Counters, EdgeKind, FeatureDef, FeatureKind, Fits, MAX_TILE_FEATURES, NO_FEATURE,
-    Symbol, TileSet, TileType, orientations,
+    CounterId, Counters, EdgeKind, FeatureDef, FeatureKind, Fits, Lies, MAX_TILE_FEATURES,
+    NO_FEATURE, Symbol, TileSet, TileType, orientations,
 };
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -85,6 +85,11 @@ struct TileFile {
     symbol: Option<Spanned<String>>,
     #[serde(default)]
     tags: Vec<Spanned<String>>,
+    /// `in_bag = false`: a mechanic hands the copies out (the abbeys).
+    in_bag: Option<Spanned<bool>>,
+    /// `holes_only = true`: laid only where all four neighbours are placed.
+    #[serde(default)]
+    holes_only: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -514,12 +519,13 @@ impl Ctx<'_> {
             let mut mask = 0u8;
             for h in &fr.halves {
                 let i = self.half(h)?;
-                if edges[i as usize / 2] == EdgeKind::City {
+                if let kind @ (EdgeKind::City | EdgeKind::Wild) = edges[i as usize / 2] {
                     return Err(self.err(
                         h.span(),
                         format!(
-                            "tile `{id}`: half-edge {} lies on a city edge, so no field can touch it",
-                            h.get_ref()
+                            "tile `{id}`: half-edge {} lies on a {} edge, so no field can touch it",
+                            h.get_ref(),
+                            kind.name()
                         ),
                     ));
                 }
@@ -607,6 +613,12 @@ impl Ctx<'_> {
             .map(|t| self.tag(t))
             .collect::<Result<Vec<_>, _>>()?;
         let oriented = orientations(&edges, &features);
+        let in_bag = raw.in_bag.as_ref().is_none_or(|b| *b.get_ref());
+        let lies = if raw.holes_only {
+            Lies::InHoles
+        } else {
+            Lies::Anywhere
+        };
         Ok(TileType {
             id: Arc::from(id.as_str()),
             alias: raw.alias.as_ref().map(|a| a.get_ref().trim().to_string()),
@@ -616,7 +628,9 @@ impl Ctx<'_> {
             tags,
             part_tags,
             set: set.to_string(),
-            fits: Fits::new(&oriented),
+            in_bag,
+            lies,
+            fits: Fits::new(&oriented, lies),
             oriented,
         })
     }
@@ -820,6 +834,41 @@ field = [{ halves = ["EL", "WR"], cities = ["N"] }, { halves = ["ER", "SL", "SR"
         let e = error_of(&D.replace("count = 4", "count = 4\ncolour = 1"));
         assert!(e.contains("unknown field `colour`"), "{e}");
         assert!(e.starts_with("bad.toml:"), "{e}");
+    }
+
+    /// A tile with wild edges (the abbey): no feature may reach them, and the tile's
+    /// `in_bag` and `holes_only` are read.
+    const WILD: &str = r#"
+[[tile]]
+id = "W/1"
+count = 2
+in_bag = false
+holes_only = true
+edges = ["wild", "wild", "wild", "wild"]
+cloister = true
+"#;
+
+    #[test]
+    fn wild_edges_take_no_feature_and_keep_out_of_the_bag() {
+        let set = TileSet::parse(Path::new("w.toml"), WILD).unwrap();
+        let t = &set.tiles[0];
+        assert!(!t.in_bag && t.lies == Lies::InHoles);
+        assert_eq!(t.at(Rotation::default()).edge_kind(Edge::S), EdgeKind::Wild);
+        let field = WILD.replace("cloister = true", "field = [{ halves = [\"NL\", \"NR\"] }]");
+        let e = error_of(&field);
+        assert!(e.contains("half-edge NL lies on a wild edge"), "{e}");
+        assert!(e.starts_with("bad.toml:8:22:"), "{e}");
+        let road = WILD.replace("cloister = true", "road = [{ edges = [\"N\"] }]");
+        let e = error_of(&road);
+        assert!(
+            e.contains("edge N, but `edges` says that edge is wild"),
+            "{e}"
+        );
+        let e = error_of(&WILD.replace("in_bag = false", "in_bag = 3"));
+        assert!(
+            e.starts_with("bad.toml:5:10:") && e.contains("expected a boolean"),
+            "{e}"
+        );
     }
 
     /// CO/1 of the City of Carcassonne: a road stub on W, inner edges E and S, and two fields

@@ -21,7 +21,7 @@ use crate::model::feature::{Features, OVERLAY, SegId, Segment, Totals};
 use crate::model::figure::{Departure, Figure, FigureKind, MAX_FIGURES, MAX_PLAYERS};
 use crate::model::geometry::{Edge, Pos, Rotation, Spot, facing_half};
 use crate::model::tile::{EdgeKind, TileId, TileType};
-use crate::model::tile::{FeatureKind, MAX_TILE_FEATURES, NO_FEATURE, Symbol};
+use crate::model::tile::{FeatureKind, Lies, MAX_TILE_FEATURES, NO_FEATURE, Oriented, Symbol};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -165,6 +165,11 @@ pub(crate) struct TurnState {
     /// Features the tile completed that a mechanic took out of this turn's scoring
     /// ([`Game::withhold_from_scoring`]).
     pub withheld: Vec<SegId>,
+    /// The player was offered a tile of a mechanic's own instead of drawing this turn
+    /// ([`Mechanic::own_tile`]).
+    ///
+    /// [`Mechanic::own_tile`]: crate::engine::mechanic::Mechanic::own_tile
+    pub offered: bool,
 }
 
 /// How many legal answers the pending decision has, part by part ([`Game::tally_legal`]), for
@@ -249,6 +254,9 @@ pub struct Game {
     pub(crate) offer: Option<Vec<Action>>,
     /// The first script failure of the action being applied.
     pub(crate) fault: Option<crate::engine::fault::ScriptError>,
+    /// In the last round, after the last tile was drawn, in which players may still lay a
+    /// tile of a mechanic's own: how many seats are still to be offered one.
+    pub(crate) last_round: Option<u8>,
 }
 
 /// Copying a game: `clone_from` reuses the copy's memory (a bot that tries many candidates on
@@ -291,6 +299,7 @@ impl Clone for Game {
             resume,
             offer,
             fault,
+            last_round,
         } = source;
         // Copies of one game share these: sharing them anew would cost two atomic operations.
         share(&mut self.rules, rules);
@@ -318,6 +327,7 @@ impl Clone for Game {
         self.resume = *resume;
         self.offer.clone_from(offer);
         self.fault.clone_from(fault);
+        self.last_round = *last_round;
     }
 }
 
@@ -390,6 +400,7 @@ impl Game {
             resume: None,
             offer: None,
             fault: None,
+            last_round: None,
             rules,
             setup: Arc::new(setup),
         };
@@ -516,7 +527,7 @@ impl Game {
         counts.clear();
         counts.resize(self.rules.tiles.len(), 0);
         let drawn = match self.decision().kind {
-            DecisionKind::PlaceTile { tile } => Some(tile),
+            DecisionKind::PlaceTile { tile } if self.tile == Some(tile) => Some(tile),
             _ => None,
         };
         let held = self
@@ -597,7 +608,23 @@ impl Game {
             resume: None,
             offer: None,
             fault: None,
+            last_round: None,
         }
+    }
+
+    /// Whether the game is in its last round: the bag is empty and players are offered, in
+    /// turn, to lay a tile of a mechanic's own ([`Mechanic::own_tile`]).
+    ///
+    /// [`Mechanic::own_tile`]: crate::engine::mechanic::Mechanic::own_tile
+    pub fn in_last_round(&self) -> bool {
+        self.last_round.is_some()
+    }
+
+    /// The tile of a mechanic's own that `player` may lay now instead of drawing, if any.
+    pub(crate) fn own_tile(&self, player: usize) -> Option<TileId> {
+        self.mechanics
+            .on(Hooks::OWN_TILE)
+            .find_map(|m| m.own_tile(self, player))
     }
 
     /// Whether final scoring has happened.
@@ -1160,19 +1187,33 @@ impl Game {
     /// Why the drawn tile may not lie at `pos` turned `rotation`, if it may not (B-P1, B-P2, and
     /// the mechanics' placement filters).
     pub(crate) fn placement_problem(&self, pos: Pos, rotation: Rotation) -> Option<Refusal> {
-        let fits = self
-            .tile
-            .is_some_and(|tile| self.board.fits(&self.rules.tiles, tile, pos, rotation));
+        self.tile_placement_problem(self.tile, pos, rotation)
+    }
+
+    /// Why `tile` (the drawn one, or a mechanic's own) may not lie at `pos` turned `rotation`,
+    /// if it may not ([`Game::placement_problem`]).
+    pub(crate) fn tile_placement_problem(
+        &self,
+        tile: Option<TileId>,
+        pos: Pos,
+        rotation: Rotation,
+    ) -> Option<Refusal> {
+        let fits = tile.is_some_and(|tile| self.board.fits(&self.rules.tiles, tile, pos, rotation));
         if !fits {
             return Some(if self.board.at(pos).is_some() {
                 Refusal::new("B-P1", "that position is taken")
             } else if !self.board.is_open(pos) {
                 Refusal::new("B-P1", "it must share an edge with a placed tile")
+            } else if tile.is_some_and(|t| self.rules.tile(t).lies == Lies::InHoles) {
+                Refusal::new(
+                    "tiles.holes_only",
+                    "this tile goes only into a hole, an empty place with all four neighbours placed",
+                )
             } else {
                 Refusal::new("B-P2", "an edge does not match its neighbour")
             });
         }
-        let tile = self.tile?;
+        let tile = tile?;
         self.mechanics
             .on(Hooks::PLACEMENT)
             .find_map(|m| m.placement_allowed(self, tile, pos, rotation))
@@ -1203,6 +1244,12 @@ impl Game {
         board.each_beside(placed, |e, other| {
             let theirs = board.oriented(tiles, other);
             let their_base = board.placed(other).seg_base;
+            // A wild edge joins nothing: it ends what the other side has there.
+            if (oriented.wild | theirs.wild) != 0
+                && seal_across(features, e, (oriented, seg_base), (theirs, their_base))
+            {
+                return;
+            }
             let mut join = |(mine, their): (u8, u8), borders| {
                 if mine != NO_FEATURE && their != NO_FEATURE {
                     features.join(seg_base + mine as u32, their_base + their as u32, borders);
@@ -1311,6 +1358,22 @@ impl Game {
             && !done.iter().any(|d| self.features.same(*d, seg))
         {
             done.push(seg);
+        }
+        // The roads and cities of the neighbours its wild edges ended.
+        if oriented.wild != 0 {
+            self.board.each_beside(placed, |e, other| {
+                let f = self.board.oriented(&self.rules.tiles, other).edge_feature
+                    [e.opposite() as usize];
+                let seg = self.board.placed(other).seg_base + u32::from(f);
+                if oriented.wild & (1 << e as u8) != 0
+                    && f != NO_FEATURE
+                    && self.is_complete(seg)
+                    && !done.iter().any(|d| self.features.same(*d, seg))
+                    && !self.is_withheld(seg)
+                {
+                    done.push(seg);
+                }
+            });
         }
         // A cloister or garden is complete when its 8 neighbours are there.
         self.board.each_surrounded_around(placed, |n| {
@@ -1680,6 +1743,38 @@ fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
     }
 }
 
+/// Ends, across the edge `e` of the tile just laid (`mine`, with its first segment), what lies
+/// at that edge on the side that is not wild: its road or city loses that open edge, its
+/// fields the half-edges there (`theirs` is the tile beyond). Returns whether either side is
+/// wild there (then nothing is joined; two wild edges end nothing).
+#[cold]
+fn seal_across(
+    features: &mut Features,
+    e: Edge,
+    mine: (&Oriented, u32),
+    theirs: (&Oriented, u32),
+) -> bool {
+    let my_wild = mine.0.wild & (1 << e as u8) != 0;
+    let their_wild = theirs.0.wild & (1 << e.opposite() as u8) != 0;
+    let ((tile, base), edge) = match (my_wild, their_wild) {
+        (true, false) => (theirs, e.opposite()),
+        (false, true) => (mine, e),
+        (true, true) => return true,
+        (false, false) => return false,
+    };
+    let h = 2 * edge as usize;
+    for f in [
+        tile.edge_feature[edge as usize],
+        tile.half_feature[h],
+        tile.half_feature[h + 1],
+    ] {
+        if f != NO_FEATURE {
+            features.close(base + u32::from(f), 1);
+        }
+    }
+    true
+}
+
 /// The ruleset's tiles, less one copy of each start tile.
 fn full_bag(rules: &Ruleset, start: &[StartTile]) -> Vec<TileId> {
     let mut counts: Vec<u32> = rules.tiles.iter().map(|t| t.count).collect();
@@ -1688,7 +1783,9 @@ fn full_bag(rules: &Ruleset, start: &[StartTile]) -> Vec<TileId> {
     }
     let mut bag = Vec::with_capacity(counts.iter().map(|c| *c as usize).sum());
     for (i, c) in counts.iter().enumerate() {
-        bag.extend(std::iter::repeat_n(i as TileId, *c as usize));
+        if rules.tiles[i].in_bag {
+            bag.extend(std::iter::repeat_n(i as TileId, *c as usize));
+        }
     }
     bag
 }

@@ -130,6 +130,9 @@ hooks! {
     /// [`Mechanic::deploy_closed`] (asked whenever a figure may move at deployment, so a
     /// call list of its own keeps it short).
     CLOSES = 20;
+    /// [`Mechanic::own_tile`] and [`Mechanic::own_tile_laid`]: a tile of the mechanic's own
+    /// that a player may lay instead of drawing.
+    OWN_TILE = 21;
 }
 
 impl Hooks {
@@ -415,6 +418,17 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     fn gives_extra_turn(&self, _g: &Game) -> bool {
         false
     }
+
+    /// A tile of this mechanic's own (not in the bag) that `player` may lay at the start of his
+    /// turn instead of drawing, if he holds one and it fits somewhere now; also asked for each
+    /// seat in the last round after the bag is empty ([`Game::in_last_round`]).
+    fn own_tile(&self, _g: &Game, _player: usize) -> Option<TileId> {
+        None
+    }
+
+    /// The active player laid `tile`, which [`Mechanic::own_tile`] offered: it leaves his
+    /// holding. The tile then goes through the turn as a drawn one would (deploy, score).
+    fn own_tile_laid(&self, _g: &mut Game, _tile: TileId, _events: &mut Vec<Event>) {}
 
     /// Changes the `points` that `player`, who has the majority of farmers in the farm `farm`
     /// (its root), scores for it at the end under farm-centric scoring (RULES.md §1.9), from

@@ -383,7 +383,7 @@ impl Board {
             }
             // The side facing the new tile was empty until now.
             let open = &mut frontier[cell.slot as usize];
-            open.needs = open.needs.with(e.opposite(), oriented.edge_kind(e));
+            open.needs = open.needs.with_digit(e.opposite(), oriented.need_digit(e));
         }
         let mut reached = 0;
         for i in ring {

@@ -283,6 +283,17 @@ impl Features {
         self.closed_lately |= open == 0;
     }
 
+    /// Closes `borders` open edges of the feature of `s` without joining it to anything: the
+    /// border ends there (a wild edge, `EdgeKind::Wild`, faces it).
+    pub fn close(&mut self, s: SegId, borders: u32) {
+        self.log_paths([s]);
+        let r = find_mut(&mut self.rows, s) as usize;
+        self.log.changes([r]);
+        let open = &mut self.rows[r].totals.open;
+        *open = open.saturating_sub(borders);
+        self.closed_lately |= *open == 0;
+    }
+
     /// Whether a join since segments were last added closed a feature (see
     /// [`Features::join`]): when not, no road or city of the newest segments is closed.
     pub fn closed_lately(&self) -> bool {

@@ -25,6 +25,10 @@ pub enum EdgeKind {
     /// tile it was laid against, and no tile can ever be placed against it. Its half-edges may
     /// belong to a field (a field running along the block's rim) or to nothing.
     Inner = 3,
+    /// An edge that fits any neighbour's edge and ends every feature it touches: a road or
+    /// city of the neighbour stops there (that side of it is closed), a field is bounded. No
+    /// feature of its own tile reaches it. It asks nothing of a tile laid against it later.
+    Wild = 4,
 }
 
 impl EdgeKind {
@@ -35,6 +39,7 @@ impl EdgeKind {
             EdgeKind::Road => "road",
             EdgeKind::City => "city",
             EdgeKind::Inner => "inner",
+            EdgeKind::Wild => "wild",
         }
     }
 }
@@ -235,8 +240,11 @@ pub struct Oriented {
     /// Edge kinds packed two bits per edge (N in the low bits), for one-instruction matching.
     /// An inner edge packs as 3, which no edge of a tile in the bag carries (tiles with inner
     /// edges are start tiles only, see [`TileType::has_inner_edge`]), so nothing is ever
-    /// placed against it.
+    /// placed against it. A wild edge packs as 0 and is told by [`Oriented::wild`].
     pub edge_code: u8,
+    /// The wild edges ([`EdgeKind::Wild`]), bit `i` for edge `i`: most tiles have none, which
+    /// one test tells.
+    pub wild: u8,
     /// Features with rotated edge and half-edge masks; indices are stable across rotations.
     pub features: Vec<FeatureDef>,
     /// The feature on each board edge (city or road), or [`NO_FEATURE`].
@@ -256,12 +264,23 @@ pub struct Oriented {
 impl Oriented {
     /// The kind of edge facing `edge`.
     pub fn edge_kind(&self, edge: Edge) -> EdgeKind {
+        if self.wild & (1 << edge as u8) != 0 {
+            return EdgeKind::Wild;
+        }
         match (self.edge_code >> (2 * edge as u8)) & 3 {
             0 => EdgeKind::Field,
             1 => EdgeKind::Road,
             2 => EdgeKind::City,
             _ => EdgeKind::Inner,
         }
+    }
+
+    /// What the edge facing `edge` asks of a tile laid against it, as a digit of [`Needs`]:
+    /// its kind, or 4 (nothing) for a wild edge. Branch-free: a wild edge packs as 0.
+    #[inline]
+    pub fn need_digit(&self, edge: Edge) -> u16 {
+        let e = edge as u8;
+        u16::from((self.edge_code >> (2 * e)) & 3 | ((self.wild >> e) & 1) << 2)
     }
 
     /// The feature index at a spot, if the tile has one there.
@@ -304,6 +323,11 @@ pub struct TileType {
     pub part_tags: Vec<(u8, String)>,
     /// The set the type comes from.
     pub set: String,
+    /// Whether its copies go into the bag (`false`: a mechanic hands them out, as the abbey
+    /// tiles, one per player).
+    pub in_bag: bool,
+    /// Where it may lie besides what its edges ask (the tile file's `holes_only`).
+    pub lies: Lies,
     /// The four orientations, indexed by [`Rotation::quarters`].
     pub oriented: [Oriented; 4],
     /// Which rotations fit each combination of neighbours ([`Fits::new`] from `oriented`).
@@ -385,9 +409,16 @@ impl Needs {
     /// there was none (a board position gets each neighbour once): the digit of that side goes
     /// from 4 to `kind`, with no division to read it.
     pub fn with(self, edge: Edge, kind: EdgeKind) -> Needs {
+        self.with_digit(edge, kind as u16)
+    }
+
+    /// [`Needs::with`] for a kind given as its digit ([`Oriented::need_digit`]); a wild edge's
+    /// digit, 4, leaves the side free.
+    #[inline]
+    pub fn with_digit(self, edge: Edge, digit: u16) -> Needs {
         let e = edge as usize;
         debug_assert_eq!(self.digit(e), 4, "a side of needs is filled once");
-        Needs(self.0 - (4 - kind as u16) * NEEDS_PLACE[e])
+        Needs(self.0 - (4 - digit) * NEEDS_PLACE[e])
     }
 
     /// The same needs with the neighbour on the side `edge` now showing `kind` where it showed
@@ -414,10 +445,33 @@ pub struct Fits {
 /// needs taken to ten bits lands inside and a lookup needs no bounds check.
 const FITS_SLOTS: usize = 1024;
 
+/// Where a tile type may lie besides what its edges ask ([`Fits::new`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lies {
+    /// Wherever its edges fit (B-P1, B-P2).
+    #[default]
+    Anywhere,
+    /// Only in a hole: an empty place whose four neighbours are all placed.
+    InHoles,
+}
+
 impl Fits {
-    /// The table for a tile type's four orientations.
-    pub fn new(oriented: &[Oriented; 4]) -> Fits {
+    /// The table for a tile type's four orientations, laid as `lies` says. A wild edge
+    /// ([`EdgeKind::Wild`]) fits any neighbour; a tile whose four edges are all wild looks the
+    /// same in every rotation, so only its rotation 0 is listed.
+    pub fn new(oriented: &[Oriented; 4], lies: Lies) -> Fits {
         let codes = oriented.each_ref().map(|o| o.edge_code);
+        // A wild edge's two bits are left out of the comparison.
+        let free = oriented.each_ref().map(|o| {
+            (0..4)
+                .filter(|e| o.wild & (1 << e) != 0)
+                .fold(0u8, |m, e| m | 3 << (2 * e))
+        });
+        let turns: u8 = if oriented[0].wild == 0b1111 {
+            0b0001
+        } else {
+            0b1111
+        };
         let mut fits = Fits {
             rotations: Box::new([0; FITS_SLOTS]),
             counts: Box::new([0; FITS_SLOTS]),
@@ -432,11 +486,20 @@ impl Fits {
                     want |= digit << (2 * e);
                 }
             }
-            let mut rotations = 0u8;
-            for (r, code) in codes.iter().enumerate() {
-                rotations |= u8::from(code & mask == want) << r;
+            if lies == Lies::InHoles && mask != 0xff {
+                return 0;
             }
-            rotations
+            // An inner edge (3: both bits of its pair) takes no tile against it, not even at
+            // a wild edge.
+            let both = want & (want >> 1) & 0x55;
+            let inner = both | both << 1;
+            let mut rotations = 0u8;
+            for (r, (code, free)) in codes.iter().zip(free).enumerate() {
+                let kept = mask & !free;
+                let fits = code & kept == want & kept && free & inner == 0;
+                rotations |= u8::from(fits) << r;
+            }
+            rotations & turns
         });
         for ((slot, count), rotations) in fits
             .rotations
@@ -488,9 +551,12 @@ pub fn orientations(edges: &[EdgeKind; 4], features: &[FeatureDef]) -> [Oriented
 
 fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Oriented {
     let turned: Vec<FeatureDef> = features.iter().map(|f| f.turned(r)).collect();
-    let mut edge_code = 0u8;
+    let (mut edge_code, mut wild) = (0u8, 0u8);
     for e in Edge::ALL {
-        edge_code |= (edges[e as usize] as u8) << (2 * r.turn(e) as u8);
+        match edges[e as usize] {
+            EdgeKind::Wild => wild |= 1 << r.turn(e) as u8,
+            kind => edge_code |= (kind as u8) << (2 * r.turn(e) as u8),
+        }
     }
     let mut edge_feature = [NO_FEATURE; 4];
     let mut half_feature = [NO_FEATURE; 8];
@@ -518,6 +584,7 @@ fn orient(edges: &[EdgeKind; 4], features: &[FeatureDef], r: Rotation) -> Orient
     }
     Oriented {
         edge_code,
+        wild,
         features: turned,
         edge_feature,
         half_feature,
@@ -537,7 +604,10 @@ mod tests {
     fn fits_lists_the_rotations_whose_edges_match_the_neighbours() {
         use EdgeKind::{City, Field, Inner, Road};
         // City north, road east and west, field south (the base game's D).
-        let fits = Fits::new(&orientations(&[City, Road, Field, Road], &[]));
+        let fits = Fits::new(
+            &orientations(&[City, Road, Field, Road], &[]),
+            Lies::Anywhere,
+        );
         assert_eq!(fits.rotations(Needs::NONE), 0b1111);
         assert_eq!(fits.rotations(Needs::NONE.with(Edge::N, City)), 0b0001);
         // Turned a quarter, the west road faces north; turned three, the east road does.
@@ -551,5 +621,32 @@ mod tests {
         );
         assert_eq!(fits.rotations(road_north_field_east.with(Edge::S, City)), 0);
         assert_eq!(fits.rotations(Needs::NONE.with(Edge::S, Inner)), 0);
+    }
+
+    /// A wild edge fits any neighbour but an inner edge; a tile laid only in holes fits only
+    /// where all four neighbours are placed; an all-wild tile is listed at rotation 0 only.
+    #[test]
+    fn wild_edges_fit_anything_and_holes_only_tiles_only_holes() {
+        use EdgeKind::{City, Field, Inner, Road, Wild};
+        let one_wild = Fits::new(
+            &orientations(&[Wild, Road, Field, Road], &[]),
+            Lies::Anywhere,
+        );
+        assert_eq!(one_wild.rotations(Needs::NONE.with(Edge::N, City)), 0b0001);
+        assert_eq!(one_wild.rotations(Needs::NONE.with(Edge::N, Inner)), 0);
+        let hole_filler = Fits::new(&orientations(&[Wild; 4], &[]), Lies::InHoles);
+        let three = Needs::NONE
+            .with(Edge::N, City)
+            .with(Edge::E, Road)
+            .with(Edge::S, Field);
+        assert_eq!(
+            hole_filler.rotations(three),
+            0,
+            "three neighbours are no hole"
+        );
+        assert_eq!(hole_filler.rotations(three.with(Edge::W, City)), 0b0001);
+        assert_eq!(hole_filler.rotations(three.with(Edge::W, Inner)), 0);
+        let anywhere = Fits::new(&orientations(&[Wild; 4], &[]), Lies::Anywhere);
+        assert_eq!(anywhere.rotations(Needs::NONE.with(Edge::N, Road)), 0b0001);
     }
 }

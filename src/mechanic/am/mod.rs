@@ -8,11 +8,14 @@
 //! the barn answers it instead. Every P&D interaction of RULES-MORE.md §5 that concerns them
 //! follows from their rows (their follower classes and tags, which the dragon's menu, the
 //! princess, the portal and the fairy read) and from the barn standing at a corner, on no
-//! feature. The abbey tile is not built yet (see `rulesets/README.md`, `[am]`).
+//! feature. Each player's abbey tile (AM-1..AM-6, [`abbey`]) is laid into a hole instead of
+//! drawing, through the engine's offer of a tile of a mechanic's own.
 
+pub mod abbey;
 pub mod barn;
 pub mod mayor;
 pub mod rules;
+pub mod show;
 pub mod vocabulary;
 pub mod wagon;
 
@@ -38,7 +41,7 @@ pub const FAMILY: Family = Family {
         figures: &["mayor", "wagon", "barn"],
         build,
     },
-    show: None,
+    show: Some(&show::Show),
     script: None,
 };
 
@@ -52,6 +55,9 @@ pub fn rules_of(rules: &Ruleset) -> AmRules {
 fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("abbey_mayor") {
         let am = rules_of(rules);
+        if let Some(abbeys) = abbey::Abbeys::new(rules, am.abbey) {
+            list.push(abbeys);
+        }
         list.push(mayor::Mayors::new(rules, am.mayor));
         list.push(wagon::Wagons::new(rules, list.next(), am.wagon));
         let base = list.index_of("base");

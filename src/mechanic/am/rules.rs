@@ -62,12 +62,47 @@ pub struct BarnRules {
     pub pig_bonus: PigBonus,
 }
 
+/// `am.abbey.endgame` (AM-5): what happens to the abbeys still held when the last tile was
+/// drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbbeyEndgame {
+    /// \[WC-AM1\]\[WC-AM2\]: after the last land tile, each player who still holds an abbey
+    /// may lay it into a hole, once each, clockwise from the player after the one who laid the
+    /// last tile; then the game ends.
+    #[default]
+    AfterLastTileClockwise,
+    /// A house rule: no last round; abbeys still held stay unplayed.
+    None,
+}
+
+/// `[am.abbey]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AbbeyRules {
+    /// AM-C1: the abbey tiles each player gets (1 in the box; 0 plays A&M without them).
+    pub per_player: u8,
+    /// AM-5: the last round of abbeys.
+    pub endgame: AbbeyEndgame,
+}
+
+impl Default for AbbeyRules {
+    fn default() -> AbbeyRules {
+        AbbeyRules {
+            per_player: 1,
+            endgame: AbbeyEndgame::default(),
+        }
+    }
+}
+
 /// `[am]`: the toggles of Abbey & Mayor (RULES-MORE.md §2.6). The family is switched on by
 /// `[mechanics] abbey_mayor = true`; its figures are handed out by `[figures.mayor]` and
 /// `[figures.wagon]` and `[figures.barn]` `per_player`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AmRules {
+    /// `[am.abbey]`.
+    pub abbey: AbbeyRules,
     /// `[am.wagon]`.
     pub wagon: WagonRules,
     /// `[am.mayor]`.

@@ -22,7 +22,7 @@ use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::figure::{FigureKind, FigureRow, MAX_FIGURES, Stands};
 use crate::model::geometry::{Pos, Rotation, Spot};
-use crate::model::tile::FeatureKind;
+use crate::model::tile::{FeatureKind, TileId};
 
 /// The base game as the registry lists it: `[mechanics] farmers`, the `[base]` section, the
 /// follower. It is in every game.
@@ -56,6 +56,9 @@ fn build(_rules: &Ruleset, list: &mut Lineup) {
 pub const PLACE: u8 = 0;
 /// The base game's decision: deploy a figure (or what other mechanics add), or pass.
 pub const DEPLOY: u8 = 1;
+/// The base game's decision: lay a tile of a mechanic's own instead of drawing, or pass (and
+/// draw; in the last round, let the turn go by).
+const OWN: u8 = 2;
 
 /// The base game.
 #[derive(Debug)]
@@ -73,10 +76,11 @@ impl Base {
         Asked { by: self.id, kind }
     }
 
-    /// A new turn: the next seat, or the end of the game when nothing is left to draw.
+    /// A new turn: the next seat, or the last round (or the end of the game) when nothing is
+    /// left to draw.
     fn turn_start(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        if g.bag.is_empty() || g.draw_limit_reached() {
-            return g.finish(events);
+        if g.last_round.is_some() || g.bag.is_empty() || g.draw_limit_reached() {
+            return self.last_round_turn(g, events);
         }
         // A mechanic may give the player who just played another turn (a builder's).
         let extra = g.implementing(Hooks::EXTRA_TURN);
@@ -88,21 +92,108 @@ impl Base {
         if !again {
             g.active = (g.active + 1) % g.scores.len();
         }
-        g.turn += 1;
-        g.now = Default::default();
-        g.now.extra = again;
-        events.push(Event::TurnStarted {
-            turn: g.turn,
-            player: g.active,
-        });
-        let begun = g.implementing(Hooks::TURN_BEGUN);
-        for m in begun.iter().flat_map(|m| m.on(Hooks::TURN_BEGUN)) {
-            m.turn_begun(g, events);
-        }
+        begin_turn(g, again, events);
         None
     }
 
+    /// A turn of the last round, after the last tile was drawn: the next seat clockwise that
+    /// holds a tile of a mechanic's own that fits somewhere ([`Mechanic::own_tile`]), each seat
+    /// once, starting after the player who laid the last tile; then the end of the game.
+    fn last_round_turn(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        let seats = g.scores.len();
+        let mut left = match g.last_round {
+            Some(left) => left,
+            None if g.mechanics.any(Hooks::OWN_TILE) => seats as u8,
+            None => return g.finish(events),
+        };
+        while left > 0 {
+            left -= 1;
+            g.active = (g.active + 1) % seats;
+            g.last_round = Some(left);
+            if g.own_tile(g.active).is_some() {
+                begin_turn(g, false, events);
+                return None;
+            }
+        }
+        g.finish(events)
+    }
+
+    /// The draw (RULES.md §2.1), unless the player lays a tile of a mechanic's own instead,
+    /// which he is offered first. With nothing left to draw the last round begins, at this
+    /// seat (or the game ends when no mechanic has tiles of its own).
+    fn draw_stage(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
+        if g.mechanics.any(Hooks::OWN_TILE) && !g.now.offered {
+            g.now.offered = true;
+            if g.own_tile(g.active).is_some() {
+                return Some(self.asked(OWN));
+            }
+        }
+        if g.in_last_round() || g.draw(events) {
+            return None;
+        }
+        if !g.mechanics.any(Hooks::OWN_TILE) {
+            return g.finish(events);
+        }
+        // This seat is the first of the last round.
+        g.last_round = Some(g.scores.len() as u8 - 1);
+        g.own_tile(g.active).map(|_| self.asked(OWN))
+    }
+
+    /// Lays a tile of a mechanic's own (checked), as the drawn tile would be, and tells the
+    /// mechanics that it left its holder's hands.
+    fn lay_own(&self, g: &mut Game, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
+        let Some(tile) = g.own_tile(g.active) else {
+            return;
+        };
+        g.tile = Some(tile);
+        self.place(g, pos, rotation, events);
+        let mechanics = g.implementing(Hooks::OWN_TILE);
+        for m in mechanics.iter().flat_map(|m| m.on(Hooks::OWN_TILE)) {
+            m.own_tile_laid(g, tile, events);
+        }
+    }
+
+    /// Every legal placement of the tile `tile` (drawn or a mechanic's own), the mechanics'
+    /// placement filters applied.
+    fn placements_of(&self, g: &Game, tile: Option<TileId>, out: &mut Vec<Action>) {
+        let Some(tile) = tile else {
+            return;
+        };
+        let filtered = g.mechanics.any(Hooks::PLACEMENT);
+        g.board.each_placement(&g.rules.tiles, tile, |p| {
+            if !filtered
+                || g.tile_placement_problem(Some(tile), p.pos, p.rotation)
+                    .is_none()
+            {
+                out.push(Action::Place {
+                    pos: p.pos,
+                    rotation: p.rotation,
+                });
+            }
+            true
+        });
+    }
+}
+
+/// Starts the active player's turn (`again`: one a mechanic gave him right after his last).
+#[inline(always)]
+fn begin_turn(g: &mut Game, again: bool, events: &mut Vec<Event>) {
+    g.turn += 1;
+    g.now = Default::default();
+    g.now.extra = again;
+    events.push(Event::TurnStarted {
+        turn: g.turn,
+        player: g.active,
+    });
+    let begun = g.implementing(Hooks::TURN_BEGUN);
+    for m in begun.iter().flat_map(|m| m.on(Hooks::TURN_BEGUN)) {
+        m.turn_begun(g, events);
+    }
+}
+
+impl Base {
     /// Lays the drawn tile (checked) and tells the mechanics.
+    #[inline(always)]
     fn place(&self, g: &mut Game, pos: Pos, rotation: Rotation, events: &mut Vec<Event>) {
         if lay_drawn(g, pos, rotation, events).is_some() {
             tell_placed(g, events);
@@ -111,19 +202,7 @@ impl Base {
 
     /// Every legal placement of the drawn tile, the mechanics' placement filters applied.
     fn placements(&self, g: &Game, out: &mut Vec<Action>) {
-        let Some(tile) = g.tile else {
-            return;
-        };
-        let filtered = g.mechanics.any(Hooks::PLACEMENT);
-        g.board.each_placement(&g.rules.tiles, tile, |p| {
-            if !filtered || g.placement_problem(p.pos, p.rotation).is_none() {
-                out.push(Action::Place {
-                    pos: p.pos,
-                    rotation: p.rotation,
-                });
-            }
-            true
-        });
+        self.placements_of(g, g.tile, out);
     }
 
     /// Whether `asked` is the placement and no mechanic filters placements, so the edge rules
@@ -705,9 +784,10 @@ impl Mechanic for Base {
     fn stage(&self, g: &mut Game, phase: Phase, events: &mut Vec<Event>) -> Option<Asked> {
         match phase {
             Phase::TurnStart => self.turn_start(g, events),
-            Phase::Draw if !g.draw(events) => g.finish(events),
-            Phase::Place => Some(self.asked(PLACE)),
-            Phase::Deploy => Some(self.asked(DEPLOY)),
+            Phase::Draw => self.draw_stage(g, events),
+            // A turn of the last round that the player let go by has nothing to lay or deploy.
+            Phase::Place if g.tile.is_some() => Some(self.asked(PLACE)),
+            Phase::Deploy if g.now.placed.is_some() => Some(self.asked(DEPLOY)),
             Phase::Score => {
                 self.score(g, events);
                 None
@@ -721,6 +801,9 @@ impl Mechanic for Base {
             PLACE => DecisionKind::PlaceTile {
                 tile: g.tile.unwrap_or_default(),
             },
+            OWN => DecisionKind::PlaceTile {
+                tile: g.own_tile(g.active).unwrap_or_default(),
+            },
             _ => DecisionKind::Deploy,
         };
         Some(Decision {
@@ -732,18 +815,22 @@ impl Mechanic for Base {
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         match (asked.by == self.id, asked.kind) {
             (true, PLACE) => self.placements(g, out),
+            (true, OWN) => self.placements_of(g, g.own_tile(g.active), out),
             (true, _) => self.deployments(g, None, out),
             _ => {}
         }
     }
 
     fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
-        asked.kind == DEPLOY
+        asked.kind != PLACE
     }
 
     fn hint(&self, asked: Asked) -> &'static str {
         match asked.kind {
             PLACE => "the drawn tile must be placed first (`place = [x, y, rotation]`)",
+            OWN => {
+                "lay your own tile (`place = [x, y, rotation]`) or `pass = true` (draw, or let the last round's turn go by)"
+            }
             _ => {
                 "deploy (`deploy = [x, y, \"N\"]`), move the fairy (`fairy = [x, y, \"N\"]`) or `pass = true`"
             }
@@ -767,6 +854,16 @@ impl Mechanic for Base {
             (DEPLOY, Action::Deploy { pos, spot, figure }) => {
                 Some(self.check_deploy(g, pos, spot, figure))
             }
+            (OWN, Action::Place { pos, rotation }) => Some(
+                match g.tile_placement_problem(g.own_tile(g.active), pos, rotation) {
+                    None => Ok(()),
+                    Some(why) => Err(RuleError::IllegalPlacement {
+                        pos,
+                        degrees: rotation.degrees(),
+                        why,
+                    }),
+                },
+            ),
             _ => None,
         }
     }
@@ -781,6 +878,9 @@ impl Mechanic for Base {
         match (asked.kind, *action) {
             (PLACE, Action::Place { pos, rotation }) => self.place(g, pos, rotation, events),
             (DEPLOY, Action::Deploy { pos, spot, figure }) => deploy(g, pos, spot, figure, events),
+            (OWN, Action::Place { pos, rotation }) => self.lay_own(g, pos, rotation, events),
+            // Declined: the draw stage goes on to draw (or lets the turn go by).
+            (OWN, _) => return Some(Then::Again),
             _ => {}
         }
         Some(Then::Next)
@@ -808,6 +908,7 @@ impl Shortcuts for Base {
     fn actions_near(&self, g: &Game, asked: Asked, pos: Pos, out: &mut Vec<Action>) -> bool {
         match (asked.by == self.id, asked.kind) {
             (true, PLACE) => self.placements(g, out),
+            (true, OWN) => return false,
             (true, _) => self.deployments(g, Some(pos), out),
             _ => {}
         }
