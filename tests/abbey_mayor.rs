@@ -939,3 +939,112 @@ fn portal_puts_a_monk_on_an_abbey() {
         vec![(B, kind("follower"), Pos::new(0, 0), Spot::Cloister)]
     );
 }
+
+/// A record whose start leaves a hole at (0,0) in `hig-am`: four start tiles around it, so the
+/// first player is offered his abbey at once (AM-1, AM-2).
+const HOLE: &str = r#"ruleset = "hig-am"
+players = ["Ann", "Bob"]
+seed = 5
+
+[[start]]
+tile = "BA/RCr"
+x = 0
+y = -1
+[[start]]
+tile = "BA/RCr"
+x = -1
+y = 0
+[[start]]
+tile = "BA/RCr"
+x = 1
+y = 0
+[[start]]
+tile = "BA/RCr"
+x = 0
+y = 1
+"#;
+
+/// A person on the web page is offered the abbey (AM-1, AM-2): the page shows the abbey as the
+/// tile to lay, a placement into the hole on the board and a `pass` button (draw instead). Ann
+/// passes and draws a land tile; on his turn Bob lays his abbey into the hole and is asked for
+/// his deployment, a monk on the abbey among the choices (AM-3).
+#[tokio::test]
+async fn a_person_on_the_web_page_lays_or_passes_the_abbey() {
+    use serde_json::{Value, json};
+    let app = api::app(&api::data("abbey_mayor", "person"));
+    let (status, game) = api::call(
+        &app,
+        "POST",
+        "/api/open",
+        Some(json!({"files": [{"name": "hole.toml", "text": HOLE}]})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
+    let token = api::token(&game["links"]["host"]);
+    let offer = |g: &Value| -> (Option<u64>, Option<u64>) {
+        let actions = g["actions"].as_array().expect("actions");
+        let pass = (actions.iter()).find(|a| a["x"].is_null() && a["record"].get("pass").is_some());
+        let hole = (actions.iter()).find(|a| a["x"] == json!(0) && a["y"] == json!(0));
+        (
+            pass.map(|a| a["index"].as_u64().unwrap_or(0)),
+            hole.map(|a| a["index"].as_u64().unwrap_or(0)),
+        )
+    };
+    assert_eq!(game["decision"]["kind"], "place");
+    assert_eq!(game["drawn"]["id"], "AM.A");
+    let (pass, hole) = offer(&game);
+    let (pass, _) = (
+        pass.expect("a pass button"),
+        hole.expect("the hole on the board"),
+    );
+    let act = format!("/api/games/{}/act", api::id(&game));
+    let (status, drew) = api::call_as(
+        &app,
+        &token,
+        "POST",
+        &act,
+        Some(json!({"index": pass, "expect": api::history(&game)})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{drew}");
+    // Ann draws a land tile instead.
+    assert_eq!(drew["decision"]["player"], 0);
+    assert_ne!(drew["drawn"]["id"], "AM.A");
+    // Ann lays her tile away from the hole and passes the rest of her turn; then Bob is offered
+    // his abbey and lays it.
+    let mut g = drew;
+    while g["decision"]["player"] == 0 {
+        let actions = g["actions"].as_array().expect("actions");
+        let pick = (actions.iter())
+            .find(|a| a["record"].get("pass").is_some())
+            .or_else(|| (actions.iter()).find(|a| !(a["x"] == json!(0) && a["y"] == json!(0))))
+            .expect("an action");
+        let (status, next) = api::call_as(
+            &app,
+            &token,
+            "POST",
+            &act,
+            Some(json!({"index": pick["index"], "expect": api::history(&g)})),
+        )
+        .await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
+        g = next;
+    }
+    assert_eq!(g["drawn"]["id"], "AM.A", "Bob is offered his abbey");
+    let hole = offer(&g).1.expect("Bob may lay his abbey into the hole");
+    let (status, laid) = api::call_as(
+        &app,
+        &token,
+        "POST",
+        &act,
+        Some(json!({"index": hole, "expect": api::history(&g)})),
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{laid}");
+    assert_eq!(laid["decision"]["player"], 1);
+    assert_eq!(laid["decision"]["kind"], "deploy");
+    assert!(
+        laid["board"].as_str().expect("svg").contains("AM.A")
+            || laid["log"].to_string().contains("abbey")
+    );
+}
