@@ -336,3 +336,34 @@ fn the_game_reads_the_terminal_size_and_colours_its_prompt() {
         .count();
     assert!(rows >= 3, "{rows} rows of tiles:\n{}", screen.join("\n"));
 }
+
+/// Abbey & Mayor's abbey in the terminal (RULES-MORE.md AM-1, AM-2): a game resumed from a record
+/// whose start leaves a hole offers the first player his abbey, to lay into the hole or to pass;
+/// passing draws a land tile instead.
+#[test]
+#[ignore = "needs tmux: cargo test --release --test terminal -- --ignored"]
+fn a_person_in_the_terminal_lays_or_passes_the_abbey() {
+    let dir = std::env::temp_dir().join(format!("castellan-terminal-abbey-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let record = dir.join("hole.toml");
+    let mut text = String::from("ruleset = \"hig-am\"\nplayers = [\"Ann\", \"Bob\"]\nseed = 5\n");
+    for (x, y) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+        text += &format!("\n[[start]]\ntile = \"BA/RCr\"\nx = {x}\ny = {y}\n");
+    }
+    std::fs::write(&record, text).expect("the record");
+    let path = record.display().to_string();
+    let t = Terminal::start(&["play", "--resume", &path], 120, 40);
+    let screen = t.prompt().join("\n");
+    assert!(screen.contains("Ann: place AM.A"), "{screen}");
+    assert!(screen.contains("1. place at (0,0) turned 0°"), "{screen}");
+    assert!(screen.contains("2. pass (keep the abbey"), "{screen}");
+    t.type_line("2");
+    let screen = t.prompt().join("\n");
+    // A land tile of the bag, with its own placements.
+    assert!(
+        screen.contains("Ann: place AM/") || screen.contains("Ann: place BA/"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Ann: place AM.A"), "{screen}");
+    assert!(!screen.contains("place at (0,0) turned 0°"), "{screen}");
+}
