@@ -584,48 +584,8 @@ fn pd_reads_the_barn_row() {
 /// put on the board is drawn at its corner in the page's SVG.
 #[tokio::test]
 async fn the_server_plays_a_game_of_hig_am() {
-    use serde_json::json;
     let app = api::app(&api::data("abbey_mayor", "serve"));
-    let (status, mut game) = api::call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "hig-am", "players": ["greedy", "random"], "seed": 7})),
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
-    let token = api::token(&game["links"]["host"]);
-    let mut steps = 0;
-    while game["decision"].is_object() {
-        let (status, next) = api::call_as(
-            &app,
-            &token,
-            "POST",
-            &format!("/api/games/{}/bot", api::id(&game)),
-            Some(json!({"expect": api::history(&game)})),
-        )
-        .await;
-        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
-        game = next;
-        steps += 1;
-        assert!(steps < 1000, "the game ends");
-    }
-    assert_eq!(game["standing"]["over"], true);
-    let (status, text) = api::call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", api::id(&game)),
-        None,
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK);
-    let record = Record::parse(castellan::data::library::Source {
-        path: "r.toml".into(),
-        text: text.as_str().expect("TOML text").to_string(),
-    })
-    .expect("the record parses");
-    let replay = record.replay().expect("it replays");
-    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let (game, replay) = api::bot_game(&app, "hig-am", &["greedy", "random"], 7, |_| {}).await;
     // The bots laid abbeys into holes (AM-1, AM-2), which the record keeps and replays.
     let abbeys = (laid(&replay.events).into_iter())
         .filter(|(_, tile, _)| tile == "AM.A")

@@ -336,50 +336,13 @@ async fn the_server_plays_a_game_of_hig_bcb() {
 /// Plays one game of `hig-bcb` between two bots through the API, checks it, and tells whether
 /// it built a castle.
 async fn serve_game(seed: u64) -> bool {
-    use serde_json::json;
     let app = api::app(&api::data("bcb", &format!("serve-{seed}")));
-    let (status, mut game) = api::call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "hig-bcb", "players": ["random", "greedy"], "seed": seed})),
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
-    let token = api::token(&game["links"]["host"]);
-    let (mut steps, mut side_drawn) = (0, false);
-    while game["decision"].is_object() {
-        let (status, next) = api::call_as(
-            &app,
-            &token,
-            "POST",
-            &format!("/api/games/{}/bot", api::id(&game)),
-            Some(json!({"expect": api::history(&game)})),
-        )
-        .await;
-        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
-        game = next;
-        let svg = game["board"].as_str().unwrap_or_default();
+    let mut side_drawn = false;
+    let (game, replay) = api::bot_game(&app, "hig-bcb", &["random", "greedy"], seed, |g| {
+        let svg = g["board"].as_str().unwrap_or_default();
         side_drawn |= svg.contains(r#"data-place="side""#);
-        steps += 1;
-        assert!(steps < 1000, "the game ends");
-    }
-    assert_eq!(game["standing"]["over"], true);
-    let (status, text) = api::call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", api::id(&game)),
-        None,
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK);
-    let record = Record::parse(castellan::data::library::Source {
-        path: "r.toml".into(),
-        text: text.as_str().expect("TOML text").to_string(),
     })
-    .expect("the record parses");
-    let replay = record.replay().expect("it replays");
-    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    .await;
     let built = castles(&replay.game).len();
     let svg = game["board"].as_str().expect("the board's SVG");
     assert_eq!(

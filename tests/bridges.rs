@@ -330,48 +330,8 @@ fn random_games_lay_bridges_and_keep_them() {
 /// drawn across its tile in the page's SVG.
 #[tokio::test]
 async fn the_server_plays_a_game_of_hig_bridges() {
-    use serde_json::json;
     let app = api::app(&api::data("bridges", "serve"));
-    let (status, mut game) = api::call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "hig-bcb", "players": ["greedy", "random"], "seed": 3})),
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
-    let token = api::token(&game["links"]["host"]);
-    let mut steps = 0;
-    while game["decision"].is_object() {
-        let (status, next) = api::call_as(
-            &app,
-            &token,
-            "POST",
-            &format!("/api/games/{}/bot", api::id(&game)),
-            Some(json!({"expect": api::history(&game)})),
-        )
-        .await;
-        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
-        game = next;
-        steps += 1;
-        assert!(steps < 1000, "the game ends");
-    }
-    assert_eq!(game["standing"]["over"], true);
-    let (status, text) = api::call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", api::id(&game)),
-        None,
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK);
-    let record = Record::parse(castellan::data::library::Source {
-        path: "r.toml".into(),
-        text: text.as_str().expect("TOML text").to_string(),
-    })
-    .expect("the record parses");
-    let replay = record.replay().expect("it replays");
-    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    let (game, replay) = api::bot_game(&app, "hig-bcb", &["greedy", "random"], 3, |_| {}).await;
     let svg = game["board"].as_str().expect("the board's SVG");
     let board = replay.game.board();
     assert!(!board.overlays().is_empty(), "the bots laid a bridge");

@@ -483,53 +483,16 @@ fn the_text_board_shows_the_shepherd() {
 /// flock beside its owner.
 #[tokio::test]
 async fn the_server_plays_a_game_of_hig_hs() {
-    use serde_json::json;
     let app = api::app(&api::data("hills_sheep", "serve"));
-    let (status, mut game) = api::call(
-        &app,
-        "POST",
-        "/api/games",
-        Some(json!({"ruleset": "hig-hs", "players": ["greedy", "random"], "seed": 7})),
-    )
+    let mut flock_shown = false;
+    let (game, replay) = api::bot_game(&app, "hig-hs", &["greedy", "random"], 7, |g| {
+        flock_shown |= g["standing"].to_string().contains("sheep");
+    })
     .await;
-    assert_eq!(status, axum::http::StatusCode::OK, "{game}");
-    let token = api::token(&game["links"]["host"]);
-    let (mut steps, mut flock_shown) = (0, false);
-    while game["decision"].is_object() {
-        let (status, next) = api::call_as(
-            &app,
-            &token,
-            "POST",
-            &format!("/api/games/{}/bot", api::id(&game)),
-            Some(json!({"expect": api::history(&game)})),
-        )
-        .await;
-        assert_eq!(status, axum::http::StatusCode::OK, "{next}");
-        game = next;
-        flock_shown |= game["standing"].to_string().contains("sheep");
-        steps += 1;
-        assert!(steps < 1000, "the game ends");
-    }
-    assert_eq!(game["standing"]["over"], true);
     assert!(
         flock_shown,
         "a flock was shown beside its owner during the game"
     );
-    let (status, text) = api::call(
-        &app,
-        "GET",
-        &format!("/api/games/{}/record", api::id(&game)),
-        None,
-    )
-    .await;
-    assert_eq!(status, axum::http::StatusCode::OK);
-    let record = Record::parse(castellan::data::library::Source {
-        path: "r.toml".into(),
-        text: text.as_str().expect("TOML text").to_string(),
-    })
-    .expect("the record parses");
-    let replay = record.replay().expect("it replays");
-    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
     let svg = game["board"].as_str().expect("the board's SVG");
     for mark in ["hill", "vineyard"] {
         let rules = replay.game.rules();

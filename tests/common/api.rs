@@ -90,3 +90,43 @@ pub fn id(game: &Value) -> String {
 pub fn history(game: &Value) -> u64 {
     game["standing"]["history"].as_u64().expect("history")
 }
+
+/// Bots play a whole game of `ruleset` through the server's API (`players` are bots' names,
+/// `seed` the bag's): each view on the way is shown to `each`; returns the last view, over, and
+/// the game its downloaded record replays to, whose scores are the view's.
+pub async fn bot_game(
+    app: &Router,
+    ruleset: &str,
+    players: &[&str],
+    seed: u64,
+    mut each: impl FnMut(&Value),
+) -> (Value, castellan::record::Replay) {
+    use serde_json::json;
+    let body = json!({"ruleset": ruleset, "players": players, "seed": seed});
+    let (status, mut game) = call(app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let host = token(&game["links"]["host"]);
+    let mut steps = 0;
+    while game["decision"].is_object() {
+        let url = format!("/api/games/{}/bot", id(&game));
+        let expect = Some(json!({"expect": history(&game)}));
+        let (status, next) = call_as(app, &host, "POST", &url, expect).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        game = next;
+        each(&game);
+        steps += 1;
+        assert!(steps < 1000, "the game ends");
+    }
+    assert_eq!(game["standing"]["over"], true);
+    let url = format!("/api/games/{}/record", id(&game));
+    let (status, text) = call(app, "GET", &url, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let record = castellan::record::Record::parse(castellan::data::library::Source {
+        path: "r.toml".into(),
+        text: text.as_str().expect("TOML text").to_string(),
+    })
+    .expect("the record parses");
+    let replay = record.replay().expect("it replays");
+    assert_eq!(json!(replay.game.scores()), game["standing"]["scores"]);
+    (game, replay)
+}
