@@ -224,3 +224,35 @@ fn the_second_editions_keep_their_totals() {
         assert_eq!(rules.tile(id).count, n, "{letter}");
     }
 }
+
+/// TILES-MORE.md §2 row AM/RG, §3 row HS/RR.hG, §4 row BB/CFR!G: each later box's new edition
+/// swaps one tile for a copy with an Abbot garden; the copy is its twin (edges, mark, tagged
+/// parts, features) plus the garden, one copy either way, so a ruleset swaps them with `counts`
+/// (tiles/README.md, "2nd editions").
+#[test]
+fn the_later_boxes_garden_tiles_are_their_twins_plus_a_garden() {
+    let twins = [
+        ("abbey-mayor", "AM/R", "AM/RG"),
+        ("hills-sheep", "HS/RR.h", "HS/RR.hG"),
+        ("bridges-castles", "BB/CFR!", "BB/CFR!G"),
+    ];
+    for (plain_set, plain_id, garden_id) in twins {
+        let garden_set = set(&format!("{plain_set}-garden"));
+        let [garden] = garden_set.tiles.as_slice() else {
+            panic!("{plain_set}-garden: one tile type");
+        };
+        let plains = set(plain_set);
+        let plain = plains.tiles.iter().find(|t| &*t.id == plain_id).unwrap();
+        assert_eq!((&*garden.id, garden.count, plain.count), (garden_id, 1, 1));
+        assert_eq!(garden.edges, plain.edges, "{garden_id}");
+        assert_eq!(garden.symbol, plain.symbol, "{garden_id}");
+        assert_eq!(garden.part_tags, plain.part_tags, "{garden_id}");
+        assert_eq!(with(&garden_set.tiles, FeatureKind::Garden), 1);
+        assert!(!plain.has_feature(FeatureKind::Garden), "{plain_id}");
+        let without: Vec<_> = (garden.features().iter())
+            .filter(|f| f.kind != FeatureKind::Garden)
+            .cloned()
+            .collect();
+        assert_eq!(without, plain.features(), "{garden_id}");
+    }
+}
