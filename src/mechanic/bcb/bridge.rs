@@ -186,14 +186,6 @@ fn host_axes(g: &Game, at: Pos, pos: Pos, wanted: u8) -> u8 {
         .fold(0, |m, (a, _)| m | 1 << a)
 }
 
-/// The axes (bit 0 north–south, bit 1 east–west) whose two edges are printed fields on a tile.
-fn field_axes(printed: &Oriented) -> u8 {
-    // Bit `2 e` of `open` is set where edge `e` packs as 0 (a field, unless it is wild).
-    let open = !(printed.edge_code | printed.edge_code >> 1);
-    let fields = (open & 1 | open >> 1 & 2 | open >> 2 & 4 | open >> 3 & 8) & !printed.wild;
-    u8::from(fields & 0b0101 == 0b0101) | u8::from(fields & 0b1010 == 0b1010) << 1
-}
-
 /// Whether another mechanic refuses laying `tile` at `pos` turned `rotation`.
 fn placement_refused(g: &Game, tile: TileId, pos: Pos, rotation: Rotation) -> bool {
     g.mechanics
@@ -216,11 +208,15 @@ const fn none_in_lane(x: u64) -> u64 {
 }
 
 /// What the neighbours of an open position show, side by side (bit `e` for edge `e`): which
-/// sides have one, and which show each of the kinds `Field`, `Road`, `City`, `Inner`.
+/// sides have one and which show a field or a road, and the same in lanes ([`LANES`]) with
+/// the sides that show each of the kinds `Field`, `Road`, `City`, `Inner`.
 #[derive(Clone, Copy)]
 struct Facing {
     present: u8,
-    kind: [u8; 4],
+    field: u8,
+    road: u8,
+    present_lanes: u64,
+    kind_lanes: [u64; 4],
 }
 
 /// [`Facing`] for every [`Needs`] (its index: base 5, digit `e` the kind the neighbour on side
@@ -228,30 +224,70 @@ struct Facing {
 static FACING: [Facing; Needs::COUNT] = {
     let mut all = [Facing {
         present: 0,
-        kind: [0; 4],
+        field: 0,
+        road: 0,
+        present_lanes: 0,
+        kind_lanes: [0; 4],
     }; Needs::COUNT];
     let mut i = 0;
     while i < Needs::COUNT {
-        let (mut rest, mut e) = (i, 0);
+        let (mut rest, mut e, mut kind) = (i, 0, [0u8; 4]);
         while e < 4 {
             let digit = rest % 5;
             if digit < 4 {
                 all[i].present |= 1 << e;
-                all[i].kind[digit] |= 1 << e;
+                kind[digit] |= 1 << e;
             }
             rest /= 5;
             e += 1;
+        }
+        all[i].field = kind[EdgeKind::Field as usize];
+        all[i].road = kind[EdgeKind::Road as usize];
+        all[i].present_lanes = in_lanes(all[i].present);
+        let mut k = 0;
+        while k < 4 {
+            all[i].kind_lanes[k] = in_lanes(kind[k]);
+            k += 1;
         }
         i += 1;
     }
     all
 };
 
+/// For every packed edge code ([`Oriented::edge_code`]), the axes (bit 0 north–south, bit 1
+/// east–west) whose two edges pack as fields.
+static FIELD_AXES: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut code = 0;
+    while code < 256 {
+        // Bits `2 e` of `field` are set where edge `e` packs as 0.
+        let field = !(code | code >> 1);
+        let north_south = field & 0b0001_0001 == 0b0001_0001;
+        let east_west = field & 0b0100_0100 == 0b0100_0100;
+        all[code] = north_south as u8 | (east_west as u8) << 1;
+        code += 1;
+    }
+    all
+};
+
+/// The axes (bit 0 north–south, bit 1 east–west) whose two edges are printed fields on a tile
+/// (a wild edge packs as a field, and is none).
+fn field_axes(printed: &Oriented) -> u8 {
+    let axes = FIELD_AXES[usize::from(printed.edge_code)];
+    if printed.wild == 0 {
+        return axes;
+    }
+    axes & !(u8::from(printed.wild & 0b0101 != 0) | u8::from(printed.wild & 0b1010 != 0) << 1)
+}
+
 /// The drawn tile's edges of each kind (`Field`, `Road`, `City`, `Inner`; a wild edge is of
 /// none) in its four rotations, as lanes ([`LANES`]).
 struct Drawn {
     tile: TileId,
     kind: [u64; 4],
+    /// For each axis of [`AXES`], the rotations (bit `16 r`) in which both its edges are
+    /// fields: those a bridge across the new tile may take.
+    field_axes: [u64; 2],
     /// Whether a mechanic filters placements ([`Hooks::PLACEMENT`]).
     filtered: bool,
 }
@@ -261,15 +297,18 @@ impl Drawn {
         let mut kind = [0; 4];
         for r in Rotation::ALL {
             let oriented = g.rules.tiles[usize::from(tile)].at(r);
-            for e in Edge::ALL {
-                if let Some(lane) = kind.get_mut(oriented.edge_kind(e) as usize) {
-                    *lane |= 1 << (16 * r.quarters() + e as usize);
+            for e in 0..4 {
+                if oriented.wild & 1 << e == 0 {
+                    let packed = usize::from(oriented.edge_code >> (2 * e) & 3);
+                    kind[packed] |= 1 << (16 * r.quarters() + e);
                 }
             }
         }
+        let not_field = !kind[EdgeKind::Field as usize];
         Drawn {
             tile,
             kind,
+            field_axes: AXES.map(|(_, axis)| none_in_lane(in_lanes(axis) & not_field)),
             filtered: g.mechanics.any(Hooks::PLACEMENT),
         }
     }
@@ -280,48 +319,54 @@ impl Drawn {
 /// one on side `e`) and its axis `a` (0 north–south, 1 east–west): the order of the legal list.
 /// The new tile's edges are weighed for all four rotations at once, and the tiles beside are
 /// asked only about the bridges the new tile's edges leave possible.
+#[inline(always)]
 fn ways_at(g: &Game, drawn: &Drawn, pos: Pos, needs: Needs) -> u64 {
     let Some(facing) = FACING.get(needs.index()) else {
         return 0;
     };
-    let [field, road, ..] = facing.kind;
     let matching =
-        (facing.kind.iter().zip(drawn.kind)).fold(0, |m, (kind, mine)| m | in_lanes(*kind) & mine);
-    let mismatch = in_lanes(facing.present) & !matching;
+        (facing.kind_lanes.iter().zip(drawn.kind)).fold(0, |m, (kind, mine)| m | kind & mine);
+    let mismatch = facing.present_lanes & !matching;
     let plain = none_in_lane(mismatch);
     let mut ways = 0;
     for (a, (_, axis)) in AXES.into_iter().enumerate() {
         // Across the new tile: both ends on its field edges, meeting roads or open sides, and
         // every other side matching.
-        if axis & facing.present & !road == 0 {
-            let on_new = none_in_lane(in_lanes(axis) & !drawn.kind[EdgeKind::Field as usize])
-                & none_in_lane(mismatch & !in_lanes(axis));
-            ways |= on_new << a;
+        let fields = drawn.field_axes[a];
+        if fields != 0 && axis & facing.present & !facing.road == 0 {
+            ways |= (fields & none_in_lane(mismatch & !in_lanes(axis))) << a;
         }
     }
     let mut beside = facing.present;
     while beside != 0 {
-        let e = Edge::from_index(beside.trailing_zeros() as usize & 3);
-        let side = beside & beside.wrapping_neg();
+        let e = beside.trailing_zeros() as usize & 3;
+        let side = 1 << e;
         beside &= beside - 1;
-        let along = usize::from(e as u8 & 1);
-        let mut lanes = [0; 2];
         // Along the tile beside: the new tile's road against its field edge is the one side
         // that does not match as printed.
-        if field & side != 0 {
-            let by_road = (drawn.kind[EdgeKind::Road as usize] >> e as u8) & LANES;
-            lanes[along] = none_in_lane(mismatch ^ in_lanes(side)) & by_road;
-        }
+        let along = if facing.field & side != 0 {
+            let by_road = (drawn.kind[EdgeKind::Road as usize] >> e) & LANES;
+            none_in_lane(mismatch ^ in_lanes(side)) & by_road
+        } else {
+            0
+        };
         // Across the tile beside: every side matching.
-        lanes[1 - along] = plain;
-        let wanted = u8::from(lanes[0] != 0) | u8::from(lanes[1] != 0) << 1;
-        if wanted != 0 {
-            let takes = host_axes(g, pos.step(e), pos, wanted);
-            for (a, lane) in lanes.into_iter().enumerate() {
-                if takes & (1 << a) != 0 {
-                    ways |= lane << (2 + 2 * e as usize + a);
-                }
-            }
+        let (ns, ew) = if e & 1 == 0 {
+            (along, plain)
+        } else {
+            (plain, along)
+        };
+        let wanted = u8::from(ns != 0) | u8::from(ew != 0) << 1;
+        if wanted == 0 {
+            continue;
+        }
+        let takes = host_axes(g, pos.step(Edge::from_index(e)), pos, wanted);
+        let shift = 2 + 2 * e;
+        if takes & 1 != 0 {
+            ways |= ns << shift;
+        }
+        if takes & 2 != 0 {
+            ways |= ew << (shift + 1);
         }
     }
     if ways != 0 && drawn.filtered {
@@ -382,6 +427,7 @@ fn each_bridged(g: &Game, tile: TileId, mut found: impl FnMut(Action) -> bool) {
 }
 
 /// How many legal ways there are to lay `tile` with a bridge.
+#[inline(never)]
 fn count_bridged(g: &Game, tile: TileId) -> usize {
     let mut count = 0;
     each_position(g, tile, |_, ways| {
