@@ -13,6 +13,14 @@
 //! follower may stand on the bridge as on any road (BCB-5); the bridge scores as a road tile
 //! and never leaves the board (no dragon eats it, X-2). On a volcano tile a bridge is laid
 //! like anywhere else.
+//!
+//! The placements with a bridge are many, and a random bot picks one answer of the whole
+//! placement decision: they are counted and the picked one built without listing the others
+//! ([`Shortcuts::count_actions`], [`Shortcuts::nth_action`]). Position by position, the new
+//! tile's edges are weighed against what its neighbours show ([`Needs`]) in all four rotations
+//! at once, and a placed tile beside is looked at only for the bridges the new tile's edges
+//! leave possible; listing, counting and picking share that one walk, so they agree and keep
+//! the order of the legal list (`tests/bridges.rs` checks it against [`problem`]).
 
 use super::rules::BcbRules;
 use super::vocabulary::{BcbAction, BcbEvent};
@@ -271,7 +279,7 @@ static FIELD_AXES: [u8; 256] = {
 };
 
 /// The axes (bit 0 north–south, bit 1 east–west) whose two edges are printed fields on a tile
-/// (a wild edge packs as a field, and is none).
+/// (a wild edge packs as a field but is none).
 fn field_axes(printed: &Oriented) -> u8 {
     let axes = FIELD_AXES[usize::from(printed.edge_code)];
     if printed.wild == 0 {
