@@ -325,6 +325,68 @@ fn random_games_lay_bridges_and_keep_them() {
     assert!(laid_in_all > 0, "the bots lay bridges");
 }
 
+/// BCB-1, BCB-2, BCB-4 at every placement of seeded random games of `hig-bcb` and
+/// `hig-big-box` (2 to 5 players): the bridges the legal list offers are exactly the ways the
+/// rules allow, each weighed on its own by the check that refuses an action
+/// (`bridge::problem`), in the listing's order: frontier position, rotation, the bridge's tile
+/// (the new one, then those beside it from the north clockwise), north–south before
+/// east–west. (That the random bot's count and pick agree with this list is
+/// `tests/bots.rs`'s `picking_a_legal_action_matches_the_legal_list`.)
+#[test]
+fn the_listed_bridges_are_those_the_rules_allow_in_order() {
+    use castellan::bot::{Bot, RandomBot};
+    use castellan::data::ruleset::Ruleset;
+    use castellan::engine::action::DecisionKind;
+    use castellan::engine::game::Setup;
+    use castellan::mechanic::bcb::bridge::problem;
+    use castellan::model::geometry::Edge;
+    use std::sync::Arc;
+
+    let axes = [("N", 0b0101), ("E", 0b1010)];
+    let mut offered = 0;
+    for preset in ["hig-bcb", "hig-big-box"] {
+        let rules = Arc::new(Ruleset::load(preset).expect("the preset"));
+        for seed in 0..4u64 {
+            let players = 2 + (seed as usize % 4);
+            let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+            let setup = Setup::new(names, seed);
+            let (mut game, _) = Game::new(Arc::clone(&rules), setup).expect("starts");
+            let mut bot = RandomBot::new(seed);
+            while !game.is_over() {
+                if let DecisionKind::PlaceTile { tile } = game.decision().kind
+                    && left(&game, game.decision().player) > 0
+                {
+                    let mut allowed = Vec::new();
+                    for pos in game.board().frontier() {
+                        for rotation in Rotation::ALL {
+                            let hosts = std::iter::once(pos).chain(Edge::ALL.map(|e| pos.step(e)));
+                            for at in hosts {
+                                for (edge, mask) in axes {
+                                    if problem(&game, tile, pos, rotation, at, mask).is_none() {
+                                        allowed.push(BcbAction::Bridge {
+                                            pos,
+                                            rotation,
+                                            at,
+                                            edge: spot(edge),
+                                        });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let listed: Vec<BcbAction> =
+                        game.legal().iter().filter_map(BcbAction::of).collect();
+                    assert_eq!(listed, allowed, "{preset} seed {seed} turn {}", game.turn());
+                    offered += listed.len();
+                }
+                let action = bot.choose(&game);
+                game.apply(&action).expect("legal");
+            }
+        }
+    }
+    assert!(offered > 1000, "the games offer many bridges ({offered})");
+}
+
 /// The web page plays `hig-bcb` (RULES-MORE.md §4.2): two bots play a whole game through
 /// the server's API; its record replays to the same scores, and every bridge on the board is
 /// drawn across its tile in the page's SVG.

@@ -13,6 +13,14 @@
 //! follower may stand on the bridge as on any road (BCB-5); the bridge scores as a road tile
 //! and never leaves the board (no dragon eats it, X-2). On a volcano tile a bridge is laid
 //! like anywhere else.
+//!
+//! The placements with a bridge are many, and a random bot picks one answer of the whole
+//! placement decision: they are counted and the picked one built without listing the others
+//! ([`Shortcuts::count_actions`], [`Shortcuts::nth_action`]). Position by position, the new
+//! tile's edges are weighed against what its neighbours show ([`Needs`]) in all four rotations
+//! at once, and a placed tile beside is looked at only for the bridges the new tile's edges
+//! leave possible; listing, counting and picking share that one walk, so they agree and keep
+//! the order of the legal list (`tests/bridges.rs` checks it against [`problem`]).
 
 use super::rules::BcbRules;
 use super::vocabulary::{BcbAction, BcbEvent};
@@ -24,7 +32,7 @@ use crate::engine::refusal::Refusal;
 use crate::mechanic::base::{lay_drawn, tell_placed};
 use crate::model::figure::MAX_PLAYERS;
 use crate::model::geometry::{Edge, Pos, Rotation, Spot};
-use crate::model::tile::{EdgeKind, TileId};
+use crate::model::tile::{EdgeKind, Needs, Oriented, TileId};
 
 /// The players' bridges still in supply (BCB-C2), by seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -136,7 +144,8 @@ pub fn problem(
         } else {
             board.edge_kind(tiles, other, e.opposite())
         };
-        if mine != theirs {
+        // A wild edge asks nothing of its neighbour (B-P2).
+        if mine != theirs && theirs != EdgeKind::Wild {
             return Some(Refusal::new(
                 "B-P2",
                 "an edge does not match its neighbour, even with the bridge",
@@ -144,83 +153,311 @@ pub fn problem(
         }
     }
     // The far ends of a bridge on a placed tile meet a road or an open side.
-    if host.is_some() {
-        for e in edges_of(mask) {
-            let beside = at.step(e);
-            let Some(other) = board.at(beside).filter(|_| beside != pos) else {
-                continue;
-            };
-            if board.edge_kind(tiles, other, e.opposite()) != EdgeKind::Road {
-                return Some(Refusal::new(
-                    "B-P2",
-                    "an end of the bridge meets a tile edge that is no road",
-                ));
-            }
-        }
+    if host.is_some() && !edges_of(mask).all(|e| end_open(g, at, e, pos)) {
+        return Some(Refusal::new(
+            "B-P2",
+            "an end of the bridge meets a tile edge that is no road",
+        ));
     }
     g.mechanics
         .on(Hooks::PLACEMENT)
         .find_map(|m| m.placement_allowed(g, tile, pos, rotation))
 }
 
-/// Calls `found` with every legal way to lay `tile` with a bridge (frontier order, then
-/// rotation, then the bridge's tile: the new one, then those beside it from the north
-/// clockwise, then north–south before east–west) until it returns `false`. The edges are
-/// compared first, so that [`problem`] is asked only of the bridges that may make them match.
-fn each_bridged(g: &Game, tile: TileId, mut found: impl FnMut(Action) -> bool) {
-    let (board, tiles) = (&g.board, &g.rules.tiles);
-    for pos in board.frontier() {
-        // What each placed neighbour shows towards `pos`.
-        let facing = Edge::ALL.map(|e| {
-            (board.at(pos.step(e))).map(|other| board.edge_kind(tiles, other, e.opposite()))
-        });
-        for rotation in Rotation::ALL {
-            let oriented = tiles[usize::from(tile)].at(rotation);
-            let mine = Edge::ALL.map(|e| oriented.edge_kind(e));
-            // The sides whose edges do not match as printed.
-            let mismatch = (Edge::ALL.into_iter())
-                .filter(|e| facing[*e as usize].is_some_and(|k| k != mine[*e as usize]))
-                .fold(0u8, |m, e| m | 1 << e as u8);
-            let hosts =
-                std::iter::once((pos, None)).chain(Edge::ALL.map(|e| (pos.step(e), Some(e))));
-            for (at, side) in hosts {
-                if side.is_some_and(|e| facing[e as usize].is_none()) {
-                    continue;
-                }
-                for (edge, mask) in AXES {
-                    let may = match side {
-                        // On the new tile: field ends meeting roads or open sides, and every
-                        // other side matching.
-                        None => {
-                            mismatch & !mask == 0
-                                && edges_of(mask).all(|e| {
-                                    mine[e as usize] == EdgeKind::Field
-                                        && facing[e as usize].is_none_or(|k| k == EdgeKind::Road)
-                                })
-                        }
-                        // On a tile beside: the new tile's road against its field edge is the
-                        // one side that may not match (along the bridge), or none (across).
-                        Some(e) if mask & (1 << e.opposite() as u8) != 0 => {
-                            mismatch == 1 << e as u8 && mine[e as usize] == EdgeKind::Road
-                        }
-                        Some(_) => mismatch == 0,
-                    };
-                    if !may || problem(g, tile, pos, rotation, at, mask).is_some() {
-                        continue;
-                    }
-                    let action = BcbAction::Bridge {
-                        pos,
-                        rotation,
-                        at,
-                        edge,
-                    };
-                    if !found(action.into()) {
-                        return;
-                    }
+/// Whether the end at edge `e` of a bridge across the placed tile at `at` meets a road or an
+/// open side (`pos`, where the new tile goes, is one).
+fn end_open(g: &Game, at: Pos, e: Edge, pos: Pos) -> bool {
+    let beside = at.step(e);
+    beside == pos
+        || (g.board.at(beside)).is_none_or(|other| {
+            g.board.edge_kind(&g.rules.tiles, other, e.opposite()) == EdgeKind::Road
+        })
+}
+
+/// The axes among `wanted` (bit 0 north–south, bit 1 east–west) along which the placed tile at
+/// `at`, beside `pos` where the new tile goes, takes a bridge (BCB-1, BCB-2): it has none yet,
+/// and both ends lie on its field edges and meet roads or open sides.
+fn host_axes(g: &Game, at: Pos, pos: Pos, wanted: u8) -> u8 {
+    let board = &g.board;
+    let Some(id) = board.at(at) else {
+        return 0;
+    };
+    let axes = field_axes(board.oriented(&g.rules.tiles, id)) & wanted;
+    // A tile with a bridge on it takes no other (its bridged edges are no fields any more).
+    if axes == 0 || board.overlay(id) != 0 {
+        return 0;
+    }
+    (AXES.into_iter().enumerate())
+        .filter(|(a, (_, axis))| {
+            axes & 1 << a != 0 && edges_of(*axis).all(|e| end_open(g, at, e, pos))
+        })
+        .fold(0, |m, (a, _)| m | 1 << a)
+}
+
+/// Whether another mechanic refuses laying `tile` at `pos` turned `rotation`.
+fn placement_refused(g: &Game, tile: TileId, pos: Pos, rotation: Rotation) -> bool {
+    g.mechanics
+        .on(Hooks::PLACEMENT)
+        .any(|m| m.placement_allowed(g, tile, pos, rotation).is_some())
+}
+
+/// Four bits a side mask, spread to the four rotations of the drawn tile: bit `16 r + e` is
+/// edge `e` of rotation `r` (so every rotation is weighed at once).
+const LANES: u64 = 0x0001_0001_0001_0001;
+
+/// `mask` (bit `e` for edge `e`) in every rotation's lane.
+const fn in_lanes(mask: u8) -> u64 {
+    mask as u64 * LANES
+}
+
+/// Bit `16 r` set where lane `r` of `x` has no bit among its four sides.
+const fn none_in_lane(x: u64) -> u64 {
+    !(x | x >> 1 | x >> 2 | x >> 3) & LANES
+}
+
+/// What the neighbours of an open position show, side by side (bit `e` for edge `e`): which
+/// sides have one and which show a field or a road, and the same in lanes ([`LANES`]) with
+/// the sides that show each of the kinds `Field`, `Road`, `City`, `Inner`.
+#[derive(Clone, Copy)]
+struct Facing {
+    present: u8,
+    field: u8,
+    road: u8,
+    present_lanes: u64,
+    kind_lanes: [u64; 4],
+}
+
+/// [`Facing`] for every [`Needs`] (its index: base 5, digit `e` the kind the neighbour on side
+/// `e` shows, or 4 for none; a wild edge asks nothing and reads as none).
+static FACING: [Facing; Needs::COUNT] = {
+    let mut all = [Facing {
+        present: 0,
+        field: 0,
+        road: 0,
+        present_lanes: 0,
+        kind_lanes: [0; 4],
+    }; Needs::COUNT];
+    let mut i = 0;
+    while i < Needs::COUNT {
+        let (mut rest, mut e, mut kind) = (i, 0, [0u8; 4]);
+        while e < 4 {
+            let digit = rest % 5;
+            if digit < 4 {
+                all[i].present |= 1 << e;
+                kind[digit] |= 1 << e;
+            }
+            rest /= 5;
+            e += 1;
+        }
+        all[i].field = kind[EdgeKind::Field as usize];
+        all[i].road = kind[EdgeKind::Road as usize];
+        all[i].present_lanes = in_lanes(all[i].present);
+        let mut k = 0;
+        while k < 4 {
+            all[i].kind_lanes[k] = in_lanes(kind[k]);
+            k += 1;
+        }
+        i += 1;
+    }
+    all
+};
+
+/// For every packed edge code ([`Oriented::edge_code`]), the axes (bit 0 north–south, bit 1
+/// east–west) whose two edges pack as fields.
+static FIELD_AXES: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut code = 0;
+    while code < 256 {
+        // Bits `2 e` of `field` are set where edge `e` packs as 0.
+        let field = !(code | code >> 1);
+        let north_south = field & 0b0001_0001 == 0b0001_0001;
+        let east_west = field & 0b0100_0100 == 0b0100_0100;
+        all[code] = north_south as u8 | (east_west as u8) << 1;
+        code += 1;
+    }
+    all
+};
+
+/// The axes (bit 0 north–south, bit 1 east–west) whose two edges are printed fields on a tile
+/// (a wild edge packs as a field but is none).
+fn field_axes(printed: &Oriented) -> u8 {
+    let axes = FIELD_AXES[usize::from(printed.edge_code)];
+    if printed.wild == 0 {
+        return axes;
+    }
+    axes & !(u8::from(printed.wild & 0b0101 != 0) | u8::from(printed.wild & 0b1010 != 0) << 1)
+}
+
+/// The drawn tile's edges of each kind (`Field`, `Road`, `City`, `Inner`; a wild edge is of
+/// none) in its four rotations, as lanes ([`LANES`]).
+struct Drawn {
+    tile: TileId,
+    kind: [u64; 4],
+    /// For each axis of [`AXES`], the rotations (bit `16 r`) in which both its edges are
+    /// fields: those a bridge across the new tile may take.
+    field_axes: [u64; 2],
+    /// Whether a mechanic filters placements ([`Hooks::PLACEMENT`]).
+    filtered: bool,
+}
+
+impl Drawn {
+    fn new(g: &Game, tile: TileId) -> Drawn {
+        let mut kind = [0; 4];
+        for r in Rotation::ALL {
+            let oriented = g.rules.tiles[usize::from(tile)].at(r);
+            for e in 0..4 {
+                if oriented.wild & 1 << e == 0 {
+                    let packed = usize::from(oriented.edge_code >> (2 * e) & 3);
+                    kind[packed] |= 1 << (16 * r.quarters() + e);
                 }
             }
         }
+        let not_field = !kind[EdgeKind::Field as usize];
+        Drawn {
+            tile,
+            kind,
+            field_axes: AXES.map(|(_, axis)| none_in_lane(in_lanes(axis) & not_field)),
+            filtered: g.mechanics.any(Hooks::PLACEMENT),
+        }
     }
+}
+
+/// The legal ways to lay the drawn tile with a bridge at one open position: bit
+/// `16 r + 2 h + a` for rotation `r`, the bridge's tile `h` (0 the new one, `1 + e` the placed
+/// one on side `e`) and its axis `a` (0 north–south, 1 east–west): the order of the legal list.
+/// The new tile's edges are weighed for all four rotations at once, and the tiles beside are
+/// asked only about the bridges the new tile's edges leave possible.
+#[inline(always)]
+fn ways_at(g: &Game, drawn: &Drawn, pos: Pos, needs: Needs) -> u64 {
+    let Some(facing) = FACING.get(needs.index()) else {
+        return 0;
+    };
+    let matching =
+        (facing.kind_lanes.iter().zip(drawn.kind)).fold(0, |m, (kind, mine)| m | kind & mine);
+    let mismatch = facing.present_lanes & !matching;
+    let plain = none_in_lane(mismatch);
+    let mut ways = 0;
+    for (a, (_, axis)) in AXES.into_iter().enumerate() {
+        // Across the new tile: both ends on its field edges, meeting roads or open sides, and
+        // every other side matching.
+        let fields = drawn.field_axes[a];
+        if fields != 0 && axis & facing.present & !facing.road == 0 {
+            ways |= (fields & none_in_lane(mismatch & !in_lanes(axis))) << a;
+        }
+    }
+    let mut beside = facing.present;
+    while beside != 0 {
+        let e = beside.trailing_zeros() as usize & 3;
+        let side = 1 << e;
+        beside &= beside - 1;
+        // Along the tile beside: the new tile's road against its field edge is the one side
+        // that does not match as printed.
+        let along = if facing.field & side != 0 {
+            let by_road = (drawn.kind[EdgeKind::Road as usize] >> e) & LANES;
+            none_in_lane(mismatch ^ in_lanes(side)) & by_road
+        } else {
+            0
+        };
+        // Across the tile beside: every side matching.
+        let (ns, ew) = if e & 1 == 0 {
+            (along, plain)
+        } else {
+            (plain, along)
+        };
+        let wanted = u8::from(ns != 0) | u8::from(ew != 0) << 1;
+        if wanted == 0 {
+            continue;
+        }
+        let takes = host_axes(g, pos.step(Edge::from_index(e)), pos, wanted);
+        let shift = 2 + 2 * e;
+        if takes & 1 != 0 {
+            ways |= ns << shift;
+        }
+        if takes & 2 != 0 {
+            ways |= ew << (shift + 1);
+        }
+    }
+    if ways != 0 && drawn.filtered {
+        for r in Rotation::ALL {
+            let lane = 0x3ff << (16 * r.quarters());
+            if ways & lane != 0 && placement_refused(g, drawn.tile, pos, r) {
+                ways &= !lane;
+            }
+        }
+    }
+    ways
+}
+
+/// Calls `found` with each open position (frontier order) where the drawn `tile` may be laid
+/// with a bridge, and its ways ([`ways_at`]), until it returns `false`.
+fn each_position(g: &Game, tile: TileId, mut found: impl FnMut(Pos, u64) -> bool) {
+    let drawn = Drawn::new(g, tile);
+    for (pos, needs) in g.board.frontier_needs() {
+        let ways = ways_at(g, &drawn, pos, needs);
+        if ways != 0 && !found(pos, ways) {
+            return;
+        }
+    }
+}
+
+/// The action of the way `bit` of [`ways_at`] at `pos`.
+fn way(pos: Pos, bit: u32) -> Action {
+    let (r, h, a) = (bit / 16, bit % 16 / 2, bit % 2);
+    let at = match h.checked_sub(1) {
+        None => pos,
+        Some(e) => pos.step(Edge::from_index(e as usize)),
+    };
+    BcbAction::Bridge {
+        pos,
+        rotation: Rotation::ALL[r as usize & 3],
+        at,
+        edge: AXES[a as usize].0,
+    }
+    .into()
+}
+
+/// The ways of `ways` at `pos` as actions, in order.
+fn ways_of(pos: Pos, mut ways: u64) -> impl Iterator<Item = Action> {
+    std::iter::from_fn(move || {
+        (ways != 0).then(|| {
+            let bit = ways.trailing_zeros();
+            ways &= ways - 1;
+            way(pos, bit)
+        })
+    })
+}
+
+/// Calls `found` with every legal way to lay `tile` with a bridge (frontier order, then
+/// rotation, then the bridge's tile: the new one, then those beside it from the north
+/// clockwise, then north–south before east–west) until it returns `false`.
+fn each_bridged(g: &Game, tile: TileId, mut found: impl FnMut(Action) -> bool) {
+    each_position(g, tile, |pos, ways| ways_of(pos, ways).all(&mut found));
+}
+
+/// How many legal ways there are to lay `tile` with a bridge.
+#[inline(never)]
+fn count_bridged(g: &Game, tile: TileId) -> usize {
+    let mut count = 0;
+    each_position(g, tile, |_, ways| {
+        count += ways.count_ones() as usize;
+        true
+    });
+    count
+}
+
+/// The `n`-th legal way to lay `tile` with a bridge, in the order of [`each_bridged`].
+fn nth_bridged(g: &Game, tile: TileId, mut n: usize) -> Option<Action> {
+    let mut picked = None;
+    each_position(g, tile, |pos, ways| {
+        let here = ways.count_ones() as usize;
+        if n < here {
+            picked = ways_of(pos, ways).nth(n);
+            return false;
+        }
+        n -= here;
+        true
+    });
+    picked
 }
 
 /// Whether the active player may lay a bridge now: he has one left (BCB-C2).
@@ -433,5 +670,17 @@ impl Shortcuts for Bridges {
     /// Only the placement takes a bridge.
     fn adds_to(&self, owner: u8) -> bool {
         owner == self.place.by
+    }
+
+    /// The ways to lay the drawn tile with a bridge are counted position by position, without
+    /// building them.
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        let tile = g.tile.filter(|_| asked == self.place && has_bridge(g));
+        Some(tile.map_or(0, |tile| count_bridged(g, tile)))
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        let tile = g.tile.filter(|_| asked == self.place && has_bridge(g))?;
+        nth_bridged(g, tile, n)
     }
 }
