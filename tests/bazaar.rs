@@ -71,14 +71,16 @@ fn ids(game: &Game, list: &[(usize, u16)]) -> Vec<(usize, String)> {
 #[test]
 fn e3_every_bid_is_its_seats_decision() {
     let record = load("e3");
-    let expect: [(usize, usize, DecisionKind); 7] = [
+    let expect: [(usize, usize, DecisionKind); 9] = [
         (11, B, BcbDecision::BazaarChoose.into()),
-        (12, C, BcbDecision::BazaarRaise { high: 2 }.into()),
-        (13, A, BcbDecision::BazaarRaise { high: 2 }.into()),
-        (14, B, BcbDecision::BazaarBuyOrSell.into()),
-        (15, C, BcbDecision::BazaarChoose.into()),
-        (16, A, BcbDecision::BazaarRaise { high: 2 }.into()),
-        (17, C, BcbDecision::BazaarBuyOrSell.into()),
+        (12, B, BcbDecision::BazaarBid { lot: 1 }.into()),
+        (13, C, BcbDecision::BazaarRaise { high: 2 }.into()),
+        (14, A, BcbDecision::BazaarRaise { high: 2 }.into()),
+        (15, B, BcbDecision::BazaarBuyOrSell.into()),
+        (16, C, BcbDecision::BazaarChoose.into()),
+        (17, C, BcbDecision::BazaarBid { lot: 2 }.into()),
+        (18, A, BcbDecision::BazaarRaise { high: 2 }.into()),
+        (19, C, BcbDecision::BazaarBuyOrSell.into()),
     ];
     for (n, seat, kind) in expect {
         let game = before(record.clone(), n);
@@ -93,8 +95,8 @@ fn e3_every_bid_is_its_seats_decision() {
     // Before the auction each player has his small city's 4 points.
     assert_eq!(before(record.clone(), 11).scores(), &[4, 4, 4]);
     // B bought #1 from A's bid of 3.
-    assert_eq!(bidding(&before(record.clone(), 14)), Some((1, 3, A)));
-    assert_eq!(before(record.clone(), 15).scores(), &[7, 1, 4]);
+    assert_eq!(bidding(&before(record.clone(), 15)), Some((1, 3, A)));
+    assert_eq!(before(record.clone(), 16).scores(), &[7, 1, 4]);
 }
 
 /// BCB-E3 (BCB-19, BCB-20, BCB-21): B buys (B −3, A +3), C sells to A (C +3, A −3), C gets the
@@ -134,7 +136,7 @@ fn e3_scores_and_tiles() {
             BcbEvent::BazaarTaken { player: C, lot: 3 },
         ]
     );
-    let after_auction = before(load("e3"), 18);
+    let after_auction = before(load("e3"), 20);
     // B's turn began with his tile dealt; C's and A's wait.
     let decision = after_auction.decision();
     let DecisionKind::PlaceTile { tile } = decision.kind else {
@@ -181,23 +183,29 @@ fn illegal_bids_are_refused_and_change_nothing() {
         assert_eq!(game.legal(), legal);
         assert_eq!(game.history().len(), history);
     };
-    // B has 4 points: he may bid 0 to 4 (castellan's scores never go below 0).
-    let bid = |lot, bid| Action::from(BcbAction::BazaarBid { lot, bid });
-    refused(11, bid(1, 5), Some("BCB-18"), "more than your 4 points");
-    refused(11, bid(4, 1), Some("BCB-18"), "tile #4 is not on offer");
-    refused(11, bid(0, 1), Some("BCB-18"), "tile #0 is not on offer");
+    let choose = |lot| Action::from(BcbAction::BazaarChoose { lot });
+    refused(11, choose(4), Some("BCB-18"), "tile #4 is not on offer");
+    refused(11, choose(0), Some("BCB-18"), "tile #0 is not on offer");
     let raise = |bid| Action::from(BcbAction::BazaarRaise { bid });
-    refused(11, raise(3), None, "a revealed tile and your bid");
+    refused(11, raise(3), None, "a revealed tile");
+    // B has 4 points: he may bid 0 to 4 (castellan's scores never go below 0).
+    let bid = |bid| Action::from(BcbAction::BazaarBid { bid });
+    refused(12, bid(5), Some("BCB-18"), "more than your 4 points");
     // A must beat 2, with at most his 4 points.
-    refused(13, raise(2), Some("BCB-18"), "more than the highest bid, 2");
-    refused(13, raise(5), Some("BCB-18"), "at most your 4 points");
-    refused(14, Action::Pass, None, "buy");
+    refused(14, raise(2), Some("BCB-18"), "more than the highest bid, 2");
+    refused(14, raise(5), Some("BCB-18"), "at most your 4 points");
+    refused(15, Action::Pass, None, "buy");
     // #1 is B's now.
-    refused(15, bid(1, 0), Some("BCB-18"), "the tiles on offer: #2, #3");
-    // The listed answers: tiles #1..#3 with bids 0..4 each.
-    let game = before(record.clone(), 11);
-    assert_eq!(game.legal().len(), 3 * 5);
-    assert!(game.legal().contains(&bid(3, 4)));
+    refused(16, choose(1), Some("BCB-18"), "the tiles on offer: #2, #3");
+    // The listed answers: tiles #1..#3, then bids 0..4.
+    assert_eq!(
+        before(record.clone(), 11).legal(),
+        vec![choose(1), choose(2), choose(3)]
+    );
+    assert_eq!(
+        before(record.clone(), 12).legal(),
+        (0..=4).map(bid).collect::<Vec<_>>()
+    );
 }
 
 /// BCB-17: a bazaar laid with fewer tiles left than players holds no auction; the next player
@@ -278,18 +286,18 @@ fn won_tiles_are_laid_in_turn_order_and_start_no_auction() {
     assert_eq!(replay.game.scores(), &[0, 0, 0]);
 }
 
-/// BCB-22, `bcb.bazaar.auction = false`: each player in turn just takes a tile (only takes are
-/// listed, nobody pays); the tiles are laid in turn order and B's won bazaar starts nothing.
+/// BCB-22, `bcb.bazaar.auction = false`: each player in turn just takes a tile (only the
+/// tiles are listed, no bid is asked, nobody pays); the tiles are laid in turn order and B's won bazaar starts nothing.
 #[test]
 fn without_bidding_each_player_takes_a_tile() {
     let record = load("no-auction");
     let game = before(record.clone(), 4);
     assert_eq!(game.decision().player, C);
-    let take = |lot| Action::from(BcbAction::BazaarTake { lot });
+    let take = |lot| Action::from(BcbAction::BazaarChoose { lot });
     assert_eq!(game.legal(), vec![take(1), take(2), take(3)]);
     let mut bid = game.clone();
     let e = bid
-        .apply(&BcbAction::BazaarBid { lot: 1, bid: 0 }.into())
+        .apply(&BcbAction::BazaarBid { bid: 0 }.into())
         .expect_err("no bids without the auction");
     assert!(matches!(e, RuleError::WrongDecision(_)), "{e}");
     let replay = run(&record);
@@ -311,10 +319,15 @@ fn without_bidding_each_player_takes_a_tile() {
         ]
     );
     assert_eq!(replay.game.scores(), &[0, 0, 0]);
-    // The same choices are no answer under the auction.
+    // Under the auction the same choice puts the tile up for auction: C is asked to bid.
     let mut auction = common::under(record, "bcb-synthetic.toml");
     auction.actions.truncate(5);
-    assert!(auction.replay().is_err());
+    let game = run(&auction).game;
+    assert_eq!(
+        game.decision().kind,
+        BcbDecision::BazaarBid { lot: 3 }.into()
+    );
+    assert_eq!(game.decision().player, C);
 }
 
 /// Tiles are conserved through bazaars (BCB-18, BCB-21): in seeded random games of `hig-bcb`

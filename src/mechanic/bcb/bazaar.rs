@@ -36,8 +36,10 @@ use crate::model::tile::{Symbol, TileId};
 /// The most points one bid may be (a bid is one byte in an action).
 pub const MAX_BID: u32 = u8::MAX as u32;
 
-/// Its decision: the auctioneer's tile and bid (or, without bidding, a player's tile).
+/// Its decision: the auctioneer's tile (or, without bidding, a player's tile).
 const CHOOSE: u8 = 0;
+/// Its decision: the auctioneer's bid.
+const BID: u8 = 3;
 /// Its decision: raise or pass.
 const RAISE: u8 = 1;
 /// Its decision: buy or sell.
@@ -56,8 +58,10 @@ pub struct Bazaars {
 /// Where an auction stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
-    /// The auctioneer chooses a tile and bids.
+    /// The auctioneer chooses a tile.
     Choose,
+    /// The auctioneer bids for it.
+    Bid,
     /// The seat may raise.
     Raise(usize),
     /// The auctioneer buys or sells.
@@ -140,7 +144,7 @@ pub fn on_offer(g: &Game) -> Vec<(TileId, Option<usize>)> {
 pub fn bidding(g: &Game) -> Option<(u8, u32, usize)> {
     let a = g.slots.get::<Market>()?.auction.as_ref()?;
     let lot = u8::try_from(a.lot + 1).ok()?;
-    (a.step != Step::Choose).then_some((lot, a.high.0, a.high.1))
+    matches!(a.step, Step::Raise(_) | Step::Settle).then_some((lot, a.high.0, a.high.1))
 }
 
 /// The won tiles still to be laid: seat and tile, in the order they will be laid.
@@ -257,6 +261,7 @@ impl Bazaars {
                         _ => return self.close(g),
                     }
                 }
+                Step::Bid => return Some(self.asked(BID)),
                 Step::Raise(seat) => {
                     if cap(g, seat) > a.high.0 {
                         return Some(self.asked(RAISE));
@@ -353,34 +358,21 @@ impl Bazaars {
             list.join(", ")
         };
         match (kind, BcbAction::of(action)?) {
-            (CHOOSE, BcbAction::BazaarBid { lot, bid }) if self.auction => {
+            (CHOOSE, BcbAction::BazaarChoose { lot }) => open(lot).is_none().then(|| {
+                let rule = if self.auction { "BCB-18" } else { "BCB-22" };
+                let offered = offered();
+                refuse(
+                    rule,
+                    format!("tile #{lot} is not on offer; the tiles on offer: {offered}"),
+                )
+            }),
+            (BID, BcbAction::BazaarBid { bid }) => {
                 let max = cap(g, a.auctioneer);
-                if open(lot).is_none() {
-                    Some(refuse(
-                        "BCB-18",
-                        format!(
-                            "tile #{lot} is not on offer; the tiles on offer: {}",
-                            offered()
-                        ),
-                    ))
-                } else if u32::from(bid) > max {
-                    Some(refuse(
+                (u32::from(bid) > max).then(|| {
+                    refuse(
                         "BCB-18",
                         format!(
                             "a bid of {bid} is more than your {max} points (castellan's scores never go below 0)"
-                        ),
-                    ))
-                } else {
-                    None
-                }
-            }
-            (CHOOSE, BcbAction::BazaarTake { lot }) if !self.auction => {
-                open(lot).is_none().then(|| {
-                    refuse(
-                        "BCB-22",
-                        format!(
-                            "tile #{lot} is not on offer; the tiles on offer: {}",
-                            offered()
                         ),
                     )
                 })
@@ -494,6 +486,10 @@ impl Mechanic for Bazaars {
                 (seat, BcbDecision::BazaarRaise { high: a.high.0 }.into())
             }
             (SETTLE, _) => (a.auctioneer, BcbDecision::BazaarBuyOrSell.into()),
+            (BID, _) => (
+                a.auctioneer,
+                BcbDecision::BazaarBid { lot: lot_no(a.lot) }.into(),
+            ),
             _ => (a.auctioneer, BcbDecision::BazaarChoose.into()),
         };
         Some(Decision { player, kind })
@@ -504,22 +500,12 @@ impl Mechanic for Bazaars {
             return;
         };
         match (asked.kind, a.step) {
-            (CHOOSE, _) if self.auction => {
+            (CHOOSE, _) => out.extend(
+                (a.open_lots()).map(|i| Action::from(BcbAction::BazaarChoose { lot: lot_no(i) })),
+            ),
+            (BID, _) => {
                 let max = cap(g, a.auctioneer) as u8;
-                for i in a.open_lots() {
-                    out.extend((0..=max).map(|bid| {
-                        Action::from(BcbAction::BazaarBid {
-                            lot: lot_no(i),
-                            bid,
-                        })
-                    }));
-                }
-            }
-            (CHOOSE, _) => {
-                out.extend(
-                    a.open_lots()
-                        .map(|i| Action::from(BcbAction::BazaarTake { lot: lot_no(i) })),
-                );
+                out.extend((0..=max).map(|bid| Action::from(BcbAction::BazaarBid { bid })));
             }
             (RAISE, Step::Raise(seat)) => {
                 let (low, max) = (a.high.0 + 1, cap(g, seat));
@@ -543,8 +529,8 @@ impl Mechanic for Bazaars {
 
     fn hint(&self, asked: Asked) -> &'static str {
         match asked.kind {
-            CHOOSE if self.auction => "a revealed tile and your bid (`bazaar_bid = [tile, bid]`)",
-            CHOOSE => "a revealed tile (`bazaar_take = tile`)",
+            CHOOSE => "a revealed tile (`bazaar_choose = tile`)",
+            BID => "your bid (`bazaar_bid = points`)",
             RAISE => "a higher bid (`bazaar_raise = bid`) or `pass = true`",
             _ => "buy (`bazaar_buy = true`) or sell (`bazaar_sell = true`)",
         }
@@ -565,27 +551,31 @@ impl Mechanic for Bazaars {
         let a = Self::auction(g)?;
         let (auctioneer, step) = (a.auctioneer, a.step);
         match (BcbAction::of(action), step) {
-            (Some(BcbAction::BazaarBid { lot, bid }), _) => {
-                let i = usize::from(lot) - 1;
-                let bid = u32::from(bid);
+            (Some(BcbAction::BazaarChoose { lot }), _) if self.auction => {
                 let a = Self::auction_mut(g)?;
-                (a.lot, a.high) = (i, (bid, auctioneer));
-                a.step = next_raiser(a, auctioneer);
-                events.push(
-                    BcbEvent::BazaarBid {
-                        player: auctioneer,
-                        lot,
-                        bid,
-                    }
-                    .into(),
-                );
+                (a.lot, a.step) = (usize::from(lot) - 1, Step::Bid);
             }
-            (Some(BcbAction::BazaarTake { lot }), _) => {
+            (Some(BcbAction::BazaarChoose { lot }), _) => {
                 give(g, usize::from(lot) - 1, auctioneer);
                 events.push(
                     BcbEvent::BazaarTaken {
                         player: auctioneer,
                         lot,
+                    }
+                    .into(),
+                );
+            }
+            (Some(BcbAction::BazaarBid { bid }), _) => {
+                let bid = u32::from(bid);
+                let a = Self::auction_mut(g)?;
+                a.high = (bid, auctioneer);
+                a.step = next_raiser(a, auctioneer);
+                let lot = lot_no(a.lot);
+                events.push(
+                    BcbEvent::BazaarBid {
+                        player: auctioneer,
+                        lot,
+                        bid,
                     }
                     .into(),
                 );

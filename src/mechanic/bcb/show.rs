@@ -60,13 +60,11 @@ impl Presenter for Show {
                     axis_words(edge)
                 )
             }
-            BcbAction::BazaarBid { lot, bid } => {
-                format!("put bazaar tile #{lot} up for auction and bid {bid}")
-            }
+            BcbAction::BazaarChoose { lot } => format!("choose bazaar tile #{lot}"),
+            BcbAction::BazaarBid { bid } => format!("bid {bid} points for it"),
             BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
             BcbAction::BazaarBuy => "buy the tile: pay the highest bid to its bidder".into(),
             BcbAction::BazaarSell => "sell the tile to the highest bidder for his bid".into(),
-            BcbAction::BazaarTake { lot } => format!("take bazaar tile #{lot}"),
         })
     }
 
@@ -92,6 +90,7 @@ impl Presenter for Show {
             BcbDecision::Castle => "build a castle from the small city, or score it".into(),
             BcbDecision::Scores => "choose the feature your castle scores".into(),
             BcbDecision::BazaarChoose => "choose a revealed bazaar tile".into(),
+            BcbDecision::BazaarBid { lot } => format!("bid for bazaar tile #{lot}"),
             BcbDecision::BazaarRaise { high } => {
                 format!("raise the bazaar bid above {high}, or pass")
             }

@@ -98,11 +98,16 @@ crate::mechanic_actions! {
             /// The bridge's first edge: `N` (north–south) or `E` (east–west).
             edge: Spot,
         } = "bridge",
-        /// As auctioneer, put the revealed tile number `lot` (from 1) up for auction with an
-        /// opening bid of `bid` points (BCB-18); `bazaar_bid = [lot, bid]` in records.
-        BazaarBid {
-            /// The revealed tile, numbered from 1 in the order they were revealed.
+        /// Choose the revealed tile number `lot` (from 1, in the order revealed): as auctioneer,
+        /// the tile put up for auction (BCB-18); without bidding, the tile taken (BCB-22,
+        /// `bcb.bazaar.auction = false`); `bazaar_choose = lot` in records.
+        BazaarChoose {
+            /// The revealed tile, from 1.
             lot: u8,
+        } = "bazaar_choose",
+        /// As auctioneer, bid `bid` points for the tile chosen (BCB-18); `bazaar_bid = bid` in
+        /// records.
+        BazaarBid {
             /// The opening bid.
             bid: u8,
         } = "bazaar_bid",
@@ -118,12 +123,6 @@ crate::mechanic_actions! {
         /// As auctioneer, sell the tile to the highest bidder for his bid (BCB-19);
         /// `bazaar_sell = true` in records.
         BazaarSell = "bazaar_sell",
-        /// Take the revealed tile number `lot` (from 1), without bidding
-        /// (BCB-22, `bcb.bazaar.auction = false`); `bazaar_take = lot` in records.
-        BazaarTake {
-            /// The revealed tile, numbered from 1.
-            lot: u8,
-        } = "bazaar_take",
     }
 }
 
@@ -136,9 +135,14 @@ crate::mechanic_decisions! {
         Castle = "castle",
         /// Several features completed in a castle's vicinity: which one it scores (BCB-11).
         Scores = "castle_scores",
-        /// The auctioneer chooses a revealed tile and bids (BCB-18), or, without bidding,
-        /// each player in turn chooses a tile (BCB-22).
+        /// The auctioneer chooses a revealed tile to put up for auction (BCB-18), or, without
+        /// bidding, each player in turn chooses a tile (BCB-22).
         BazaarChoose = "bazaar_choose",
+        /// The auctioneer bids for the tile `lot` he chose (BCB-18).
+        BazaarBid {
+            /// The tile, from 1.
+            lot: u8,
+        } = "bazaar_bid",
         /// Raise the bid on the tile up for auction, or pass (BCB-18); `high` is the bid to beat.
         BazaarRaise {
             /// The highest bid so far.
@@ -319,13 +323,11 @@ impl ActionWords for BcbAction {
                 rotation.degrees(),
                 axis_words(*edge)
             ),
-            BcbAction::BazaarBid { lot, bid } => {
-                format!("put bazaar tile #{lot} up for auction, bidding {bid}")
-            }
+            BcbAction::BazaarChoose { lot } => format!("choose bazaar tile #{lot}"),
+            BcbAction::BazaarBid { bid } => format!("bid {bid}"),
             BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
             BcbAction::BazaarBuy => "buy the tile (pay the highest bid to its bidder)".into(),
             BcbAction::BazaarSell => "sell the tile to the highest bidder".into(),
-            BcbAction::BazaarTake { lot } => format!("take bazaar tile #{lot}"),
         }
     }
 }
