@@ -351,7 +351,7 @@ impl Bazaars {
         let a = Self::auction(g)?;
         let open = |lot: u8| {
             let i = usize::from(lot).checked_sub(1)?;
-            (a.owner.get(i)? == &None).then_some(i)
+            a.owner.get(i)?.is_none().then_some(i)
         };
         let offered = || {
             let list: Vec<String> = a.open_lots().map(|i| format!("#{}", i + 1)).collect();
