@@ -197,10 +197,17 @@ fn illegal_bids_are_refused_and_change_nothing() {
     refused(15, Action::Pass, None, "buy");
     // #1 is B's now.
     refused(16, choose(1), Some("BCB-18"), "the tiles on offer: #2, #3");
-    // The listed answers: tiles #1..#3, then bids 0..4.
+    // The listed answers: tiles #1..#3 (named in words), then bids 0..4.
+    let game = before(record.clone(), 11);
+    assert_eq!(game.legal(), vec![choose(1), choose(2), choose(3)]);
+    let names = ["A", "B", "C"].map(String::from);
     assert_eq!(
-        before(record.clone(), 11).legal(),
-        vec![choose(1), choose(2), choose(3)]
+        castellan::ui::describe::actions(&game, &game.legal(), &names),
+        [
+            "choose bazaar tile #1 (SY/FIELD)",
+            "choose bazaar tile #2 (SY/ROAD_END)",
+            "choose bazaar tile #3 (SY/CLOISTER)",
+        ]
     );
     assert_eq!(
         before(record.clone(), 12).legal(),

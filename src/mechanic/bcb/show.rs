@@ -60,7 +60,14 @@ impl Presenter for Show {
                     axis_words(edge)
                 )
             }
-            BcbAction::BazaarChoose { lot } => format!("choose bazaar tile #{lot}"),
+            BcbAction::BazaarChoose { lot } => {
+                let game = say.game();
+                let tile = (on_offer(game).get(usize::from(lot).wrapping_sub(1)))
+                    .map_or_else(String::new, |(t, _)| {
+                        format!(" ({})", game.rules().tile(*t).id)
+                    });
+                format!("choose bazaar tile #{lot}{tile}")
+            }
             BcbAction::BazaarBid { bid } => format!("bid {bid} points for it"),
             BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
             BcbAction::BazaarBuy => "buy the tile: pay the highest bid to its bidder".into(),
