@@ -12,6 +12,7 @@ use castellan::data::ruleset::{Ruleset, StartTile};
 use castellan::engine::action::{Action, Decision, DecisionKind};
 use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError, Setup};
+use castellan::mechanic::bcb::vocabulary::BcbEvent;
 use castellan::mechanic::pd::Fairy;
 use castellan::mechanic::pd::vocabulary::{PdAction, PdDecision, PdEvent};
 use castellan::mechanic::tb::vocabulary::TbEvent;
@@ -651,9 +652,10 @@ proptest! {
     }
 
     /// RULES.md §1.6–§1.9, B-M2, FA7–FA8: points are only ever added, so no score falls but by
-    /// a ransom (The Tower, RULES-MORE.md TW-8: the owner pays his captor); the final scores
-    /// are the sum of the `Scored`, `FairyPoint`, `GoodsMajority` and `ScriptScored` events and
-    /// the ransoms' transfers, and are what `GameEnded` reports.
+    /// a ransom (The Tower, RULES-MORE.md TW-8: the owner pays his captor) or a bazaar's
+    /// payment (BCB-19); the final scores are the sum of the `Scored`, `FairyPoint`,
+    /// `GoodsMajority` and `ScriptScored` events and the ransoms' and bazaars' transfers, and
+    /// are what `GameEnded` reports.
     #[test]
     fn scores_never_fall(spec in specs()) {
         let mut previous = vec![0u32; spec.players];
@@ -662,6 +664,9 @@ proptest! {
             for e in events {
                 if let Some(TowerEvent::Ransomed { player, points, .. }) = TowerEvent::of(e) {
                     paid[player] += points;
+                }
+                if let Some((payer, points)) = bazaar_payment(e) {
+                    paid[payer] += points;
                 }
             }
             for (p, (now, before)) in game.scores().iter().zip(&previous).enumerate() {
@@ -693,6 +698,14 @@ proptest! {
                     {
                         summed[player] -= points;
                         summed[holder] += points;
+                    }
+                    if let Some((payer, points)) = bazaar_payment(e) {
+                        summed[payer] -= points;
+                    }
+                    match BcbEvent::of(e) {
+                        Some(BcbEvent::BazaarBought { to, points, .. }) => summed[to] += points,
+                        Some(BcbEvent::BazaarSold { player, points, .. }) => summed[player] += points,
+                        _ => {}
                     }
                 }
             }
@@ -1090,4 +1103,15 @@ fn laid_from_bag(rules: &Ruleset, log: &[Event]) -> usize {
         }
     }
     laid - (held_laid - held_drawn)
+}
+
+/// Who pays how many points in a bazaar's event (BCB-19): the buying auctioneer, the highest
+/// bidder a tile is sold to, the auctioneer nobody outbid.
+fn bazaar_payment(e: &Event) -> Option<(usize, u32)> {
+    match BcbEvent::of(e)? {
+        BcbEvent::BazaarBought { player, points, .. } => Some((player, points)),
+        BcbEvent::BazaarSold { to, points, .. } => Some((to, points)),
+        BcbEvent::BazaarBanked { player, points, .. } => Some((player, points)),
+        _ => None,
+    }
 }

@@ -1151,24 +1151,16 @@ impl Game {
     }
 
     /// Draws until a tile can be placed, asking the mechanics about each tile; returns `false`
-    /// when nothing is left to draw (the game must end).
+    /// when nothing is left to draw (the game must end). A tile a mechanic deals the player
+    /// ([`Mechanic::dealt_tile`]) comes before the bag.
+    ///
+    /// [`Mechanic::dealt_tile`]: crate::engine::mechanic::Mechanic::dealt_tile
     pub(crate) fn draw(&mut self, events: &mut Vec<Event>) -> bool {
-        let mechanics = self.implementing(Hooks::DRAW);
-        let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));
         loop {
-            if self.draw_limit_reached() || hooked().any(|m| m.draw_over(self)) {
-                return false;
-            }
-            let Some(tile) = self.bag.pop() else {
+            let Some(tile) = self.dealt_tile().or_else(|| self.take_from_bag(events)) else {
                 return false;
             };
-            self.draws += 1;
-            if hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
-                continue;
-            }
-            if !self.board.fits_somewhere(&self.rules.tiles, tile)
-                && !hooked().any(|m| m.fits_otherwise(self, tile))
-            {
+            if !self.board.fits_somewhere(&self.rules.tiles, tile) && !self.fits_otherwise(tile) {
                 events.push(Event::TileDiscarded {
                     player: self.active,
                     tile: self.tile_name(tile),
@@ -1182,6 +1174,39 @@ impl Game {
             self.tile = Some(tile);
             return true;
         }
+    }
+
+    /// Takes the next tile from the bag as a draw, asking the mechanics about it (one may set
+    /// it aside: then the next); `None` when nothing can be drawn. Whether it fits is not
+    /// asked: a mechanic that reveals tiles takes them so.
+    pub(crate) fn take_from_bag(&mut self, events: &mut Vec<Event>) -> Option<TileId> {
+        let mechanics = self.implementing(Hooks::DRAW);
+        let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));
+        loop {
+            if self.draw_limit_reached() || hooked().any(|m| m.draw_over(self)) {
+                return None;
+            }
+            let tile = self.bag.pop()?;
+            self.draws += 1;
+            if !hooked().any(|m| m.drawn(self, tile, events) == Drawn::Out) {
+                return Some(tile);
+            }
+        }
+    }
+
+    /// The tile a mechanic deals the active player for this turn, if one does.
+    fn dealt_tile(&mut self) -> Option<TileId> {
+        let mechanics = self.implementing(Hooks::INSERTED)?;
+        mechanics
+            .on(Hooks::INSERTED)
+            .find_map(|m| m.dealt_tile(self))
+    }
+
+    /// Whether a mechanic can have `tile` laid though no placement fits the edge rules alone.
+    fn fits_otherwise(&self, tile: TileId) -> bool {
+        (self.mechanics)
+            .on(Hooks::DRAW)
+            .any(|m| m.fits_otherwise(self, tile))
     }
 
     /// Why the drawn tile may not lie at `pos` turned `rotation`, if it may not (B-P1, B-P2, and

@@ -133,6 +133,9 @@ hooks! {
     /// [`Mechanic::own_tile`] and [`Mechanic::own_tile_laid`]: a tile of the mechanic's own
     /// that a player may lay instead of drawing.
     OWN_TILE = 21;
+    /// [`Mechanic::inserted_turn`] and [`Mechanic::dealt_tile`]: turns a mechanic inserts into
+    /// the turn order, each with a tile it deals.
+    INSERTED = 22;
 }
 
 impl Hooks {
@@ -417,6 +420,22 @@ pub trait Mechanic: Shortcuts + Send + Sync + fmt::Debug {
     /// [`Mechanic::extra_turn`].
     fn gives_extra_turn(&self, _g: &Game) -> bool {
         false
+    }
+
+    /// A turn this mechanic inserts before normal play goes on (a player laying a tile the
+    /// mechanic gave him): the seat that plays it. Asked as each turn begins, after
+    /// [`Mechanic::extra_turn`] and before the turn passes to the next seat, even when nothing
+    /// is left to draw. Once no mechanic inserts a turn, normal play resumes after the seat
+    /// whose turn it was before the first inserted one.
+    fn inserted_turn(&self, _g: &mut Game) -> Option<usize> {
+        None
+    }
+
+    /// The tile this mechanic deals the active player for this turn instead of a draw from
+    /// the bag (the tile of a turn it inserted), given up as it is dealt. A dealt tile that
+    /// fits nowhere is discarded like a drawn one, and the player draws from the bag.
+    fn dealt_tile(&self, _g: &mut Game) -> Option<TileId> {
+        None
     }
 
     /// A tile of this mechanic's own (not in the bag) that `player` may lay at the start of his

@@ -76,19 +76,25 @@ impl Base {
         Asked { by: self.id, kind }
     }
 
-    /// A new turn: the next seat, or the last round (or the end of the game) when nothing is
-    /// left to draw.
+    /// A new turn: the same player again (a turn a mechanic gave him), a turn a mechanic
+    /// inserted, the next seat, or the last round (or the end of the game) when nothing is left
+    /// to draw.
     fn turn_start(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        if g.last_round.is_some() || g.bag.is_empty() || g.draw_limit_reached() {
-            return self.last_round_turn(g, events);
-        }
+        let drawing = g.last_round.is_none() && !g.bag.is_empty() && !g.draw_limit_reached();
         // A mechanic may give the player who just played another turn (a builder's).
-        let extra = g.implementing(Hooks::EXTRA_TURN);
+        let extra = g.implementing(Hooks::EXTRA_TURN).filter(|_| drawing);
         let again = g.turn > 0
             && extra
                 .iter()
                 .flat_map(|m| m.on(Hooks::EXTRA_TURN))
                 .any(|m| m.extra_turn(g));
+        if !again && g.mechanics.any(Hooks::INSERTED) && insert_turn(g) {
+            begin_turn(g, false, events);
+            return None;
+        }
+        if !drawing {
+            return self.last_round_turn(g, events);
+        }
         if !again {
             g.active = (g.active + 1) % g.scores.len();
         }
@@ -122,13 +128,15 @@ impl Base {
     /// which he is offered first. With nothing left to draw the last round begins, at this
     /// seat (or the game ends when no mechanic has tiles of its own).
     fn draw_stage(&self, g: &mut Game, events: &mut Vec<Event>) -> Option<Asked> {
-        if g.mechanics.any(Hooks::OWN_TILE) && !g.now.offered {
+        let inserted = in_inserted_turn(g);
+        if g.mechanics.any(Hooks::OWN_TILE) && !g.now.offered && !inserted {
             g.now.offered = true;
             if g.own_tile(g.active).is_some() {
                 return Some(self.asked(OWN));
             }
         }
-        if g.in_last_round() || g.draw(events) {
+        // An inserted turn whose dealt tile fits nowhere, with nothing left to draw, goes by.
+        if g.in_last_round() || g.draw(events) || inserted {
             return None;
         }
         if !g.mechanics.any(Hooks::OWN_TILE) {
@@ -173,6 +181,44 @@ impl Base {
             true
         });
     }
+}
+
+/// Where normal play resumes after the turns the mechanics insert ([`Mechanic::inserted_turn`]):
+/// after the seat whose turn it was before the first of them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Inserted {
+    resume_after: Option<usize>,
+}
+
+crate::own_state!(Inserted);
+
+/// Gives the turn to the seat a mechanic inserts a turn for, if one does (remembering where
+/// normal play resumes); when none does any longer, puts the turn order back where it stood.
+/// Returns whether a turn was inserted.
+fn insert_turn(g: &mut Game) -> bool {
+    let mechanics = std::sync::Arc::clone(&g.mechanics);
+    let seat = (mechanics.on(Hooks::INSERTED)).find_map(|m| m.inserted_turn(g));
+    let active = g.active;
+    let state = g.slots.entry::<Inserted>();
+    match seat {
+        Some(seat) => {
+            state.resume_after.get_or_insert(active);
+            g.active = seat;
+            true
+        }
+        None => {
+            if let Some(seat) = state.resume_after.take() {
+                g.active = seat;
+            }
+            false
+        }
+    }
+}
+
+/// Whether this turn is one a mechanic inserted ([`Mechanic::inserted_turn`]).
+fn in_inserted_turn(g: &Game) -> bool {
+    g.mechanics.any(Hooks::INSERTED)
+        && (g.slots.get::<Inserted>()).is_some_and(|s| s.resume_after.is_some())
 }
 
 /// Starts the active player's turn (`again`: one a mechanic gave him right after his last).

@@ -1,14 +1,16 @@
 //! Bridges, Castles & Bazaars (exp. 8; RULES-MORE.md §4): bridges laid with a tile, a road
 //! across a tile that may let a placement fit ([`bridge`], BCB-1..BCB-6), and castles built from
 //! completed small cities, which score the next feature completed near them ([`castle`],
-//! BCB-7..BCB-15). Its
+//! BCB-7..BCB-15), and bazaars, the auction of tiles after a bazaar tile's turn ([`bazaar`],
+//! BCB-16..BCB-22). Its
 //! tiles are `tiles/bridges-castles.toml` (the bazaar is their own mark); the presets
 //! `rulesets/hig-bcb.toml` and `rulesets/zman-bcb.toml` play it. Every P&D interaction of
 //! RULES-MORE.md §5 that concerns castles follows from the follower standing on the side two
 //! tiles share, on no feature and on no tile: the dragon does not eat it, the
 //! princess does not remove it (Q-X1); the dragon does not eat a bridge, which stays for
-//! good. Not yet in castellan: the bazaars (rulesets/README.md, `[bcb]`).
+//! good.
 
+pub mod bazaar;
 pub mod bridge;
 pub mod castle;
 pub mod rules;
@@ -60,5 +62,13 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
             }));
         }
         list.push(castle::CastleMechanic::new(rules, list.next(), bcb.castle));
+        // The bazaars play where the tiles carry the mark.
+        if let Some(bazaar) = rules.prints.symbol_named("bazaar") {
+            list.push(bazaar::Bazaars::new(
+                list.next(),
+                bazaar,
+                bcb.bazaar.auction,
+            ));
+        }
     }
 }

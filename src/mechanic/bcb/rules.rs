@@ -16,6 +16,23 @@ pub struct BcbRules {
     pub castle: CastleRules,
     /// `[bcb.bridge]`: the bridges (BCB-1 to BCB-6).
     pub bridge: BridgeRules,
+    /// `[bcb.bazaar]`: the bazaars (BCB-16 to BCB-22).
+    pub bazaar: BazaarRules,
+}
+
+/// `[bcb.bazaar]`: the bazaars' toggles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BazaarRules {
+    /// `bcb.bazaar.auction` (BCB-18..BCB-20; false: BCB-22, each player just chooses a tile,
+    /// \[JCZ-C en.json "bazaar-no-auction"\]).
+    pub auction: bool,
+}
+
+impl Default for BazaarRules {
+    fn default() -> Self {
+        BazaarRules { auction: true }
+    }
 }
 
 /// `bcb.castle.multi` (BCB-11, Q-BCB1): which feature a castle scores when one tile completes

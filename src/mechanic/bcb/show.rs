@@ -5,6 +5,7 @@
 //! is drawn on the side two tiles share, as every figure at a place is; the bridges are drawn
 //! by the boards as the overlay roads they are).
 
+use super::bazaar::{bidding, on_offer, to_lay};
 use super::bridge::left;
 use super::castle::{castles, tokens_left};
 use super::vocabulary::{BcbAction, BcbDecision, BcbEvent, axis_words};
@@ -59,6 +60,18 @@ impl Presenter for Show {
                     axis_words(edge)
                 )
             }
+            BcbAction::BazaarChoose { lot } => {
+                let game = say.game();
+                let tile = (on_offer(game).get(usize::from(lot).wrapping_sub(1)))
+                    .map_or_else(String::new, |(t, _)| {
+                        format!(" ({})", game.rules().tile(*t).id)
+                    });
+                format!("choose bazaar tile #{lot}{tile}")
+            }
+            BcbAction::BazaarBid { bid } => format!("bid {bid} points for it"),
+            BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
+            BcbAction::BazaarBuy => "buy the tile: pay the highest bid to its bidder".into(),
+            BcbAction::BazaarSell => "sell the tile to the highest bidder for his bid".into(),
         })
     }
 
@@ -67,13 +80,15 @@ impl Presenter for Show {
             BcbAction::Castle { spot, .. } => Some(spot),
             BcbAction::Scores { spot, .. } => spot,
             BcbAction::Bridge { edge, .. } => Some(edge),
+            _ => None,
         }
     }
 
     fn pass_words(&self, decision: &DecisionKind) -> Option<&'static str> {
         match BcbDecision::of(decision)? {
             BcbDecision::Castle => Some("pass (score the city)"),
-            BcbDecision::Scores => None,
+            BcbDecision::BazaarRaise { .. } => Some("pass (do not raise)"),
+            _ => None,
         }
     }
 
@@ -81,6 +96,14 @@ impl Presenter for Show {
         Some(match BcbDecision::of(decision)? {
             BcbDecision::Castle => "build a castle from the small city, or score it".into(),
             BcbDecision::Scores => "choose the feature your castle scores".into(),
+            BcbDecision::BazaarChoose => "choose a revealed bazaar tile".into(),
+            BcbDecision::BazaarBid { lot } => format!("bid for bazaar tile #{lot}"),
+            BcbDecision::BazaarRaise { high } => {
+                format!("raise the bazaar bid above {high}, or pass")
+            }
+            BcbDecision::BazaarBuyOrSell => {
+                "buy the bazaar tile or sell it to the highest bidder".into()
+            }
         })
     }
 
@@ -95,17 +118,23 @@ impl Presenter for Show {
         game.rules()
             .switched_on("bridges_castles_bazaars")
             .then(|| {
-                format!(
+                let mut words = format!(
                     "bridges: {}, castles: {}",
                     left(game, seat),
                     tokens_left(game, seat)
-                )
+                );
+                words.push_str(&bazaar_words(game, seat));
+                words
             })
     }
 
     fn state_json(&self, game: &Game, _names: &[String]) -> Vec<(&'static str, Value)> {
         if !game.rules().switched_on("bridges_castles_bazaars") {
-            return vec![("bridges", Value::Null), ("castles", Value::Null)];
+            return vec![
+                ("bridges", Value::Null),
+                ("castles", Value::Null),
+                ("bazaar", Value::Null),
+            ];
         }
         let list: Vec<Value> = (castles(game).iter())
             .map(|c| {
@@ -123,6 +152,7 @@ impl Presenter for Show {
         vec![
             ("bridges", bridges_json(game)),
             ("castles", json!({"castles": list, "tokens": tokens})),
+            ("bazaar", bazaar_json(game)),
         ]
     }
 
@@ -161,4 +191,38 @@ fn bridges_json(game: &Game) -> Value {
         .collect();
     let supply: Vec<u8> = (0..game.scores().len()).map(|s| left(game, s)).collect();
     json!({"on_board": on_board, "supply": supply})
+}
+
+/// A seat's part in the bazaar now: the tile he won and has still to lay, or the highest bid
+/// when it is his.
+fn bazaar_words(game: &Game, seat: usize) -> String {
+    let name = |t| game.rules().tile(t).id.clone();
+    if let Some((_, tile)) = to_lay(game).into_iter().find(|(s, _)| *s == seat) {
+        return format!("; bazaar tile to lay: {}", name(tile));
+    }
+    let offer = on_offer(game);
+    if let Some(i) = offer.iter().position(|(_, o)| *o == Some(seat)) {
+        return format!("; bazaar tile #{} won: {}", i + 1, name(offer[i].0));
+    }
+    match bidding(game) {
+        Some((lot, bid, bidder)) if bidder == seat => {
+            format!("; highest bid: {bid} on bazaar tile #{lot}")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The bazaar in a game's JSON: the revealed tiles (and who got each), the bid on the table,
+/// the won tiles still to be laid.
+fn bazaar_json(game: &Game) -> Value {
+    let name = |t| game.rules().tile(t).id.clone();
+    let lots: Vec<Value> = (on_offer(game).into_iter())
+        .map(|(t, owner)| json!({"tile": name(t), "player": owner}))
+        .collect();
+    let bid = bidding(game)
+        .map(|(lot, points, player)| json!({"tile": lot, "points": points, "player": player}));
+    let to_lay: Vec<Value> = (to_lay(game).into_iter())
+        .map(|(seat, t)| json!({"player": seat, "tile": name(t)}))
+        .collect();
+    json!({"revealed": lots, "bid": bid, "to_lay": to_lay})
 }

@@ -1,7 +1,8 @@
 //! The vocabulary of Bridges, Castles & Bazaars: the bridge's action (a tile laid with a bridge,
 //! `bridge = [x, y, rotation, bx, by, "N"]` in records) and event (`bridge_placed`), the
-//! castle's actions (build one from a completed small city, choose the feature it scores), its
-//! decisions and its events, as typed values declared with the engine's generators
+//! castle's actions (build one from a completed small city, choose the feature it scores), the
+//! bazaar's actions (choose a revealed tile and bid, raise, buy or sell, take a tile), their
+//! decisions and events, as typed values declared with the engine's generators
 //! (`engine::vocabulary`); this file writes their words.
 
 use crate::engine::event::{MechanicReason, Reason, ReturnReason};
@@ -11,6 +12,7 @@ use crate::engine::vocabulary::{
 use crate::model::figure::FigureKind;
 use crate::model::geometry::{Edge, Pos, Rotation, Spot};
 use std::fmt;
+use std::sync::Arc;
 
 /// The family id of Bridges, Castles & Bazaars (the Count has 1, P&D 2, Traders & Builders 3,
 /// the Abbot 4, The Tower 5, Abbey & Mayor 6).
@@ -96,6 +98,31 @@ crate::mechanic_actions! {
             /// The bridge's first edge: `N` (north–south) or `E` (east–west).
             edge: Spot,
         } = "bridge",
+        /// Choose the revealed tile number `lot` (from 1, in the order revealed): as auctioneer,
+        /// the tile put up for auction (BCB-18); without bidding, the tile taken (BCB-22,
+        /// `bcb.bazaar.auction = false`); `bazaar_choose = lot` in records.
+        BazaarChoose {
+            /// The revealed tile, from 1.
+            lot: u8,
+        } = "bazaar_choose",
+        /// As auctioneer, bid `bid` points for the tile chosen (BCB-18); `bazaar_bid = bid` in
+        /// records.
+        BazaarBid {
+            /// The opening bid.
+            bid: u8,
+        } = "bazaar_bid",
+        /// Raise the bid on the tile up for auction to `bid` points (BCB-18);
+        /// `bazaar_raise = bid` in records (`pass = true` declines).
+        BazaarRaise {
+            /// The new highest bid.
+            bid: u8,
+        } = "bazaar_raise",
+        /// As auctioneer, buy the tile: pay the highest bid to the highest bidder (BCB-19);
+        /// `bazaar_buy = true` in records.
+        BazaarBuy = "bazaar_buy",
+        /// As auctioneer, sell the tile to the highest bidder for his bid (BCB-19);
+        /// `bazaar_sell = true` in records.
+        BazaarSell = "bazaar_sell",
     }
 }
 
@@ -108,12 +135,27 @@ crate::mechanic_decisions! {
         Castle = "castle",
         /// Several features completed in a castle's vicinity: which one it scores (BCB-11).
         Scores = "castle_scores",
+        /// The auctioneer chooses a revealed tile to put up for auction (BCB-18), or, without
+        /// bidding, each player in turn chooses a tile (BCB-22).
+        BazaarChoose = "bazaar_choose",
+        /// The auctioneer bids for the tile `lot` he chose (BCB-18).
+        BazaarBid {
+            /// The tile, from 1.
+            lot: u8,
+        } = "bazaar_bid",
+        /// Raise the bid on the tile up for auction, or pass (BCB-18); `high` is the bid to beat.
+        BazaarRaise {
+            /// The highest bid so far.
+            high: u32,
+        } = "bazaar_raise",
+        /// The auctioneer buys the tile or sells it to the highest bidder (BCB-19).
+        BazaarBuyOrSell = "bazaar_buy_or_sell",
     }
 }
 
 crate::mechanic_events! {
     /// An event of Bridges, Castles & Bazaars. Seats are indices into the game's player list.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum BcbEvent for WORDS {
         /// A castle was built between the tiles at (`x`, `y`) and (`x2`, `y2`); `figure` stands
         /// in it (BCB-7).
@@ -169,6 +211,83 @@ crate::mechanic_events! {
             /// The bridge's first edge: `N` (north–south) or `E` (east–west).
             edge: Spot,
         } = "bridge_placed",
+        /// After `player`'s bazaar, the tile numbered `lot` was revealed (BCB-18).
+        BazaarRevealed {
+            /// The seat that laid the bazaar.
+            player: usize,
+            /// Its number, from 1.
+            lot: u8,
+            /// Tile id.
+            tile: Arc<str>,
+        } = "bazaar_revealed",
+        /// `player`'s bazaar starts no auction: fewer tiles are left than players (BCB-17).
+        BazaarSkipped {
+            /// The seat that laid the bazaar.
+            player: usize,
+            /// Tiles left in the bag.
+            left: u32,
+        } = "bazaar_skipped",
+        /// The auctioneer `player` put the tile `lot` up for auction with a bid of `bid` (BCB-18).
+        BazaarBid {
+            /// Seat.
+            player: usize,
+            /// The tile, from 1.
+            lot: u8,
+            /// The opening bid.
+            bid: u32,
+        } = "bazaar_bid",
+        /// `player` raised the bid to `bid` (BCB-18).
+        BazaarRaised {
+            /// Seat.
+            player: usize,
+            /// The new highest bid.
+            bid: u32,
+        } = "bazaar_raised",
+        /// `player` did not raise (BCB-18).
+        BazaarPassed {
+            /// Seat.
+            player: usize,
+        } = "bazaar_passed",
+        /// The auctioneer `player` bought the tile `lot`, paying `points` to `to` (BCB-19).
+        BazaarBought {
+            /// Seat.
+            player: usize,
+            /// The tile, from 1.
+            lot: u8,
+            /// The highest bidder, who was paid.
+            to: usize,
+            /// The points paid.
+            points: u32,
+        } = "bazaar_bought",
+        /// The auctioneer `player` sold the tile `lot` to `to` for `points` (BCB-19).
+        BazaarSold {
+            /// Seat.
+            player: usize,
+            /// The tile, from 1.
+            lot: u8,
+            /// The highest bidder, who got the tile and paid.
+            to: usize,
+            /// The points paid to the auctioneer.
+            points: u32,
+        } = "bazaar_sold",
+        /// Nobody raised: the auctioneer `player` took the tile `lot` and paid his bid,
+        /// `points`, to the bank (BCB-19).
+        BazaarBanked {
+            /// Seat.
+            player: usize,
+            /// The tile, from 1.
+            lot: u8,
+            /// The points paid to the bank.
+            points: u32,
+        } = "bazaar_banked",
+        /// `player` got the tile `lot` without paying: the last tile to the last player
+        /// (BCB-20), or a tile chosen without bidding (BCB-22).
+        BazaarTaken {
+            /// Seat.
+            player: usize,
+            /// The tile, from 1.
+            lot: u8,
+        } = "bazaar_taken",
     }
 }
 
@@ -204,12 +323,20 @@ impl ActionWords for BcbAction {
                 rotation.degrees(),
                 axis_words(*edge)
             ),
+            BcbAction::BazaarChoose { lot } => format!("choose bazaar tile #{lot}"),
+            BcbAction::BazaarBid { bid } => format!("bid {bid}"),
+            BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
+            BcbAction::BazaarBuy => "buy the tile (pay the highest bid to its bidder)".into(),
+            BcbAction::BazaarSell => "sell the tile to the highest bidder".into(),
         }
     }
 }
 
 impl EventWords for BcbEvent {
     fn words(&self, names: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(said) = self.bazaar_words(names) {
+            return f.write_str(&said);
+        }
         match *self {
             BcbEvent::Built {
                 player,
@@ -258,7 +385,72 @@ impl EventWords for BcbEvent {
                 axis_words(edge),
                 Pos::new(x, y)
             ),
+            _ => Ok(()),
         }
+    }
+}
+
+impl BcbEvent {
+    /// A bazaar's event in words (`None`: not one).
+    fn bazaar_words(&self, names: &[String]) -> Option<String> {
+        let who = |s: &usize| seat(names, *s).to_string();
+        Some(match self {
+            BcbEvent::BazaarRevealed { player, lot, tile } => {
+                format!(
+                    "{}'s bazaar: tile #{lot} revealed, {tile} (BCB-18)",
+                    who(player)
+                )
+            }
+            BcbEvent::BazaarSkipped { player, left } => format!(
+                "{}'s bazaar holds no auction: fewer tiles are left ({left}) than players (BCB-17)",
+                who(player)
+            ),
+            BcbEvent::BazaarBid { player, lot, bid } => format!(
+                "{} puts bazaar tile #{lot} up for auction and bids {bid} (BCB-18)",
+                who(player)
+            ),
+            BcbEvent::BazaarRaised { player, bid } => {
+                format!("{} raises the bid to {bid} (BCB-18)", who(player))
+            }
+            BcbEvent::BazaarPassed { player } => {
+                format!("{} does not raise (BCB-18)", who(player))
+            }
+            BcbEvent::BazaarBought {
+                player,
+                lot,
+                to,
+                points,
+            } => format!(
+                "{} buys bazaar tile #{lot} and pays {points} points to {} (BCB-19)",
+                who(player),
+                who(to)
+            ),
+            BcbEvent::BazaarSold {
+                player,
+                lot,
+                to,
+                points,
+            } => format!(
+                "{} sells bazaar tile #{lot} to {} for {points} points (BCB-19)",
+                who(player),
+                who(to)
+            ),
+            BcbEvent::BazaarBanked {
+                player,
+                lot,
+                points,
+            } => format!(
+                "nobody raised: {} takes bazaar tile #{lot} and pays {points} points to the bank (BCB-19)",
+                who(player)
+            ),
+            BcbEvent::BazaarTaken { player, lot } => {
+                format!(
+                    "{} takes bazaar tile #{lot} without paying (BCB-20, BCB-22)",
+                    who(player)
+                )
+            }
+            _ => return None,
+        })
     }
 }
 
