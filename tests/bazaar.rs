@@ -48,11 +48,23 @@ fn turns(events: &[Event]) -> Vec<usize> {
         .collect()
 }
 
-/// The tiles drawn (or dealt), by seat and tile id, in order.
+/// The tiles drawn or dealt, by seat and tile id, in order.
 fn drawn(events: &[Event]) -> Vec<(usize, String)> {
     (events.iter())
         .filter_map(|e| match e {
-            Event::TileDrawn { player, tile } => Some((*player, tile.to_string())),
+            Event::TileDrawn { player, tile } | Event::TileDealt { player, tile } => {
+                Some((*player, tile.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tiles dealt (won at a bazaar, laid instead of a draw), by seat and tile id, in order.
+fn dealt(events: &[Event]) -> Vec<(usize, String)> {
+    (events.iter())
+        .filter_map(|e| match e {
+            Event::TileDealt { player, tile } => Some((*player, tile.to_string())),
             _ => None,
         })
         .collect()
@@ -163,6 +175,15 @@ fn e3_scores_and_tiles() {
             (A, "SY/ROAD_END".to_string()),
             (B, "SY/FIELD".to_string()),
             (C, "SY/FIELD".to_string()),
+        ]
+    );
+    // The won tiles are dealt, not drawn: the bag gave them at the auction.
+    assert_eq!(
+        dealt(&replay.events),
+        [
+            (B, "SY/FIELD".to_string()),
+            (C, "SY/CLOISTER".to_string()),
+            (A, "SY/ROAD_END".to_string()),
         ]
     );
 }

@@ -954,17 +954,21 @@ fn custom_round_trip(spec: &Spec, custom: &Custom) -> Result<(), TestCaseError> 
         log.extend(events);
     }
     // Each tile taken from the bag is drawn (and laid), discarded, taken out unseen by a script
-    // (it counts as drawn, RULES-MORE.md Q-HS3), set aside or put back.
+    // (it counts as drawn, RULES-MORE.md Q-HS3), set aside, put back or revealed at a bazaar
+    // (BCB-18; the tile dealt from it later, laid or discarded, was drawn then).
     let count = |pick: fn(&Event) -> bool| log.iter().filter(|e| pick(e)).count();
-    let draws = count(|e| {
-        matches!(
-            e,
-            Event::TileDrawn { .. } | Event::TileDiscarded { .. } | Event::TileTakenUnseen { .. }
-        ) || matches!(
-            PdEvent::of(e),
-            Some(PdEvent::TileSetAside { .. } | PdEvent::TileReturned { .. })
-        )
-    });
+    let draws = (log.iter().enumerate())
+        .filter(|&(i, e)| {
+            let dealt = i > 0 && matches!(log[i - 1], Event::TileDealt { .. });
+            matches!(e, Event::TileDrawn { .. } | Event::TileTakenUnseen { .. })
+                || (matches!(e, Event::TileDiscarded { .. }) && !dealt)
+                || matches!(
+                    PdEvent::of(e),
+                    Some(PdEvent::TileSetAside { .. } | PdEvent::TileReturned { .. })
+                )
+                || matches!(BcbEvent::of(e), Some(BcbEvent::BazaarRevealed { .. }))
+        })
+        .count();
     let placed = laid_from_bag(rules, &log);
     let discarded = count(|e| {
         matches!(

@@ -99,6 +99,14 @@ pub enum Event {
         /// Tile id.
         tile: Arc<str>,
     },
+    /// A mechanic dealt the player this turn's tile instead of a draw from the bag (a tile won
+    /// at a bazaar: [`crate::engine::mechanic::Mechanic::dealt_tile`]).
+    TileDealt {
+        /// Seat.
+        player: usize,
+        /// Tile id.
+        tile: Arc<str>,
+    },
     /// A drawn tile fits nowhere and leaves the game (B-P5).
     TileDiscarded {
         /// Seat.

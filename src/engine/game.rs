@@ -1157,20 +1157,25 @@ impl Game {
     /// [`Mechanic::dealt_tile`]: crate::engine::mechanic::Mechanic::dealt_tile
     pub(crate) fn draw(&mut self, events: &mut Vec<Event>) -> bool {
         loop {
-            let Some(tile) = self.dealt_tile().or_else(|| self.take_from_bag(events)) else {
+            let dealt = self.dealt_tile();
+            let Some(tile) = dealt.or_else(|| self.take_from_bag(events)) else {
                 return false;
             };
-            if !self.board.fits_somewhere(&self.rules.tiles, tile) && !self.fits_otherwise(tile) {
-                events.push(Event::TileDiscarded {
-                    player: self.active,
-                    tile: self.tile_name(tile),
+            let (player, name) = (self.active, self.tile_name(tile));
+            // A dealt tile is told as such even when it then fits nowhere: it left no bag.
+            if dealt.is_some() {
+                events.push(Event::TileDealt {
+                    player,
+                    tile: name.clone(),
                 });
+            }
+            if !self.board.fits_somewhere(&self.rules.tiles, tile) && !self.fits_otherwise(tile) {
+                events.push(Event::TileDiscarded { player, tile: name });
                 continue;
             }
-            events.push(Event::TileDrawn {
-                player: self.active,
-                tile: self.tile_name(tile),
-            });
+            if dealt.is_none() {
+                events.push(Event::TileDrawn { player, tile: name });
+            }
             self.tile = Some(tile);
             return true;
         }

@@ -64,6 +64,7 @@ impl fmt::Display for Described<'_> {
             }
             Event::TurnStarted { turn, player } => write!(f, "turn {turn}: {}", who(player)),
             Event::TileDrawn { player, tile } => write!(f, "{} draws {tile}", who(player)),
+            Event::TileDealt { player, tile } => write!(f, "{} takes {tile} to lay", who(player)),
             Event::TileDiscarded { player, tile } => {
                 write!(
                     f,

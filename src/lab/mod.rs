@@ -296,10 +296,11 @@ struct Tally {
 const FINAL_RULES: [&str; 2] = ["§1.8", "§1.9"];
 
 /// Event kinds that happen every turn: not counted as rule firings.
-const ROUTINE: [&str; 5] = [
+const ROUTINE: [&str; 6] = [
     "start_tile",
     "turn_started",
     "tile_drawn",
+    "tile_dealt",
     "tile_placed",
     "game_ended",
 ];

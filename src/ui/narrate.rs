@@ -234,6 +234,11 @@ fn line(game: &Game, event: &Event, names: &[String], standing: &[Standing]) -> 
         Event::TileDrawn { player, tile } => {
             said(format!("{} draws {}", who(*player), tile_named(game, tile)))
         }
+        Event::TileDealt { player, tile } => said(format!(
+            "{} takes {} to lay",
+            who(*player),
+            tile_named(game, tile)
+        )),
         Event::TileDiscarded { player, tile } => noted(
             format!(
                 "{} fits nowhere and leaves the game; {} draws again",

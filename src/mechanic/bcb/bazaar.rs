@@ -204,7 +204,11 @@ impl Bazaars {
         }
         if lots.len() < n {
             let left = g.bag.len() + lots.len();
-            // Not enough to go round: what was revealed goes back on top, in order.
+            // Not enough to go round: what was revealed goes back on top, in order, undrawn
+            // (a set-up's draw limit, `end_after`, counts only tiles that stay out).
+            g.draws = g
+                .draws
+                .saturating_sub(u32::try_from(lots.len()).unwrap_or(u32::MAX));
             g.bag.extend(lots.into_iter().rev());
             events.push(
                 BcbEvent::BazaarSkipped {
