@@ -63,13 +63,15 @@ impl ScriptMechanic {
             | Hooks::OFFER
             | Hooks::FINAL
             | Hooks::EXTRA_TURN;
+        // A hook's narrow forms (`strength_tied`, `feature_points_cloister`, …) count as the
+        // hook.
         for (hook, flag) in [
             ("strength", Hooks::STRENGTH),
             ("farm_points", Hooks::FARM),
             ("feature_points", Hooks::POINTS),
             ("figure_left", Hooks::FIGURE_LEFT),
         ] {
-            if scripts.defines(hook) {
+            if scripts.hooks_starting(hook).next().is_some() {
                 hooks = hooks | flag;
             }
         }
