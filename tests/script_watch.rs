@@ -106,11 +106,14 @@ fn twin(tag: &str, script: &str) -> Arc<Ruleset> {
     Ruleset::load(&path.display().to_string()).expect("the ruleset loads")
 }
 
-/// The legal actions in words (a script action's id depends on the order it was first offered).
+/// The legal actions in words, sorted (a script action's id depends on the order it was first
+/// offered; a standing offer is listed before `pass`, an offer hook's after it).
 fn legal_words(game: &Game) -> Vec<String> {
-    (game.legal().iter())
+    let mut words: Vec<String> = (game.legal().iter())
         .map(castellan::engine::words::action)
-        .collect()
+        .collect();
+    words.sort();
+    words
 }
 
 /// Plays one game of each twin in lockstep with the same random bot; answers the number of

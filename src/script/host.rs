@@ -645,8 +645,8 @@ impl Game {
     /// The actions the offer hooks add to the pending decision, of any kind (`None`: a hook
     /// failed, kept in `fault`).
     fn extra_offers(&mut self) -> Option<Vec<Action>> {
-        // The standing offers first, listed without calling a script.
-        let mut extra = self.standing_offers();
+        // The standing offers are the script mechanic's own part of the list (its `actions`).
+        let mut extra = Vec::new();
         for hook in self.offer_hooks() {
             let arg = if hook == "actions" {
                 self.decision_map()

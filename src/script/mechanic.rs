@@ -128,9 +128,17 @@ impl Mechanic for ScriptMechanic {
         "a script's question: `script = [\"name\", …]`"
     }
 
-    fn check(&self, _g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+    fn actions(&self, g: &Game, _asked: Asked, out: &mut Vec<Action>) {
+        // The standing offers (`offer_deploy`), listed natively like a family's additions.
+        out.extend(g.standing_offers());
+    }
+
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         // Script actions are checked against the offered list, computed when the decision
-        // became pending; without an offer none is legal.
+        // became pending, or against the standing offers; otherwise none is legal.
+        if matches!(action, Action::Script(_)) && g.standing_offers().contains(action) {
+            return Some(Ok(()));
+        }
         matches!(action, Action::Script(_)).then(|| {
             Err(RuleError::IllegalAction {
                 rule: crate::engine::refusal::RuleId("script"),
