@@ -41,6 +41,9 @@ pub(crate) struct ScriptState {
     pub(crate) extra_turn: Option<u32>,
     /// The tokens scripts say players hold (`hold_tokens`), shown with their scores.
     pub(crate) tokens: crate::script::tokens::Tokens,
+    /// What the scripts asked the engine to watch for them (feature marks, hooks switched
+    /// off, standing offers).
+    pub(crate) watch: crate::script::watch::Watch,
 }
 
 crate::own_state!(ScriptState);
@@ -135,11 +138,25 @@ impl Game {
         self.rules.scripts.is_some()
     }
 
-    /// Whether a script defines `hook` (so that its arguments are worth building).
+    /// Whether a script defines `hook` and has not switched it off (so that its arguments are
+    /// worth building).
     fn hooked(&self, hook: &str) -> bool {
         self.rules
             .compiled_scripts()
             .is_some_and(|s| s.defines(hook))
+            && !self.muted(hook)
+    }
+
+    /// Whether the tile `placed` carries the symbol or tag `name`.
+    pub(crate) fn tile_carries(&self, placed: crate::model::board::PlacedId, name: &str) -> bool {
+        let tile = self.rules.tile(self.board.placed(placed).tile);
+        marks(&self.rules.prints, tile).any(|m| m == name)
+    }
+
+    /// Whether the tile `placed` carries `name` for the narrow hooks: its symbol or a tag, or
+    /// a script's mark on a feature that has a part on it (`mark_feature`).
+    fn carries(&self, placed: crate::model::board::PlacedId, name: &str) -> bool {
+        self.tile_carries(placed, name) || self.mark_reaches(placed, name)
     }
 
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
@@ -257,7 +274,14 @@ impl Game {
                     self.marked_hooks("place", placed, Vec::new(), events);
                 }
             }
-            DecisionKind::Deploy => self.run_hook("deploy", Vec::new(), events),
+            DecisionKind::Deploy => {
+                self.run_hook("deploy", Vec::new(), events);
+                // The narrow forms: `deploy_<name>()` for a tile laid this turn that carries
+                // `<name>` or extends a feature marked so.
+                if let Some(placed) = self.now.placed {
+                    self.marked_hooks("deploy", placed, Vec::new(), events);
+                }
+            }
             kind => {
                 let rules = Arc::clone(&self.rules);
                 let families = rules.compiled_scripts().map(|s| &s.bridge.answered);
@@ -280,13 +304,12 @@ impl Game {
         let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
             return;
         };
-        let tile = self.rules.tile(self.board.placed(placed).tile);
         let due: Vec<&str> = scripts
             .hooks_starting(hook)
             .filter(|name| {
                 name.strip_prefix(hook)
                     .and_then(|rest| rest.strip_prefix('_'))
-                    .is_some_and(|mark| marks(&self.rules.prints, tile).any(|m| m == mark))
+                    .is_some_and(|mark| self.carries(placed, mark))
             })
             .collect();
         for narrow in due {
@@ -358,10 +381,51 @@ impl Game {
     /// scored (an array with one whole number per seat; `()` adds nothing). `feature.strength`
     /// is each seat's strength so far (its figures and the mechanics before the scripts), so a
     /// script can break a tied majority.
+    ///
+    /// The narrow forms are called only where they can matter: `strength_tied(feature)` when
+    /// two or more seats share the highest strength, `strength_tied_<name>(feature)` when they
+    /// do and a figure of the feature stands on a tile carrying `<name>`.
     pub(crate) fn strength_hook(&mut self, key: u32, strength: &mut [u32]) {
-        if !self.hooked("strength") || key as usize >= self.features.len() {
+        if key as usize >= self.features.len() {
             return;
         }
+        for hook in self.strength_hooks(key, strength) {
+            self.strength_hook_named(&hook, key, strength);
+        }
+    }
+
+    /// The forms of `strength` that apply to the feature `key` with the seats' `strength`.
+    fn strength_hooks(&self, key: u32, strength: &[u32]) -> Vec<String> {
+        let Some(scripts) = self.rules.compiled_scripts() else {
+            return Vec::new();
+        };
+        let best = strength.iter().copied().max().unwrap_or(0);
+        let tied = best > 0 && strength.iter().filter(|s| **s == best).count() > 1;
+        let on_tile_with = |name: &str| {
+            (self.figures.iter())
+                .filter(|f| self.features.same(f.seg, key))
+                .any(|f| self.carries(self.features.segment(f.seg).placed, name))
+        };
+        scripts
+            .hooks_starting("strength")
+            .filter(|hook| match hook.strip_prefix("strength") {
+                Some("") => true,
+                Some(rest) => match rest.strip_prefix("_tied") {
+                    Some("") => tied,
+                    Some(rest) => rest
+                        .strip_prefix('_')
+                        .is_some_and(|name| tied && on_tile_with(name)),
+                    None => false,
+                },
+                None => false,
+            })
+            .filter(|hook| self.hooked(hook))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Calls one form of `strength` (see [`Game::strength_hook`]).
+    fn strength_hook_named(&mut self, hook: &str, key: u32, strength: &mut [u32]) {
         let mut feature = self
             .feature_map(key, None)
             .try_cast::<Map>()
@@ -369,7 +433,7 @@ impl Game {
         let so_far: Array = strength.iter().map(|s| i64::from(*s).into()).collect();
         feature.insert("strength".into(), so_far.into());
         let feature = Dynamic::from_map(feature);
-        for value in self.value_hook("strength", vec![feature]) {
+        for value in self.value_hook(hook, vec![feature]) {
             if value.is_unit() {
                 continue;
             }
@@ -386,10 +450,10 @@ impl Game {
                 }
                 _ => {
                     let message = format!(
-                        "strength() must answer an array of {} whole numbers of 0 or more (one per seat), or ()",
+                        "{hook}() must answer an array of {} whole numbers of 0 or more (one per seat), or ()",
                         strength.len()
                     );
-                    self.fail_hook("strength", message);
+                    self.fail_hook(hook, message);
                     return;
                 }
             }
@@ -418,16 +482,25 @@ impl Game {
     }
 
     /// `feature_points(feature)`: the points a road, city, cloister or garden is worth before
-    /// its majority is paid, as the script changes them (`feature` has `points`).
+    /// its majority is paid, as the script changes them (`feature` has `points`); then
+    /// `feature_points_<kind>(feature)`, called only for features of that kind
+    /// (`feature_points_cloister`).
     pub(crate) fn feature_points_hook(&mut self, seg: u32, completed: bool, points: &mut u32) {
-        if !self.hooked("feature_points") || seg as usize >= self.features.len() {
+        if seg as usize >= self.features.len() {
             return;
         }
-        let m = self
-            .feature_map(seg, Some(completed))
-            .try_cast::<Map>()
-            .unwrap_or_default();
-        self.points_hook("feature_points", m, points);
+        let kind = self.features.segment(seg).kind.name();
+        let narrow = format!("feature_points_{kind}");
+        for hook in ["feature_points", narrow.as_str()] {
+            if !self.hooked(hook) {
+                continue;
+            }
+            let m = self
+                .feature_map(seg, Some(completed))
+                .try_cast::<Map>()
+                .unwrap_or_default();
+            self.points_hook(hook, m, points);
+        }
     }
 
     /// Calls `hook` with the feature map `m` plus its current `points`; each script may answer
@@ -455,10 +528,23 @@ impl Game {
     /// the name of why: `scored`, `script`, `eaten`, `princess`, …). The hook learns and keeps
     /// state; what it gives may log nothing (a figure that must follow goes at a later hook, as
     /// the built-in rules send theirs at their next stage).
+    ///
+    /// Then `figure_left_<kind>(figure, reason)`, called only for a figure of that kind.
     pub(crate) fn figure_left_hook(&mut self, left: &Departure, reason: ReturnReason) {
-        if !self.hooked("figure_left") {
-            return;
+        let kind = match *left {
+            Departure::Feature(f) => f.kind,
+            Departure::Place { kind, .. } => kind,
+        };
+        let narrow = format!("figure_left_{}", kind.name());
+        for hook in ["figure_left", narrow.as_str()] {
+            if self.hooked(hook) {
+                self.figure_left_named(hook, left, reason);
+            }
         }
+    }
+
+    /// Calls one form of `figure_left` (see [`Game::figure_left_hook`]).
+    fn figure_left_named(&mut self, hook: &str, left: &Departure, reason: ReturnReason) {
         let map = match *left {
             Departure::Feature(f) => crate::script::api::figure_map(self, &f),
             Departure::Place { owner, kind, place } => {
@@ -467,10 +553,10 @@ impl Game {
         };
         let reason = Dynamic::from(reason.name().to_string());
         let mut logged = Vec::new();
-        self.run_hook("figure_left", vec![map, reason], &mut logged);
+        self.run_hook(hook, vec![map, reason], &mut logged);
         if !logged.is_empty() {
             self.fail_hook(
-                "figure_left",
+                hook,
                 "figure_left() may keep state (set_state) but not change the board or log: \
                  do that from a later hook (after_place, after_deploy, after_score, turn_end)"
                     .into(),
@@ -559,6 +645,7 @@ impl Game {
     /// The actions the offer hooks add to the pending decision, of any kind (`None`: a hook
     /// failed, kept in `fault`).
     fn extra_offers(&mut self) -> Option<Vec<Action>> {
+        // The standing offers are the script mechanic's own part of the list (its `actions`).
         let mut extra = Vec::new();
         for hook in self.offer_hooks() {
             let arg = if hook == "actions" {
@@ -602,10 +689,7 @@ impl Game {
         };
         let d = self.decision();
         let kind = d.kind.name();
-        let placed = self
-            .now
-            .placed
-            .map(|p| self.rules.tile(self.board.placed(p).tile));
+        let placed = self.now.placed;
         let mut hooks = Vec::new();
         for name in scripts.hooks_starting("actions") {
             let applies = match name.strip_prefix("actions") {
@@ -613,9 +697,9 @@ impl Game {
                 Some(rest) => match rest.strip_prefix('_').and_then(|r| r.strip_prefix(kind)) {
                     Some("") => true,
                     Some("_holding") => self.held(d.player) > 0,
-                    Some(rest) => rest.strip_prefix('_').is_some_and(|mark| {
-                        placed.is_some_and(|t| marks(&self.rules.prints, t).any(|m| m == mark))
-                    }),
+                    Some(rest) => rest
+                        .strip_prefix('_')
+                        .is_some_and(|mark| placed.is_some_and(|p| self.carries(p, mark))),
                     None => false,
                 },
                 None => false,

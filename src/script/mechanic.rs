@@ -63,13 +63,15 @@ impl ScriptMechanic {
             | Hooks::OFFER
             | Hooks::FINAL
             | Hooks::EXTRA_TURN;
+        // A hook's narrow forms (`strength_tied`, `feature_points_cloister`, …) count as the
+        // hook.
         for (hook, flag) in [
             ("strength", Hooks::STRENGTH),
             ("farm_points", Hooks::FARM),
             ("feature_points", Hooks::POINTS),
             ("figure_left", Hooks::FIGURE_LEFT),
         ] {
-            if scripts.defines(hook) {
+            if scripts.hooks_starting(hook).next().is_some() {
                 hooks = hooks | flag;
             }
         }
@@ -126,9 +128,17 @@ impl Mechanic for ScriptMechanic {
         "a script's question: `script = [\"name\", …]`"
     }
 
-    fn check(&self, _g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+    fn actions(&self, g: &Game, _asked: Asked, out: &mut Vec<Action>) {
+        // The standing offers (`offer_deploy`), listed natively like a family's additions.
+        out.extend(g.standing_offers());
+    }
+
+    fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         // Script actions are checked against the offered list, computed when the decision
-        // became pending; without an offer none is legal.
+        // became pending, or against the standing offers; otherwise none is legal.
+        if matches!(action, Action::Script(_)) && g.standing_offers().contains(action) {
+            return Some(Ok(()));
+        }
         matches!(action, Action::Script(_)).then(|| {
             Err(RuleError::IllegalAction {
                 rule: crate::engine::refusal::RuleId("script"),

@@ -22,6 +22,7 @@ pub(crate) mod load;
 pub mod mechanic;
 pub(crate) mod place;
 pub mod tokens;
+pub(crate) mod watch;
 
 use crate::data::diagnostic::Diagnostic;
 pub use crate::data::scripting::Limits;

@@ -1,0 +1,284 @@
+//! What a script asks the engine to watch for it, so that rhai runs only when it matters: a
+//! rhai call costs thousands of instructions, the engine's own check a few.
+//!
+//! - **Feature marks** (`mark_feature(x, y, spot, name)`, `unmark_feature(…)`): a mark stays
+//!   with its feature as the feature grows and merges. A tile laid that extends a marked
+//!   feature carries the mark for the narrow hooks (`deploy_<name>()`, `place_<name>()`,
+//!   `actions_<kind>_<name>(player)`, `dragon_step_<name>(step)`), as a tile carries its symbol.
+//! - **Hooks switched off and on** (`listen(hook, on)`): a hook switched off is not called
+//!   until the script switches it on again.
+//! - **Standing deploy offers** (`offer_deploy(#{…})`): one action per feature of a kind on
+//!   the tile just laid, listed by the engine at every deploy decision without calling a
+//!   script.
+//!
+//! All three are kept with the scripts' state ([`crate::script::host`]), copied with the game
+//! and rebuilt by a replay like the rest of it.
+
+use crate::engine::action::{Action, DecisionKind};
+use crate::engine::game::Game;
+use crate::model::board::PlacedId;
+use crate::model::feature::SegId;
+use crate::model::tile::FeatureKind;
+use crate::script::family::Slot;
+use crate::script::{ArgRef, intern_offer, lock, pos_of, spot_of};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map};
+use std::sync::Arc;
+
+type Failure = Box<EvalAltResult>;
+
+/// The most marks, hooks switched off and standing offers a game's scripts keep (each).
+pub const MAX_WATCHED: usize = 256;
+
+/// What the scripts asked the engine to watch (see the module's header).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Watch {
+    /// Feature marks: the segment each was put on (it follows the feature) and its name.
+    marks: Vec<(SegId, Arc<str>)>,
+    /// The hooks switched off.
+    muted: Vec<Arc<str>>,
+    /// The standing deploy offers, in the order they were made.
+    offers: Vec<Arc<DeployOffer>>,
+}
+
+/// A standing deploy offer (`offer_deploy`): `[name, x, y, spot]` for each feature of kind
+/// `feature` on the tile just laid, while the deciding player has a `figure` in supply.
+#[derive(Debug)]
+struct DeployOffer {
+    name: String,
+    /// The figure table's index of the kind that must be in supply.
+    figure: usize,
+    feature: FeatureKind,
+    /// Features carrying this mark are left out.
+    apart_from: Option<String>,
+    /// No offer when the tile laid carries one of these symbols or tags.
+    not_on: Vec<String>,
+    label: Option<String>,
+}
+
+/// Registers `mark_feature`, `unmark_feature`, `marked_features`, `listen` and `offer_deploy`.
+pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "mark_feature",
+        move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
+            with_game(&s, |g| {
+                let seg = seg_of(g, x, y, &spot)?;
+                let watch = g.watch_mut();
+                if watch.marks.len() >= MAX_WATCHED {
+                    return Err(format!("at most {MAX_WATCHED} feature marks").into());
+                }
+                watch.marks.push((seg, Arc::from(name.as_str())));
+                Ok(())
+            })
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "unmark_feature",
+        move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
+            with_game(&s, |g| {
+                let seg = seg_of(g, x, y, &spot)?;
+                (g.watch_mut().marks).retain(|(at, n)| !(*at == seg && **n == *name));
+                Ok(())
+            })
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn("marked_features", move |name: ImmutableString| -> Array {
+        lock(&s)
+            .as_ref()
+            .map(|g| marked_spots(g, &name))
+            .unwrap_or_default()
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("listen", move |hook: ImmutableString, on: bool| {
+        with_game(&s, |g| {
+            let muted = &mut g.watch_mut().muted;
+            muted.retain(|h| **h != *hook);
+            if !on {
+                if muted.len() >= MAX_WATCHED {
+                    return Err(format!("at most {MAX_WATCHED} hooks switched off").into());
+                }
+                muted.push(Arc::from(hook.as_str()));
+            }
+            Ok(())
+        })
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("offer_deploy", move |offer: Map| {
+        with_game(&s, |g| {
+            let offer = DeployOffer::read(g, &offer)?;
+            let watch = g.watch_mut();
+            if watch.offers.len() >= MAX_WATCHED {
+                return Err(format!("at most {MAX_WATCHED} standing offers").into());
+            }
+            watch.offers.push(Arc::new(offer));
+            Ok(())
+        })
+    });
+}
+
+/// `f` of the game in the slot; an error outside a hook call.
+fn with_game<T>(
+    slot: &Slot,
+    f: impl FnOnce(&mut Game) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    match lock(slot).as_mut() {
+        Some(g) => f(g),
+        None => Err("the engine watches only what a hook asks while it runs".into()),
+    }
+}
+
+/// The segment at `(x, y)` `spot`, or the script's error.
+fn seg_of(g: &Game, x: i64, y: i64, spot: &str) -> Result<SegId, Failure> {
+    pos_of(x, y)
+        .zip(spot_of(spot))
+        .and_then(|(p, sp)| g.seg_at(p, sp))
+        .ok_or_else(|| format!("there is no feature at ({x},{y}) {spot}").into())
+}
+
+/// `[[x, y, spot], …]` where the marks `name` were put, in the order they were put.
+fn marked_spots(g: &Game, name: &str) -> Array {
+    g.watch()
+        .map(|w| w.marks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter(|(_, n)| **n == *name)
+        .map(|(seg, _)| {
+            let (pos, spot) = g.seg_spot(*seg);
+            let place: Array = vec![
+                i64::from(pos.x).into(),
+                i64::from(pos.y).into(),
+                Dynamic::from(spot.name().to_string()),
+            ];
+            place.into()
+        })
+        .collect()
+}
+
+impl DeployOffer {
+    /// Reads `#{name, figure, feature, apart_from, not_on, label}` (`apart_from`, `not_on`
+    /// and `label` may be left out).
+    fn read(g: &Game, m: &Map) -> Result<DeployOffer, Failure> {
+        const KEYS: [&str; 6] = ["name", "figure", "feature", "apart_from", "not_on", "label"];
+        if let Some(key) = m.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!(
+                "offer_deploy: unknown key `{key}` (keys: {})",
+                KEYS.join(", ")
+            )
+            .into());
+        }
+        let text = |key: &str| -> Result<Option<String>, Failure> {
+            match m.get(key) {
+                None => Ok(None),
+                Some(v) => (v.clone().into_string().map(Some))
+                    .map_err(|_| format!("offer_deploy: `{key}` is a string").into()),
+            }
+        };
+        let need = |key: &str| -> Result<String, Failure> {
+            text(key)?.ok_or_else(|| format!("offer_deploy needs `{key}`").into())
+        };
+        let name = need("name")?;
+        if name.is_empty() {
+            return Err("offer_deploy: `name` is empty".into());
+        }
+        let (_, figure) = crate::script::host::figure_kind(g, &need("figure")?)?;
+        let feature_name = need("feature")?;
+        let feature = (FeatureKind::ALL.into_iter())
+            .find(|k| k.name() == feature_name)
+            .ok_or_else(|| {
+                format!("offer_deploy: `feature` is road, city, cloister, field or garden, not {feature_name}")
+            })?;
+        let not_on = match m.get("not_on") {
+            None => Vec::new(),
+            Some(v) => (v.clone().into_array().ok())
+                .and_then(|list| list.into_iter().map(|n| n.into_string().ok()).collect())
+                .ok_or("offer_deploy: `not_on` is an array of names")?,
+        };
+        Ok(DeployOffer {
+            name,
+            figure,
+            feature,
+            apart_from: text("apart_from")?,
+            not_on,
+            label: text("label")?.filter(|l| !l.is_empty()),
+        })
+    }
+}
+
+impl Game {
+    /// What the scripts watch, if they asked for anything.
+    fn watch(&self) -> Option<&Watch> {
+        self.scripts().map(|s| &s.watch)
+    }
+
+    fn watch_mut(&mut self) -> &mut Watch {
+        &mut self.scripts_mut().watch
+    }
+
+    /// Whether a script switched `hook` off (`listen(hook, false)`).
+    pub(crate) fn muted(&self, hook: &str) -> bool {
+        self.watch()
+            .is_some_and(|w| w.muted.iter().any(|h| **h == *hook))
+    }
+
+    /// Whether a feature marked `name` has a part on the tile `placed`.
+    pub(crate) fn mark_reaches(&self, placed: PlacedId, name: &str) -> bool {
+        let Some(w) = self.watch() else {
+            return false;
+        };
+        let mut marked = w.marks.iter().filter(|(_, n)| **n == *name).peekable();
+        if marked.peek().is_none() {
+            return false;
+        }
+        let segs: Vec<SegId> = self.tile_segs(placed).collect();
+        marked.any(|(seg, _)| segs.iter().any(|s| self.features().same(*s, *seg)))
+    }
+
+    /// Whether the feature of `seg` carries the mark `name`.
+    fn marked(&self, seg: SegId, name: &str) -> bool {
+        self.watch().is_some_and(|w| {
+            (w.marks.iter()).any(|(at, n)| **n == *name && self.features().same(*at, seg))
+        })
+    }
+
+    /// The standing offers' actions for the pending decision (none but at a deploy decision
+    /// on a tile laid this turn whose deployment is open).
+    pub(crate) fn standing_offers(&self) -> Vec<Action> {
+        let Some(offers) = self.watch().map(|w| &w.offers).filter(|o| !o.is_empty()) else {
+            return Vec::new();
+        };
+        let decision = self.decision();
+        let placed = self.placed_this_turn();
+        let (DecisionKind::Deploy, Some(placed)) = (decision.kind, placed) else {
+            return Vec::new();
+        };
+        if self.deploy_closed() {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        for offer in offers {
+            let in_supply = self.supply[decision.player].get(offer.figure) > Some(&0);
+            let barred = || (offer.not_on.iter()).any(|n| self.tile_carries(placed, n));
+            if !in_supply || barred() {
+                continue;
+            }
+            for seg in self.tile_segs(placed) {
+                if self.features().segment(seg).kind != offer.feature
+                    || (offer.apart_from.as_deref()).is_some_and(|m| self.marked(seg, m))
+                {
+                    continue;
+                }
+                let (pos, spot) = self.seg_spot(seg);
+                let args = [
+                    ArgRef::Int(i64::from(pos.x)),
+                    ArgRef::Int(i64::from(pos.y)),
+                    ArgRef::Text(spot.name()),
+                ];
+                let id = intern_offer(&offer.name, &args, offer.label.as_deref());
+                actions.push(Action::Script(id));
+            }
+        }
+        actions
+    }
+}
