@@ -367,3 +367,61 @@ fn a_person_in_the_terminal_lays_or_passes_the_abbey() {
     assert!(!screen.contains("Ann: place AM.A"), "{screen}");
     assert!(!screen.contains("place at (0,0) turned 0°"), "{screen}");
 }
+
+/// Bridges, Castles & Bazaars' auction in the terminal (RULES-MORE.md BCB-18, BCB-E3): a game
+/// resumed just after A laid a bazaar asks B, a person, to choose one of the revealed tiles and
+/// to bid at most his score (Q-BCB4, rulesets/README.md §3.16); then C, another person at the
+/// same keyboard, is asked to raise or pass.
+#[test]
+#[ignore = "needs tmux: cargo test --release --test terminal -- --ignored"]
+fn people_in_the_terminal_bid_at_a_bazaar() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/tests/records/bcb/bazaar-e3.toml"))
+        .expect("the record");
+    let cut = text
+        .find("# The auction: B is auctioneer.")
+        .expect("the auction's mark");
+    // The game's own folder is the crate's (the terminal's current directory), so the ruleset
+    // may be named by its whole path.
+    let text = text[..cut].replace(
+        "\"../../fixtures/bcb-synthetic.toml\"",
+        &format!("\"{root}/tests/fixtures/bcb-synthetic.toml\""),
+    );
+    let dir =
+        std::env::temp_dir().join(format!("castellan-terminal-bazaar-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let record = dir.join("auction.toml");
+    std::fs::write(&record, text).expect("the record");
+    let path = record.display().to_string();
+    let t = Terminal::start(&["play", "--resume", &path], 120, 40);
+    let screen = t.prompt().join("\n");
+    assert!(
+        screen.contains("B: choose a revealed bazaar tile"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("1. choose bazaar tile #1 (SY/FIELD)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("3. choose bazaar tile #3 (SY/CLOISTER)"),
+        "{screen}"
+    );
+    t.type_line("1");
+    let screen = t.prompt().join("\n");
+    assert!(screen.contains("B: bid for bazaar tile #1"), "{screen}");
+    assert!(screen.contains("2. bid 1 point for it"), "{screen}");
+    assert!(screen.contains("5. bid 4 points for it"), "{screen}");
+    assert!(
+        !screen.contains("bid 5 points"),
+        "B holds 4 points: {screen}"
+    );
+    t.type_line("3");
+    let screen = t.prompt().join("\n");
+    assert!(
+        screen.contains("C: raise the bazaar bid above 2, or pass"),
+        "{screen}"
+    );
+    assert!(screen.contains("1. raise the bid to 3"), "{screen}");
+    assert!(screen.contains("3. pass (do not raise)"), "{screen}");
+}

@@ -68,6 +68,7 @@ impl Presenter for Show {
                     });
                 format!("choose bazaar tile #{lot}{tile}")
             }
+            BcbAction::BazaarBid { bid: 1 } => "bid 1 point for it".into(),
             BcbAction::BazaarBid { bid } => format!("bid {bid} points for it"),
             BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
             BcbAction::BazaarBuy => "buy the tile: pay the highest bid to its bidder".into(),
