@@ -310,8 +310,8 @@ fn no_shepherd_after_the_princess() {
 
 /// The tokens of the flocks in the script's state: (token count, sheep).
 fn in_flocks(game: &Game) -> (u32, u32) {
-    let flocks = &game.script_state()["flocks"];
-    let Some(flocks) = flocks.as_object() else {
+    let state = game.script_state();
+    let Some(flocks) = state["flocks"].as_object() else {
         return (0, 0);
     };
     let mut tokens = 0;

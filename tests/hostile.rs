@@ -598,6 +598,18 @@ fn a_script_state_stays_small() {
     );
 }
 
+/// The state is kept as data: a function pointer (or a captured variable) is refused where it
+/// is saved, not later when the state is read as JSON.
+#[test]
+fn a_script_state_holds_only_data() {
+    script_stops(
+        "state-fn",
+        "fn turn_start() {\n  set_state(#{ f: Fn(\"turn_start\") });\n}\n",
+        "",
+        "t.rhai:2:3: script error in hook `turn_start`: the state holds a Fn, which cannot be saved",
+    );
+}
+
 /// A start tile at the far end of the coordinates (found by the fuzzer: `x = -2147483648` in a
 /// Count ruleset) is refused at its place: `abs` of the smallest i32 wrapped, the bound check
 /// passed and the board tried to grow to the whole plane.

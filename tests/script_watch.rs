@@ -12,8 +12,10 @@ use castellan::engine::game::{Game, Setup};
 use std::sync::Arc;
 
 /// A house rule in the watched form: instead of deploying, a player with a follower in supply
-/// may scout a road of the tile just laid (the engine lists the offer); each tile that extends a
-/// scouted road pays 1; a tied majority goes to seat 0; a cloister is worth 1 more; the
+/// may scout a road of the tile just laid (the engine lists the offer); each later tile of his
+/// that extends a road he scouted pays him 1 (the mark is his: `mark_feature(…, seat)`); a tile
+/// that finishes a scouted road pays its player 2 (`completed_scouted`); a tied majority goes to
+/// seat 0; a cloister is worth 1 more and 1 per volcano around it (`tiles_around`); the
 /// followers that leave the board are counted; `turn_end` is not heard from turn 3 to 5.
 const WATCHED: &str = r#"
 fn game_start() {
@@ -22,11 +24,14 @@ fn game_start() {
     set_state(#{ left: 0 });
 }
 fn action(name, args) {
-    if name == "scout" { mark_feature(args[0], args[1], args[2], "scouted"); }
+    if name == "scout" { mark_feature(args[0], args[1], args[2], "scouted", active()); }
 }
 fn deploy_scouted() { score(active(), 1, "a scouted road grows"); }
+fn completed_scouted() { score(active(), 2, "a scouted road is finished"); }
 fn strength_tied(feature) { [1, 0] }
-fn feature_points_cloister(feature) { feature.points + 1 }
+fn feature_points_cloister(feature) {
+    feature.points + 1 + tiles_around(feature.x, feature.y, "volcano")
+}
 fn figure_left_follower(figure, reason) {
     let s = state();
     s.left += 1;
@@ -59,15 +64,23 @@ fn actions_deploy(player) {
 fn action(name, args) {
     if name == "scout" {
         let s = state();
-        s.scouted.push(args);
+        s.scouted.push([args[0], args[1], args[2], active(), turn()]);
         set_state(s);
     }
 }
 fn deploy() {
     let t = placed_tile();
     if t == () { return; }
-    for h in state().scouted {
-        if spot_on(t.x, t.y, h[0], h[1], h[2]) != () {
+    let scouted = state().scouted;
+    for h in scouted {
+        if complete(h[0], h[1], h[2]) && spot_on(t.x, t.y, h[0], h[1], h[2]) != () {
+            score(active(), 2, "a scouted road is finished");
+            break;
+        }
+    }
+    for h in scouted {
+        let reached = spot_on(t.x, t.y, h[0], h[1], h[2]) != ();
+        if h[3] == active() && h[4] != turn() && reached {
             score(active(), 1, "a scouted road grows");
             return;
         }
@@ -78,7 +91,14 @@ fn strength(feature) {
     if s[0] > 0 && s[0] == s[1] { [1, 0] } else { () }
 }
 fn feature_points(feature) {
-    if feature.kind == "cloister" { feature.points + 1 } else { () }
+    if feature.kind != "cloister" { return (); }
+    let n = 0;
+    for dx in -1..2 {
+        for dy in -1..2 {
+            if (dx != 0 || dy != 0) && tile_has(feature.x + dx, feature.y + dy, "volcano") { n += 1; }
+        }
+    }
+    feature.points + 1 + n
 }
 fn figure_left(figure, reason) {
     if figure.kind != "follower" { return; }
@@ -117,14 +137,15 @@ fn legal_words(game: &Game) -> Vec<String> {
 }
 
 /// Plays one game of each twin in lockstep with the same random bot; answers the number of
-/// scouts and of the narrow hooks' effects seen, and the hook calls of each.
-fn lockstep(seed: u64, watched: &Arc<Ruleset>, plain: &Arc<Ruleset>) -> ([usize; 3], [u64; 2]) {
+/// scouts and of the narrow hooks' effects seen (roads grown, roads finished, counts of
+/// followers), and the hook calls of each.
+fn lockstep(seed: u64, watched: &Arc<Ruleset>, plain: &Arc<Ruleset>) -> ([usize; 4], [u64; 2]) {
     let setup = || Setup::new(vec!["A".into(), "B".into()], seed);
     let (mut w, mut we) = Game::new(Arc::clone(watched), setup()).expect("starts");
     let (mut p, pe) = Game::new(Arc::clone(plain), setup()).expect("starts");
     assert_eq!(format!("{we:?}"), format!("{pe:?}"));
     let mut bot = RandomBot::new(seed + 11);
-    let mut seen = [0; 3];
+    let mut seen = [0; 4];
     let mut calls = [0; 2];
     while !p.is_over() {
         assert!(!w.is_over(), "seed {seed}: the watched game ended first");
@@ -157,6 +178,10 @@ fn lockstep(seed: u64, watched: &Arc<Ruleset>, plain: &Arc<Ruleset>) -> ([usize;
             .count();
         seen[2] += pn
             .iter()
+            .filter(|e| said(e, "a scouted road is finished"))
+            .count();
+        seen[3] += pn
+            .iter()
             .filter(|e| said(e, "followers left the board"))
             .count();
     }
@@ -166,13 +191,13 @@ fn lockstep(seed: u64, watched: &Arc<Ruleset>, plain: &Arc<Ruleset>) -> ([usize;
 }
 
 /// RULES.md none (a house rule of the test): 40 random games of the twins are the same at every
-/// decision, scouts are offered, chosen and paid, and the watched twin makes a third fewer hook
-/// calls (most of both are `turn_start`, `turn_end` and `figure_left`).
+/// decision, scouts are offered, chosen and paid (growing and finished), and the watched twin
+/// makes a third fewer hook calls (most of both are `turn_start`, `turn_end` and `figure_left`).
 #[test]
 fn watched_hooks_play_the_same_games_as_broad_ones() {
     let watched = twin("watched", WATCHED);
     let plain = twin("plain", PLAIN);
-    let mut seen = [0; 3];
+    let mut seen = [0; 4];
     let mut calls = [0; 2];
     for seed in 0..40 {
         let (s, c) = lockstep(seed, &watched, &plain);
@@ -184,7 +209,8 @@ fn watched_hooks_play_the_same_games_as_broad_ones() {
     }
     assert!(seen[0] > 20, "scouts chosen: {seen:?}");
     assert!(seen[1] > 20, "scouted roads grown: {seen:?}");
-    assert_eq!(seen[2], 40, "one count per game: {seen:?}");
+    assert!(seen[2] > 5, "scouted roads finished: {seen:?}");
+    assert_eq!(seen[3], 40, "one count per game: {seen:?}");
     assert!(
         calls[0] * 3 < calls[1] * 2,
         "the watched twin is called at most two thirds as often: {calls:?}"
@@ -211,6 +237,10 @@ fn bad_watch_arguments_are_script_errors() {
         (
             r#"fn game_start() { mark_feature(40, 40, "N", "far"); }"#,
             "no feature at (40,40) N",
+        ),
+        (
+            r#"fn game_start() { mark_feature(0, 0, "N", "far", 2); }"#,
+            "mark_feature: there is no player 2",
         ),
     ] {
         let rules = twin("bad", script);

@@ -503,6 +503,23 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
     );
     let s = Arc::clone(slot);
     engine.register_fn(
+        "tiles_around",
+        move |x: i64, y: i64, name: ImmutableString| -> i64 {
+            read(&s, |g| {
+                let Some(at) = pos_of(x, y) else {
+                    return 0;
+                };
+                let n = (at.ring().into_iter())
+                    .filter_map(|p| g.board().at(p))
+                    .filter(|id| carries(g, *id, &name))
+                    .count();
+                n as i64
+            })
+            .unwrap_or(0)
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
         "find_spots",
         move |filter: Map| -> Result<Array, Box<rhai::EvalAltResult>> {
             let filter = SpotFilter::read(&filter).map_err(|e| e.to_string())?;

@@ -25,9 +25,8 @@ pub(crate) struct ScriptState {
     /// Figures scripts hold off the board, by seat, in the figure table's order (as the
     /// supply).
     pub(crate) held: Vec<[u8; MAX_FIGURES]>,
-    /// The state scripts saved (`set_state`), as JSON.
-    state: serde_json::Value,
-    /// The same state as the scripts see it (kept so that reading it converts nothing).
+    /// The state scripts saved (`set_state`), as the scripts see it: reading and saving it
+    /// converts nothing ([`Game::script_state`] gives it as JSON).
     value: Dynamic,
     /// Decisions scripts asked for: the player and the offered script actions.
     pub(crate) asked: VecDeque<(usize, Vec<u32>)>,
@@ -245,55 +244,65 @@ impl Game {
     /// `deploy()`, and those a family registers: `princess()`, `dragon_step(step)`), then
     /// `answered(decision)` and `answered_<kind>()`.
     pub(crate) fn decision_hook(&mut self, answered: Decision, events: &mut Vec<Event>) {
-        self.own_decision_hook(answered.kind, events);
+        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
+            return;
+        };
+        self.own_decision_hook(&scripts, answered.kind, events);
         if self.hooked("answered") {
             let map = decision_map(answered);
             self.run_hook("answered", vec![map], events);
         }
-        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
-            return;
-        };
         let kind = answered.kind.name();
-        let narrow = scripts
-            .hooks_starting("answered_")
-            .find(|name| name.strip_prefix("answered_") == Some(kind));
-        if let Some(narrow) = narrow {
-            self.run_hook(narrow, Vec::new(), events);
+        let narrow = (scripts.narrow_forms.answered.iter()).find(|(_, k)| k == kind);
+        if let Some((hook, _)) = narrow {
+            self.run_hook(hook, Vec::new(), events);
         }
     }
 
-    /// The hooks named after one kind of decision: `place()` and its narrow forms, `deploy()`,
-    /// and the families' (`princess()`, `dragon_step(step)`, …).
-    fn own_decision_hook(&mut self, kind: DecisionKind, events: &mut Vec<Event>) {
-        match kind {
-            DecisionKind::PlaceTile { .. } => {
-                self.run_hook("place", Vec::new(), events);
-                // The narrow forms: `place_dragon()`, `place_<tag>()` run only for a tile with
-                // that symbol or tag.
-                if let Some(placed) = self.now.placed {
-                    self.marked_hooks("place", placed, Vec::new(), events);
-                }
-            }
-            DecisionKind::Deploy => {
-                self.run_hook("deploy", Vec::new(), events);
-                // The narrow forms: `deploy_<name>()` for a tile laid this turn that carries
-                // `<name>` or extends a feature marked so.
-                if let Some(placed) = self.now.placed {
-                    self.marked_hooks("deploy", placed, Vec::new(), events);
-                }
-            }
+    /// The hooks named after one kind of decision: `place()` and its narrow forms, `deploy()`
+    /// and its narrow forms, and the families' (`princess()`, `dragon_step(step)`, …).
+    fn own_decision_hook(
+        &mut self,
+        scripts: &script::Scripts,
+        kind: DecisionKind,
+        events: &mut Vec<Event>,
+    ) {
+        let (hook, forms) = match kind {
+            DecisionKind::PlaceTile { .. } => ("place", &scripts.narrow_forms.place),
+            DecisionKind::Deploy => ("deploy", &scripts.narrow_forms.deploy),
             kind => {
                 let rules = Arc::clone(&self.rules);
                 let families = rules.compiled_scripts().map(|s| &s.bridge.answered);
                 for hook in families.into_iter().flatten() {
                     hook(self, kind, events);
                 }
+                return;
+            }
+        };
+        self.run_hook(hook, Vec::new(), events);
+        let Some(placed) = self.now.placed else {
+            return;
+        };
+        // After the deployment, `completed_<name>()` for a feature marked `<name>` that the
+        // tile laid completed.
+        if hook == "deploy" {
+            for (narrow, mark) in &scripts.narrow_forms.completed {
+                if self.mark_completed(placed, mark) {
+                    self.run_hook(narrow, Vec::new(), events);
+                }
+            }
+        }
+        // The narrow forms (`place_dragon()`, `deploy_<name>()`) run only for a tile laid this
+        // turn that carries `<name>` or extends a feature marked so.
+        for (narrow, mark) in forms {
+            if self.carries(placed, mark) {
+                self.run_hook(narrow, Vec::new(), events);
             }
         }
     }
 
     /// Runs `<hook>_<name>(args…)` for the symbol and each tag of the placed tile `placed`
-    /// (`place_dragon`, `dragon_step_tower_foundation`, …), where a script defines it.
+    /// (`dragon_step_tower_foundation`, …), where a script defines it.
     pub(crate) fn marked_hooks(
         &mut self,
         hook: &str,
@@ -604,7 +613,12 @@ impl Game {
             return;
         }
         let kind = self.decision().kind;
-        if kind == DecisionKind::GameOver {
+        let shapes = self
+            .rules
+            .compiled_scripts()
+            .is_some_and(|s| s.shapes_offers);
+        if kind == DecisionKind::GameOver || (!shapes && kind != DecisionKind::Script) {
+            // No script adds to or filters this decision: the built-in list stands.
             return;
         }
         let Some(extra) = self.extra_offers() else {
@@ -847,13 +861,16 @@ impl Game {
         self.scripts().map(|s| &s.tokens)
     }
 
-    /// The script state (JSON), saved with the game.
-    pub fn script_state(&self) -> &serde_json::Value {
-        static NONE: serde_json::Value = serde_json::Value::Null;
-        self.scripts().map_or(&NONE, |s| &s.state)
+    /// The script state (JSON), saved with the game (`null` before any `set_state`).
+    pub fn script_state(&self) -> serde_json::Value {
+        // `set_state` keeps only data that JSON holds (`state_size`), so this cannot fail.
+        self.scripts()
+            .and_then(|s| rhai::serde::from_dynamic(&s.value).ok())
+            .unwrap_or_default()
     }
 
-    fn seat(&self, p: i64) -> Result<usize, String> {
+    /// The seat `p`, or the script's error.
+    pub(crate) fn seat(&self, p: i64) -> Result<usize, String> {
         usize::try_from(p)
             .ok()
             .filter(|s| *s < self.scores.len())
@@ -1168,11 +1185,7 @@ impl Game {
             }
             Command::SetState(state) => {
                 state_size(&state, 0, &mut 0)?;
-                let saved = rhai::serde::from_dynamic(&state)
-                    .map_err(|e| format!("the state cannot be saved: {e}"))?;
-                let scripts = self.scripts_mut();
-                scripts.state = saved;
-                scripts.value = state.flatten();
+                self.scripts_mut().value = state.flatten();
             }
             Command::Ask { player, offers } => {
                 let p = self.seat(player)?;
@@ -1372,8 +1385,9 @@ const STATE_BYTES: usize = 1 << 20;
 /// How deeply a script's saved state may nest.
 const STATE_DEPTH: usize = 64;
 
-/// Checks that a state to be saved is within [`STATE_BYTES`] and [`STATE_DEPTH`] (it lives
-/// as long as the game, so it must stay small); `bytes` adds up what is seen so far.
+/// Checks that a state to be saved is data that JSON holds, within [`STATE_BYTES`] and
+/// [`STATE_DEPTH`] (it lives as long as the game, so it must stay small); `bytes` adds up what
+/// is seen so far.
 fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), String> {
     if depth > STATE_DEPTH {
         return Err(format!(
@@ -1381,6 +1395,12 @@ fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), St
         ));
     }
     *bytes += std::mem::size_of::<Dynamic>();
+    if value.is_shared() && depth > 0 {
+        // A variable a closure captured: JSON cannot hold it.
+        return Err("the state holds a captured variable, which cannot be saved".into());
+    }
+    let plain =
+        value.is_unit() || value.is_bool() || value.is_int() || value.is_float() || value.is_char();
     if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
         *bytes += text.len();
     } else if let Some(list) = value.read_lock::<Array>() {
@@ -1392,6 +1412,12 @@ fn state_size(value: &Dynamic, depth: usize, bytes: &mut usize) -> Result<(), St
             *bytes += key.len();
             state_size(item, depth + 1, bytes)?;
         }
+    } else if !plain {
+        return Err(format!(
+            "the state holds a {}, which cannot be saved (only (), booleans, numbers, \
+             characters, strings, arrays and maps)",
+            value.type_name()
+        ));
     }
     if *bytes > STATE_BYTES {
         return Err(format!(

@@ -29,8 +29,8 @@ const QUESTION: u8 = 0;
 pub struct ScriptMechanic {
     id: u8,
     hooks: Hooks,
-    /// The points of the turn with a stage hook: `draw`, `score` and `turn_end` always, and
-    /// `after_place`, `after_deploy`, `after_score` where a script defines them.
+    /// The points of the turn whose stage hook (`draw`, `after_place`, `after_deploy`,
+    /// `score`, `after_score`, `turn_end`) some script defines.
     phases: Vec<Phase>,
 }
 
@@ -44,25 +44,16 @@ const STAGES: [(Phase, &str); 6] = [
     (Phase::TurnEnd, "turn_end"),
 ];
 
-/// The stage hooks that run whether or not a script defines them (as before the others came).
-const ALWAYS: [Phase; 3] = [Phase::Draw, Phase::Score, Phase::TurnEnd];
-
 impl ScriptMechanic {
-    /// The scripts as mechanic number `id` of a game. The hooks that answer with a value
-    /// (`strength`, `farm_points`, `feature_points`, `extra_turn`) are in the game's call lists only when some
-    /// script defines them, so the other rulesets pay nothing for them.
+    /// The scripts as mechanic number `id` of a game.
     pub fn new(id: u8, scripts: &Scripts) -> ScriptMechanic {
-        // `extra_turn` is always asked: any hook may give an extra turn (`give_extra_turn()`).
-        let mut hooks = Hooks::STAGE
-            | Hooks::TURN_BEGUN
-            | Hooks::ACTIONS
-            | Hooks::ADDS
-            | Hooks::ANSWERED
-            | Hooks::SCORED
-            | Hooks::ROAMER
-            | Hooks::OFFER
-            | Hooks::FINAL
-            | Hooks::EXTRA_TURN;
+        // Only the hooks some script defines are in the game's call lists, so a script pays
+        // for what it uses. Always: the standing offers and the scripts' questions (any hook
+        // may `ask` or `offer_deploy`), the decision hooks (the families' own, such as
+        // `dragon_step`, are found by the families) and `extra_turn` (any hook may
+        // `give_extra_turn()`).
+        let mut hooks =
+            Hooks::ACTIONS | Hooks::ADDS | Hooks::ANSWERED | Hooks::OFFER | Hooks::EXTRA_TURN;
         // A hook's narrow forms (`strength_tied`, `feature_points_cloister`, …) count as the
         // hook.
         for (hook, flag) in [
@@ -75,11 +66,24 @@ impl ScriptMechanic {
                 hooks = hooks | flag;
             }
         }
-        let phases = STAGES
+        for (names, flag) in [
+            (&["game_start", "turn_start"][..], Hooks::TURN_BEGUN),
+            (&["feature_scored"][..], Hooks::SCORED),
+            (&["filter_eaten"][..], Hooks::ROAMER),
+            (&["final_scoring", "game_end"][..], Hooks::FINAL),
+        ] {
+            if names.iter().any(|n| scripts.defines(n)) {
+                hooks = hooks | flag;
+            }
+        }
+        let phases: Vec<Phase> = STAGES
             .iter()
-            .filter(|(phase, hook)| ALWAYS.contains(phase) || scripts.defines(hook))
+            .filter(|(_, hook)| scripts.defines(hook))
             .map(|(phase, _)| *phase)
             .collect();
+        if !phases.is_empty() {
+            hooks = hooks | Hooks::STAGE;
+        }
         ScriptMechanic { id, hooks, phases }
     }
 }

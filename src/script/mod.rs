@@ -173,6 +173,25 @@ pub struct Scripts {
     by_length: Vec<String>,
     /// What the families told the host (their decision hooks, filters, answers).
     pub(crate) bridge: family::Bridge,
+    /// Whether some script adds to or filters the built-in decisions (an `actions…` or a
+    /// filter hook): otherwise only the scripts' own questions need a list made in advance.
+    pub(crate) shapes_offers: bool,
+    /// The narrow forms of the decision hooks, worked out once: `place_<mark>`,
+    /// `deploy_<mark>`, `completed_<mark>` (each with its mark) and `answered_<kind>`.
+    pub(crate) narrow_forms: NarrowForms,
+}
+
+/// The narrow forms of the hooks that follow a decision (see [`Scripts::narrow_forms`]).
+#[derive(Debug, Default)]
+pub(crate) struct NarrowForms {
+    /// `(hook, mark)` for each `place_<mark>` a script defines, in name order.
+    pub(crate) place: Vec<(String, String)>,
+    /// `(hook, mark)` for each `deploy_<mark>`, in name order.
+    pub(crate) deploy: Vec<(String, String)>,
+    /// `(hook, kind)` for each `answered_<kind>`, in name order.
+    pub(crate) answered: Vec<(String, String)>,
+    /// `(hook, mark)` for each `completed_<mark>`, in name order.
+    pub(crate) completed: Vec<(String, String)>,
 }
 
 impl fmt::Debug for Scripts {
@@ -252,6 +271,23 @@ impl Scripts {
         narrow.dedup();
         let mut by_length = narrow.clone();
         by_length.sort_by(|a, b| length_first(a, b));
+        let defined = |hook: &str| by_length.iter().any(|n| n == hook);
+        let shapes_offers = narrow.iter().any(|n| n.starts_with("actions"))
+            || ["filter_placements", "filter_deploy"]
+                .into_iter()
+                .chain(bridge.filters.iter().map(|f| f.hook))
+                .any(defined);
+        let forms = |prefix: &str| -> Vec<(String, String)> {
+            (narrow.iter())
+                .filter_map(|n| Some((n.clone(), n.strip_prefix(prefix)?.to_string())))
+                .collect()
+        };
+        let narrow_forms = NarrowForms {
+            place: forms("place_"),
+            deploy: forms("deploy_"),
+            answered: forms("answered_"),
+            completed: forms("completed_"),
+        };
         Ok(Scripts {
             engine,
             units,
@@ -261,6 +297,8 @@ impl Scripts {
             narrow,
             by_length,
             bridge,
+            shapes_offers,
+            narrow_forms,
         })
     }
 

@@ -1,10 +1,12 @@
 //! What a script asks the engine to watch for it, so that rhai runs only when it matters: a
 //! rhai call costs thousands of instructions, the engine's own check a few.
 //!
-//! - **Feature marks** (`mark_feature(x, y, spot, name)`, `unmark_feature(…)`): a mark stays
-//!   with its feature as the feature grows and merges. A tile laid that extends a marked
-//!   feature carries the mark for the narrow hooks (`deploy_<name>()`, `place_<name>()`,
-//!   `actions_<kind>_<name>(player)`, `dragon_step_<name>(step)`), as a tile carries its symbol.
+//! - **Feature marks** (`mark_feature(x, y, spot, name[, seat])`, `unmark_feature(…)`): a mark
+//!   stays with its feature as the feature grows and merges. A tile laid that extends a
+//!   feature marked before it was laid carries the mark for the narrow hooks
+//!   (`deploy_<name>()`, `place_<name>()`, `actions_<kind>_<name>(player)`,
+//!   `dragon_step_<name>(step)`), as a tile carries its symbol; a mark put for a seat, only on
+//!   that seat's turns. A tile that completes a marked feature calls `completed_<name>()`.
 //! - **Hooks switched off and on** (`listen(hook, on)`): a hook switched off is not called
 //!   until the script switches it on again.
 //! - **Standing deploy offers** (`offer_deploy(#{…})`): one action per feature of a kind on
@@ -32,12 +34,24 @@ pub const MAX_WATCHED: usize = 256;
 /// What the scripts asked the engine to watch (see the module's header).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watch {
-    /// Feature marks: the segment each was put on (it follows the feature) and its name.
-    marks: Vec<(SegId, Arc<str>)>,
+    /// Feature marks, in the order they were put.
+    marks: Vec<Mark>,
     /// The hooks switched off.
     muted: Vec<Arc<str>>,
     /// The standing deploy offers, in the order they were made.
     offers: Vec<Arc<DeployOffer>>,
+}
+
+/// A feature mark (`mark_feature`).
+#[derive(Clone, Debug)]
+struct Mark {
+    /// The segment it was put on (it follows the feature).
+    seg: SegId,
+    name: Arc<str>,
+    /// The seat on whose turns alone it is carried (`None`: every turn).
+    seat: Option<usize>,
+    /// The tile laid this turn when it was put: that tile did not extend a marked feature.
+    after: Option<PlacedId>,
 }
 
 /// A standing deploy offer (`offer_deploy`): `[name, x, y, spot]` for each feature of kind
@@ -61,14 +75,16 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     engine.register_fn(
         "mark_feature",
         move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
+            with_game(&s, |g| mark(g, x, y, &spot, &name, None))
+        },
+    );
+    let s = Arc::clone(slot);
+    engine.register_fn(
+        "mark_feature",
+        move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString, seat: i64| {
             with_game(&s, |g| {
-                let seg = seg_of(g, x, y, &spot)?;
-                let watch = g.watch_mut();
-                if watch.marks.len() >= MAX_WATCHED {
-                    return Err(format!("at most {MAX_WATCHED} feature marks").into());
-                }
-                watch.marks.push((seg, Arc::from(name.as_str())));
-                Ok(())
+                let seat = g.seat(seat).map_err(|e| format!("mark_feature: {e}"))?;
+                mark(g, x, y, &spot, &name, Some(seat))
             })
         },
     );
@@ -78,7 +94,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
         move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
             with_game(&s, |g| {
                 let seg = seg_of(g, x, y, &spot)?;
-                (g.watch_mut().marks).retain(|(at, n)| !(*at == seg && **n == *name));
+                (g.watch_mut().marks).retain(|m| !(m.seg == seg && *m.name == *name));
                 Ok(())
             })
         },
@@ -118,6 +134,31 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     });
 }
 
+/// Puts the mark `name` (for `seat`'s turns only, if given) on the feature at `(x, y)` `spot`.
+fn mark(
+    g: &mut Game,
+    x: i64,
+    y: i64,
+    spot: &str,
+    name: &str,
+    seat: Option<usize>,
+) -> Result<(), Failure> {
+    let seg = seg_of(g, x, y, spot)?;
+    let after = g.placed_this_turn();
+    let watch = g.watch_mut();
+    if watch.marks.len() >= MAX_WATCHED {
+        return Err(format!("at most {MAX_WATCHED} feature marks").into());
+    }
+    let name = Arc::from(name);
+    watch.marks.push(Mark {
+        seg,
+        name,
+        seat,
+        after,
+    });
+    Ok(())
+}
+
 /// `f` of the game in the slot; an error outside a hook call.
 fn with_game<T>(
     slot: &Slot,
@@ -143,9 +184,9 @@ fn marked_spots(g: &Game, name: &str) -> Array {
         .map(|w| w.marks.as_slice())
         .unwrap_or_default()
         .iter()
-        .filter(|(_, n)| **n == *name)
-        .map(|(seg, _)| {
-            let (pos, spot) = g.seg_spot(*seg);
+        .filter(|m| *m.name == *name)
+        .map(|m| {
+            let (pos, spot) = g.seg_spot(m.seg);
             let place: Array = vec![
                 i64::from(pos.x).into(),
                 i64::from(pos.y).into(),
@@ -222,23 +263,40 @@ impl Game {
             .is_some_and(|w| w.muted.iter().any(|h| **h == *hook))
     }
 
-    /// Whether a feature marked `name` has a part on the tile `placed`.
+    /// Whether the tile `placed` extends a feature marked `name` before it was laid, with a
+    /// mark for every seat or for the active player.
     pub(crate) fn mark_reaches(&self, placed: PlacedId, name: &str) -> bool {
         let Some(w) = self.watch() else {
             return false;
         };
-        let mut marked = w.marks.iter().filter(|(_, n)| **n == *name).peekable();
-        if marked.peek().is_none() {
+        let active = self.active();
+        let mut due = (w.marks.iter()).filter(|m| {
+            *m.name == *name && m.after != Some(placed) && m.seat.is_none_or(|p| p == active)
+        });
+        due.any(|m| {
+            self.tile_segs(placed)
+                .any(|s| self.features().same(s, m.seg))
+        })
+    }
+
+    /// Whether the tile `placed` has a part of a complete feature marked `name` (by any mark).
+    pub(crate) fn mark_completed(&self, placed: PlacedId, name: &str) -> bool {
+        let Some(w) = self.watch() else {
             return false;
-        }
-        let segs: Vec<SegId> = self.tile_segs(placed).collect();
-        marked.any(|(seg, _)| segs.iter().any(|s| self.features().same(*s, *seg)))
+        };
+        let mut due = (w.marks.iter()).filter(|m| *m.name == *name);
+        due.any(|m| {
+            self.is_complete(m.seg)
+                && self
+                    .tile_segs(placed)
+                    .any(|s| self.features().same(s, m.seg))
+        })
     }
 
     /// Whether the feature of `seg` carries the mark `name`.
     fn marked(&self, seg: SegId, name: &str) -> bool {
         self.watch().is_some_and(|w| {
-            (w.marks.iter()).any(|(at, n)| **n == *name && self.features().same(*at, seg))
+            (w.marks.iter()).any(|m| *m.name == *name && self.features().same(m.seg, seg))
         })
     }
 
