@@ -119,9 +119,11 @@ fn games(c: &mut Criterion) {
     // second on one core): 2nd-edition base with the Abbot, P&D, Inns & Cathedrals, Traders &
     // Builders.
     bench_ruleset(c, "hig-full");
-    // Every box castellan has (issue 31's goal: at least 40% of `hig-full`'s speed): hig-full,
-    // The Tower and Abbey & Mayor's mayor and wagon.
+    // Every box castellan has (issues 31 and 32: at least 40% of `hig-full`'s speed): hig-full,
+    // The Tower, Abbey & Mayor, Bridges, Castles & Bazaars and Hills & Sheep (a script); and
+    // the same without Hills & Sheep (the boxes written in Rust).
     bench_ruleset(c, "hig-big-box");
+    bench_ruleset(c, "hig-big-box-native");
     // The dungeon with the figures it names: big follower, builder and pig (issue 10).
     bench_ruleset(c, "dungeon-full");
     bench_clone(c, "hig");

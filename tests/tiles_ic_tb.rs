@@ -256,3 +256,29 @@ fn the_later_boxes_garden_tiles_are_their_twins_plus_a_garden() {
         assert_eq!(without, plain.features(), "{garden_id}");
     }
 }
+
+/// TILES-MORE.md §2–§4: `hig-big-box`, every box in its new edition, plays each garden tile in
+/// its twin's place (one copy, the twin none), with the 18 Hills & Sheep land tiles and 12 of
+/// each other later box: 204 tiles in all.
+#[test]
+fn the_big_box_plays_every_new_editions_garden_tile() {
+    let rules = Ruleset::load("hig-big-box").expect("hig-big-box loads");
+    let count = |id: &str| -> u32 {
+        (rules.tiles.iter())
+            .filter(|t| &*t.id == id)
+            .map(|t| t.count)
+            .sum()
+    };
+    let land = |prefix: &str| -> u32 {
+        (rules.tiles.iter())
+            .filter(|t| t.id.starts_with(prefix) && t.in_bag)
+            .map(|t| t.count)
+            .sum()
+    };
+    for (plain, garden) in [("AM/R", "AM/RG"), ("HS/RR.h", "HS/RR.hG"), ("BB/CFR!", "BB/CFR!G")] {
+        assert_eq!((count(plain), count(garden)), (0, 1), "{garden}");
+    }
+    assert_eq!((land("HS/"), land("AM/"), land("BB/")), (18, 12, 12));
+    let bag: u32 = (rules.tiles.iter()).filter(|t| t.in_bag).map(|t| t.count).sum();
+    assert_eq!(bag, 204, "the land tiles, the start tile among them");
+}
