@@ -275,10 +275,17 @@ fn the_big_box_plays_every_new_editions_garden_tile() {
             .map(|t| t.count)
             .sum()
     };
-    for (plain, garden) in [("AM/R", "AM/RG"), ("HS/RR.h", "HS/RR.hG"), ("BB/CFR!", "BB/CFR!G")] {
+    for (plain, garden) in [
+        ("AM/R", "AM/RG"),
+        ("HS/RR.h", "HS/RR.hG"),
+        ("BB/CFR!", "BB/CFR!G"),
+    ] {
         assert_eq!((count(plain), count(garden)), (0, 1), "{garden}");
     }
     assert_eq!((land("HS/"), land("AM/"), land("BB/")), (18, 12, 12));
-    let bag: u32 = (rules.tiles.iter()).filter(|t| t.in_bag).map(|t| t.count).sum();
+    let bag: u32 = (rules.tiles.iter())
+        .filter(|t| t.in_bag)
+        .map(|t| t.count)
+        .sum();
     assert_eq!(bag, 204, "the land tiles, the start tile among them");
 }

@@ -62,7 +62,8 @@ castellan::mechanic_events! {
     /// An event of the beacons.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     enum BeaconEvent for WORDS {
-        /// A beacon was lit (`{"event": "beacon_lit", "player": …, "x": …, "y": …}`).
+        /// A beacon was lit (`{"event": "beacon_lit", "player": …, "x": …, "y": …}`); reports
+        /// (`compare`) count it under the rule after `=>`.
         Lit {
             /// Seat.
             player: usize,
@@ -70,7 +71,7 @@ castellan::mechanic_events! {
             x: i32,
             /// Row.
             y: i32,
-        } = "beacon_lit",
+        } = "beacon_lit" => "BEACON-1 beacon lit",
     }
 }
 
@@ -231,6 +232,10 @@ fn a_mechanic_declares_its_own_action_decision_and_event() {
             assert_eq!(
                 words::event(&new[0], &names).to_string(),
                 format!("{who} lights a beacon at {pos}")
+            );
+            assert_eq!(
+                castellan::lab::firings::family_rule(&new[0]).as_deref(),
+                Some("BEACON-1 beacon lit")
             );
             events.extend(new);
         } else {

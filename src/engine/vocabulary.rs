@@ -796,6 +796,9 @@ pub trait EventSet: Sized {
     fn name(&self) -> &'static str;
     /// Its JSON fields, in order.
     fn json(&self) -> Vec<(&'static str, Field)>;
+    /// The rule behind it, as reports name it: its RULES.md id and words
+    /// (`"TW-8 prisoner ransomed"`), if the family gave one.
+    fn rule(&self) -> Option<&'static str>;
     /// The event called `name` (its JSON name) with the fields of its JSON form, `fields`
     /// (seats as numbers), or what is wrong: an unknown name, a field missing or of the wrong
     /// kind, a field it does not have.
@@ -860,6 +863,9 @@ impl EventSet for Nothing {
         match *self {}
     }
     fn json(&self) -> Vec<(&'static str, Field)> {
+        match *self {}
+    }
+    fn rule(&self) -> Option<&'static str> {
         match *self {}
     }
     fn from_json(name: &str, _fields: &JsonFields) -> Result<MechanicEvent, String> {
@@ -959,6 +965,10 @@ where
         E::decode(event).map_or(("?", Vec::new()), |e| (e.name(), e.json()))
     }
 
+    fn event_rule(&self, event: &MechanicEvent) -> Option<&'static str> {
+        E::decode(event)?.rule()
+    }
+
     fn reason(&self, code: u8) -> Option<&'static Reason> {
         self.reasons.get(usize::from(code))
     }
@@ -1014,6 +1024,10 @@ pub trait Vocabulary: Sync {
 
     /// The event's name in its JSON form (`"dragon_moved"`) and its fields, in order.
     fn event_json(&self, event: &MechanicEvent) -> (&'static str, Vec<(&'static str, Field)>);
+
+    /// The rule behind the event as reports name it (its RULES.md id and words), if the
+    /// family gave one (`mechanic_events!`'s `=> "…"`).
+    fn event_rule(&self, event: &MechanicEvent) -> Option<&'static str>;
 
     /// The event in words, with the players' names by seat ([`seat`] reads them).
     fn event_words(
@@ -1306,7 +1320,8 @@ macro_rules! mechanic_decisions {
 /// them ([`EventSet`], `From<Enum> for Event`, `Enum::of`): per variant, its fields (each a
 /// [`Slot`] and a [`JsonValue`], named in the JSON as in the enum) and its JSON name. A
 /// `&'static str` field names its table of values (`reason: &'static str [REASONS]`) and is
-/// packed as its place in it.
+/// packed as its place in it. `= "name" => "B-X1 words"` gives the rule behind the event, as
+/// reports (`compare`) name it.
 #[macro_export]
 macro_rules! mechanic_events {
     (
@@ -1314,7 +1329,7 @@ macro_rules! mechanic_events {
         $vis:vis enum $Enum:ident for $words:path {
             $(
                 $(#[$vmeta:meta])*
-                $Variant:ident $({ $( $(#[$fmeta:meta])* $field:ident : $ty:ty $([$table:path])? ),* $(,)? })? = $name:literal
+                $Variant:ident $({ $( $(#[$fmeta:meta])* $field:ident : $ty:ty $([$table:path])? ),* $(,)? })? = $name:literal $(=> $rule:literal)?
             ),* $(,)?
         }
     ) => {
@@ -1347,6 +1362,12 @@ macro_rules! mechanic_events {
                 fn name(&self) -> &'static str {
                     match self {
                         $( $Enum::$Variant { .. } => $name, )*
+                    }
+                }
+
+                fn rule(&self) -> Option<&'static str> {
+                    match self {
+                        $( $Enum::$Variant { .. } => $crate::__vocabulary_rule!($($rule)?), )*
                     }
                 }
 
@@ -1410,6 +1431,18 @@ macro_rules! mechanic_events {
                 }
             }
         };
+    };
+}
+
+/// An event's rule, if its variant names one.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vocabulary_rule {
+    () => {
+        None
+    };
+    ($rule:literal) => {
+        Some($rule)
     };
 }
 

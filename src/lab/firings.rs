@@ -4,11 +4,16 @@
 //! An event that names the rule that paid (`scored`) is that rule; every other kind of event
 //! that the lab counts is listed here with the rule behind it, the reason it carries telling
 //! apart rules that share a kind (a figure returned by scoring, eaten by the dragon, removed by
-//! the princess). An event that a script caused says which script.
+//! the princess). A family's event not listed here is named by its family ([`family_rule`]:
+//! its vocabulary's rule for the event, or for the reason a figure went home). An event that a
+//! script caused says which script.
+
+use crate::engine::event::Event;
+use crate::engine::vocabulary;
 
 /// The rule behind each kind of event that names none: (event kind, its reason if the rule
 /// depends on it, the rule's RULES.md id and words). Reason-specific rows come first.
-const RULES: [(&str, Option<&str>, &str); 32] = [
+const RULES: [(&str, Option<&str>, &str); 35] = [
     (
         "figure_returned",
         Some("scored"),
@@ -103,6 +108,13 @@ const RULES: [(&str, Option<&str>, &str); 32] = [
     // named before them, and its own rule ids are in its log lines).
     ("script_scored", None, "points"),
     ("script_log", None, "message"),
+    ("figure_placed", None, "figure placed"),
+    ("figure_lifted", None, "figure lifted"),
+    (
+        "tile_taken_unseen",
+        None,
+        "tile taken out of the game unseen",
+    ),
 ];
 
 /// The words of the rule behind an event of `kind` (with its `reason`, if any), if listed.
@@ -113,11 +125,32 @@ pub fn rule_words(kind: &str, reason: Option<&str>) -> Option<&'static str> {
         .map(|(_, _, words)| *words)
 }
 
+/// The rule its family names for `event`: a family's event (`mechanic_events!`'s `=> "…"`),
+/// or a figure sent home for a family's reason (the reason's rule and words).
+pub fn family_rule(event: &Event) -> Option<String> {
+    match event {
+        Event::Mechanic(m) => vocabulary::of(m.mechanic)?
+            .event_rule(m)
+            .map(str::to_string),
+        Event::FigureReturned { reason, .. } => {
+            let r = reason.family_reason()?;
+            Some(format!("{} {}", r.rule, r.words.replace("{}", "figure")))
+        }
+        _ => None,
+    }
+}
+
 /// What the report calls one firing of an event of `kind` that names no rule: the rule
-/// behind it, and the script that caused it if one did (an event of a kind not listed is
-/// said in words made from its kind, marked as unlisted).
-pub fn name(kind: &str, reason: Option<&str>, script: Option<&str>) -> String {
-    let words = rule_words(kind, reason).map_or_else(
+/// behind it (listed here, or else the one its `family` names), and the script that caused it
+/// if one did (an event of a kind named by neither is said in words made from its kind,
+/// marked as unlisted).
+pub fn name(
+    kind: &str,
+    reason: Option<&str>,
+    script: Option<&str>,
+    family: Option<&str>,
+) -> String {
+    let words = (rule_words(kind, reason).or(family)).map_or_else(
         || format!("unlisted: {}", kind.replace('_', " ")),
         str::to_string,
     );
@@ -134,17 +167,24 @@ mod tests {
     #[test]
     fn a_reason_picks_its_rule_and_a_script_is_named() {
         assert_eq!(
-            name("figure_returned", Some("eaten"), None),
+            name("figure_returned", Some("eaten"), None, None),
             "D7 figure eaten by the dragon"
         );
         assert_eq!(
-            name("figure_returned", Some("scored"), None),
+            name("figure_returned", Some("scored"), None, None),
             "B-M3 figure returned after scoring"
         );
         assert_eq!(
-            name("dragon_hidden", None, Some("house")),
+            name("dragon_hidden", None, Some("house"), None),
             "script house: dragon taken off the board"
         );
-        assert_eq!(name("no_such_event", None, None), "unlisted: no such event");
+        assert_eq!(
+            name("no_such_event", None, None, None),
+            "unlisted: no such event"
+        );
+        assert_eq!(
+            name("tower_floor", None, None, Some("TW-2 floor put on a tower")),
+            "TW-2 floor put on a tower"
+        );
     }
 }

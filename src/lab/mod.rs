@@ -290,9 +290,14 @@ struct Tally {
     leaders: Vec<Option<usize>>,
     /// Whether final scoring is under way.
     final_scoring: bool,
+    /// Whether the events being counted are those of the action that ends the game (final
+    /// scoring can begin only there).
+    ending: bool,
 }
 
-/// The RULES.md sections whose rules pay only at final scoring.
+/// The RULES.md sections whose rules pay at final scoring (a barn of Abbey & Mayor pays its
+/// field's farmers under §1.9 during play too: only in the action that ends the game does a
+/// payment under them begin final scoring).
 const FINAL_RULES: [&str; 2] = ["§1.8", "§1.9"];
 
 /// Event kinds that happen every turn: not counted as rule firings.
@@ -313,10 +318,12 @@ impl Tally {
             firings: BTreeMap::new(),
             leaders: vec![None],
             final_scoring: false,
+            ending: false,
         }
     }
 
     fn watch(&mut self, game: &Game, events: &[Event]) {
+        self.ending = game.is_over();
         for e in events {
             self.count(e);
         }
@@ -339,14 +346,16 @@ impl Tally {
             return;
         };
         let (rule, script) = (text("rule"), text("script"));
-        let paid = rule.map(|_| self.source(kind, rule, script));
+        let family = firings::family_rule(event);
+        let family = family.as_deref();
+        let paid = rule.map(|_| self.source(kind, rule, script, family));
         if let (Some(points), Some(player)) = (
             map.get("points").and_then(Value::as_u64),
             map.get("player").and_then(Value::as_u64),
         ) {
             let source = paid
                 .clone()
-                .unwrap_or_else(|| self.source(kind, rule, script));
+                .unwrap_or_else(|| self.source(kind, rule, script, family));
             let seats = self
                 .points
                 .entry(source)
@@ -356,19 +365,26 @@ impl Tally {
             }
         }
         if !ROUTINE.contains(&kind) {
-            let key = paid.unwrap_or_else(|| firings::name(kind, text("reason"), script));
+            let key = paid.unwrap_or_else(|| firings::name(kind, text("reason"), script, family));
             *self.firings.entry(key).or_insert(0) += 1;
         }
     }
 
     /// The name of a source of points: the rule that paid (its RULES.md id and words), the
-    /// script, or the rule behind an event kind ([`firings::name`]). Points given during final
-    /// scoring by a rule that also pays during play are told apart (`… at final scoring`):
-    /// final scoring is under way from the first points paid by a final-scoring rule (RULES.md
-    /// §1.8 and §1.9), which come after every completion of the last turn.
-    fn source(&mut self, kind: &str, rule: Option<&str>, script: Option<&str>) -> String {
+    /// script, or the rule behind an event kind or its family's rule ([`firings::name`]).
+    /// Points given during final scoring by a rule that also pays during play are told apart
+    /// (`… at final scoring`): final scoring is under way from the first points paid by a
+    /// final-scoring rule (RULES.md §1.8 and §1.9) in the action that ends the game, which
+    /// come after every completion of the last turn.
+    fn source(
+        &mut self,
+        kind: &str,
+        rule: Option<&str>,
+        script: Option<&str>,
+        family: Option<&str>,
+    ) -> String {
         let is_final = |r: &str| FINAL_RULES.iter().any(|f| r.starts_with(f));
-        if rule.is_some_and(is_final) {
+        if self.ending && rule.is_some_and(is_final) {
             self.final_scoring = true;
         }
         let name = match (rule, script) {
@@ -376,7 +392,7 @@ impl Tally {
             (None, Some(script)) => format!("script {script}"),
             // Each of these happens at one time only: no need to say when.
             (None, None) => {
-                return firings::name(kind, None, None);
+                return firings::name(kind, None, None, family);
             }
         };
         if self.final_scoring && !rule.is_some_and(is_final) {
@@ -465,6 +481,8 @@ mod tests {
     #[test]
     fn the_fairy_bonus_at_final_scoring_is_a_source_of_its_own() {
         let mut t = Tally::new(2);
+        // The events of the action that ends the game.
+        t.ending = true;
         for e in [
             scored(0, 8, "§1.6 completed city"),
             scored(0, 3, "FA8 fairy bonus"),
@@ -485,6 +503,21 @@ mod tests {
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         assert_eq!(t.points, expected);
+    }
+
+    /// RULES-MORE.md AM-16: a barn pays its field's farmers under §1.9 during play; that is no
+    /// final scoring, so the points paid after it are not "at final scoring".
+    #[test]
+    fn farmers_paid_during_play_begin_no_final_scoring() {
+        let mut t = Tally::new(2);
+        for e in [
+            scored(0, 6, "§1.9 farm_centric_3"),
+            scored(1, 4, "§1.6 completed city"),
+        ] {
+            t.count(&e);
+        }
+        assert!(!t.final_scoring);
+        assert_eq!(t.points["§1.6 completed city"], vec![0, 4]);
     }
 
     #[test]

@@ -75,7 +75,7 @@ crate::mechanic_events! {
             y: i32,
             /// The feature on the tile.
             spot: Spot,
-        } = "wagon_moved",
+        } = "wagon_moved" => "AM-11 wagon moved on",
         /// A barn was put at the north-east corner of the tile at (`x`, `y`) (AM-15).
         BarnPlaced {
             /// Seat.
@@ -84,7 +84,7 @@ crate::mechanic_events! {
             x: i32,
             /// Row.
             y: i32,
-        } = "barn_placed",
+        } = "barn_placed" => "AM-15 barn placed",
     }
 }
 

@@ -172,7 +172,7 @@ crate::mechanic_events! {
             x2: i32,
             /// Row of its other tile.
             y2: i32,
-        } = "castle_built",
+        } = "castle_built" => "BCB-7 castle built",
         /// The castle at (`x`, `y`) scored `points` for a feature completed in its vicinity
         /// (BCB-10) or another castle's score (BCB-12); its follower went home.
         Scored {
@@ -186,7 +186,7 @@ crate::mechanic_events! {
             x: i32,
             /// Row of its named tile.
             y: i32,
-        } = "castle_scored",
+        } = "castle_scored" => "BCB-10 castle scored",
         /// The game ended with a follower still in the castle at (`x`, `y`): it goes home and
         /// scores nothing (BCB-13).
         Left {
@@ -198,7 +198,7 @@ crate::mechanic_events! {
             x: i32,
             /// Row of its named tile.
             y: i32,
-        } = "castle_left",
+        } = "castle_left" => "BCB-13 castle left at the end",
         /// A player laid a bridge across the tile at (`x`, `y`) from its edge `edge` to the
         /// opposite one.
         BridgePlaced {
@@ -210,7 +210,7 @@ crate::mechanic_events! {
             y: i32,
             /// The bridge's first edge: `N` (north–south) or `E` (east–west).
             edge: Spot,
-        } = "bridge_placed",
+        } = "bridge_placed" => "BCB-1 bridge placed",
         /// After `player`'s bazaar, the tile numbered `lot` was revealed (BCB-18).
         BazaarRevealed {
             /// The seat that laid the bazaar.
@@ -219,14 +219,14 @@ crate::mechanic_events! {
             lot: u8,
             /// Tile id.
             tile: Arc<str>,
-        } = "bazaar_revealed",
+        } = "bazaar_revealed" => "BCB-18 bazaar tile revealed",
         /// `player`'s bazaar starts no auction: fewer tiles are left than players (BCB-17).
         BazaarSkipped {
             /// The seat that laid the bazaar.
             player: usize,
             /// Tiles left in the bag.
             left: u32,
-        } = "bazaar_skipped",
+        } = "bazaar_skipped" => "BCB-17 bazaar without an auction",
         /// The auctioneer `player` put the tile `lot` up for auction with a bid of `bid` (BCB-18).
         BazaarBid {
             /// Seat.
@@ -235,19 +235,19 @@ crate::mechanic_events! {
             lot: u8,
             /// The opening bid.
             bid: u32,
-        } = "bazaar_bid",
+        } = "bazaar_bid" => "BCB-18 bazaar opening bid",
         /// `player` raised the bid to `bid` (BCB-18).
         BazaarRaised {
             /// Seat.
             player: usize,
             /// The new highest bid.
             bid: u32,
-        } = "bazaar_raised",
+        } = "bazaar_raised" => "BCB-18 bazaar bid raised",
         /// `player` did not raise (BCB-18).
         BazaarPassed {
             /// Seat.
             player: usize,
-        } = "bazaar_passed",
+        } = "bazaar_passed" => "BCB-18 bazaar bid passed",
         /// The auctioneer `player` bought the tile `lot`, paying `points` to `to` (BCB-19).
         BazaarBought {
             /// Seat.
@@ -258,7 +258,7 @@ crate::mechanic_events! {
             to: usize,
             /// The points paid.
             points: u32,
-        } = "bazaar_bought",
+        } = "bazaar_bought" => "BCB-19 bazaar tile bought by the auctioneer",
         /// The auctioneer `player` sold the tile `lot` to `to` for `points` (BCB-19).
         BazaarSold {
             /// Seat.
@@ -269,7 +269,7 @@ crate::mechanic_events! {
             to: usize,
             /// The points paid to the auctioneer.
             points: u32,
-        } = "bazaar_sold",
+        } = "bazaar_sold" => "BCB-19 bazaar tile sold by the auctioneer",
         /// Nobody raised: the auctioneer `player` took the tile `lot` and paid his bid,
         /// `points`, to the bank (BCB-19).
         BazaarBanked {
@@ -279,7 +279,7 @@ crate::mechanic_events! {
             lot: u8,
             /// The points paid to the bank.
             points: u32,
-        } = "bazaar_banked",
+        } = "bazaar_banked" => "BCB-19 bazaar tile paid to the bank",
         /// `player` got the tile `lot` without paying: the last tile to the last player
         /// (BCB-20), or a tile chosen without bidding (BCB-22).
         BazaarTaken {
@@ -287,7 +287,7 @@ crate::mechanic_events! {
             player: usize,
             /// The tile, from 1.
             lot: u8,
-        } = "bazaar_taken",
+        } = "bazaar_taken" => "BCB-20 bazaar tile taken without paying",
     }
 }
 

@@ -112,7 +112,7 @@ crate::mechanic_events! {
             y: i32,
             /// The tower's height with this floor.
             height: u32,
-        } = "tower_floor",
+        } = "tower_floor" => "TW-2 floor put on a tower",
         /// A player put a figure on top of the tower at (`x`, `y`), closing it (TW-2 c).
         Closed {
             /// Seat.
@@ -123,7 +123,7 @@ crate::mechanic_events! {
             x: i32,
             /// Row.
             y: i32,
-        } = "tower_closed",
+        } = "tower_closed" => "TW-2 tower closed with a figure on top",
         /// `player` took a figure of `owner` prisoner (TW-5); the player's own goes home.
         Captured {
             /// The captor's seat.
@@ -136,7 +136,7 @@ crate::mechanic_events! {
             x: i32,
             /// Row of its tile.
             y: i32,
-        } = "captured",
+        } = "captured" => "TW-5 figure taken prisoner",
         /// Two players each held a prisoner of the other: both went home at once (TW-7).
         Exchanged {
             /// One player.
@@ -147,7 +147,7 @@ crate::mechanic_events! {
             other: usize,
             /// The figure `other` got back.
             other_figure: FigureKind,
-        } = "prisoners_exchanged",
+        } = "prisoners_exchanged" => "TW-7 prisoners exchanged",
         /// `player` bought his `figure` back from `holder` for `points` (TW-8).
         Ransomed {
             /// The prisoner's owner, who pays.
@@ -158,7 +158,7 @@ crate::mechanic_events! {
             figure: FigureKind,
             /// Points paid.
             points: u32,
-        } = "ransomed",
+        } = "ransomed" => "TW-8 prisoner ransomed",
         /// At the end of the game a prisoner went back to its owner (TW-10).
         Released {
             /// The owner.
@@ -167,7 +167,7 @@ crate::mechanic_events! {
             holder: usize,
             /// The figure.
             figure: FigureKind,
-        } = "prisoner_released",
+        } = "prisoner_released" => "TW-10 prisoner released at the end",
     }
 }
 
