@@ -437,18 +437,19 @@ fn the_counted_floors_and_tops_are_the_listed_ones() {
         for seed in 0..4u64 {
             let players = 2 + (seed as usize % 4);
             let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
-            let (mut game, _) = Game::new(Arc::clone(&rules), Setup::new(names, seed)).unwrap();
+            let setup = Setup::new(names, seed);
+            let (mut game, _) = Game::new(Arc::clone(&rules), setup).expect("starts");
             let mut bot = RandomBot::new(seed);
             while !game.is_over() {
                 listed.clear();
                 game.legal_actions(&mut listed);
                 let n = listed.len();
-                for k in 0..n {
+                for (k, entry) in listed.iter().enumerate() {
                     let picked = game.pick_legal(&mut scratch, |m| {
                         assert_eq!(m, n, "{preset} seed {seed} turn {}", game.turn());
                         k
                     });
-                    assert_eq!(picked, Some(listed[k]), "{preset} seed {seed} pick {k}");
+                    assert_eq!(picked, Some(*entry), "{preset} seed {seed} pick {k}");
                 }
                 answers += listed
                     .iter()

@@ -185,6 +185,9 @@ impl Tower {
         tops: usize,
         mut found: impl FnMut(&TowerAt, usize) -> bool,
     ) {
+        if floors == 0 && tops == 0 {
+            return;
+        }
         let topped = topped(g, s);
         for (i, t) in s.towers.iter().enumerate() {
             let open = match topped_bit(i) {
@@ -260,7 +263,10 @@ impl Tower {
     }
 
     /// Every capture the tower at `at` allows now (TW-5, TW-6): the followers on the tiles in
-    /// its row and column no farther than its height, and the figures on those tiles' towers.
+    /// its row and column no farther than its height, and the figures on those tiles' towers;
+    /// tile by tile in [`reach`]'s order, on each tile its followers in the board's order,
+    /// then the figure on its tower. The board's figures are looked at once each, not once a
+    /// tile.
     fn captures(g: &Game, at: Pos, out: &mut Vec<Action>) {
         let Some(t) = state(g).and_then(|s| s.towers.iter().find(|t| t.pos == at)) else {
             return;
@@ -269,30 +275,43 @@ impl Tower {
         let shielded = |pos: Pos, figure: Option<u32>| {
             (g.mechanics.on(Hooks::ROAMER)).any(|m| m.protects(g, Taking::Capture, pos, figure))
         };
-        for pos in reach(t.pos, t.height) {
-            let Some(placed) = g.board.at(pos) else {
+        // Each answer with its tile's rank in the reach; a tower's figure after the followers.
+        let mut found: Vec<(u32, bool, Action)> = Vec::new();
+        for f in g.figures.iter() {
+            let (pos, spot) = g.figure_spot(f);
+            let Some(rank) = reach_rank(t.pos, t.height, pos) else {
                 continue;
             };
-            let segs = g.tile_segs(placed);
-            for f in g.figures.iter().filter(|f| segs.contains(&f.seg)) {
-                if shielded(pos, Some(f.id)) || !Tower::capturable(g, f.owner, f.kind) {
-                    continue;
-                }
-                let action = TowerAction::Capture {
-                    pos,
-                    spot: g.figure_spot(f).1,
-                    owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
-                    figure: f.kind,
-                }
-                .into();
-                if !out.contains(&action) {
-                    out.push(action);
-                }
+            if shielded(pos, Some(f.id)) || !Tower::capturable(g, f.owner, f.kind) {
+                continue;
             }
-            if let Some((owner, kind)) = g.figure_at_place(Place::Tile(pos)) {
-                if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
-                    out.push(TowerAction::CaptureTop { pos }.into());
-                }
+            let action = TowerAction::Capture {
+                pos,
+                spot,
+                owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
+                figure: f.kind,
+            };
+            found.push((rank, false, action.into()));
+        }
+        for (_, _, place) in g.figures_at_places() {
+            let Place::Tile(pos) = place else { continue };
+            let Some(rank) = reach_rank(t.pos, t.height, pos) else {
+                continue;
+            };
+            // The figure the tile's tower shows (the first put there).
+            let Some((owner, kind)) = g.figure_at_place(place) else {
+                continue;
+            };
+            let action = TowerAction::CaptureTop { pos }.into();
+            if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
+                found.push((rank, true, action));
+            }
+        }
+        found.sort_by_key(|&(rank, top, _)| (rank, top));
+        let from = out.len();
+        for (_, _, action) in found {
+            if !out[from..].contains(&action) {
+                out.push(action);
             }
         }
     }
@@ -479,6 +498,23 @@ pub fn reach(pos: Pos, height: u8) -> impl Iterator<Item = Pos> {
         };
         (1..=h).map(move |k| Pos::new(pos.x + dx * k, pos.y + dy * k))
     }))
+}
+
+/// The place of the tile at `pos` in [`reach`]'s order for a tower at `tower` of `height`
+/// floors (0 its own tile, then the north, east, south and west arms, nearest first), if it
+/// is within reach.
+fn reach_rank(tower: Pos, height: u8, pos: Pos) -> Option<u32> {
+    let h = u32::from(height);
+    let (dx, dy) = (pos.x - tower.x, pos.y - tower.y);
+    let (arm, k) = match (dx, dy) {
+        (0, 0) => return Some(0),
+        (0, d) if d < 0 => (0, d.unsigned_abs()),
+        (d, 0) if d > 0 => (1, d.unsigned_abs()),
+        (0, d) => (2, d.unsigned_abs()),
+        (d, 0) => (3, d.unsigned_abs()),
+        _ => return None,
+    };
+    (k <= h).then_some(arm * h + k)
 }
 
 fn captured_event(player: usize, owner: usize, figure: FigureKind, at: Pos) -> Event {
