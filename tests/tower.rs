@@ -419,3 +419,55 @@ fn the_fairy_does_not_protect_from_a_capture_unless_the_house_rule_says() {
     assert!(!shielded.legal().contains(&monk));
     assert!(shielded.custody(A).is_empty());
 }
+
+/// TW-2, TW-3, TW-4: the floors and tops a random bot picks from are counted and built one at
+/// a time (`Shortcuts::count_actions`, `Shortcuts::nth_action`) instead of listed; at every
+/// decision of seeded random games of `hig-tower` and `hig-big-box` (two to five players),
+/// the count is the legal list's length and every index picks that entry of the list, while
+/// towers rise, close (a figure on top) and open again.
+#[test]
+fn the_counted_floors_and_tops_are_the_listed_ones() {
+    use castellan::bot::{Bot, RandomBot};
+    use std::sync::Arc;
+
+    let (mut listed, mut scratch) = (Vec::new(), Vec::new());
+    let (mut answers, mut closed_seen) = (0, 0);
+    for preset in ["hig-tower", "hig-big-box"] {
+        let rules = Arc::new(Ruleset::load(preset).expect("the preset"));
+        for seed in 0..4u64 {
+            let players = 2 + (seed as usize % 4);
+            let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+            let setup = Setup::new(names, seed);
+            let (mut game, _) = Game::new(Arc::clone(&rules), setup).expect("starts");
+            let mut bot = RandomBot::new(seed);
+            while !game.is_over() {
+                listed.clear();
+                game.legal_actions(&mut listed);
+                let n = listed.len();
+                for (k, entry) in listed.iter().enumerate() {
+                    let picked = game.pick_legal(&mut scratch, |m| {
+                        assert_eq!(m, n, "{preset} seed {seed} turn {}", game.turn());
+                        k
+                    });
+                    assert_eq!(picked, Some(*entry), "{preset} seed {seed} pick {k}");
+                }
+                answers += listed
+                    .iter()
+                    .filter(|a| TowerAction::of(a).is_some())
+                    .count();
+                let towers = tower::state(&game).map_or(&[][..], |s| &s.towers[..]);
+                closed_seen += towers.iter().filter(|t| closed(&game, t)).count();
+                let action = bot.choose(&game);
+                game.apply(&action).expect("legal");
+            }
+        }
+    }
+    assert!(
+        answers > 5000,
+        "the games offer many floors and tops ({answers})"
+    );
+    assert!(
+        closed_seen > 100,
+        "towers were closed while offered ({closed_seen})"
+    );
+}

@@ -91,13 +91,15 @@ impl Game {
     /// Every figure in anyone's custody: holder, owner, kind and how many, in holder, seat and
     /// figure-table order.
     pub fn prisoners(&self) -> Vec<(usize, usize, FigureKind, u8)> {
-        let Some(kept) = self.kept() else {
-            return Vec::new();
-        };
+        self.each_prisoner().collect()
+    }
+
+    /// [`Game::prisoners`] without a list made.
+    pub fn each_prisoner(&self) -> impl Iterator<Item = (usize, usize, FigureKind, u8)> + '_ {
         let rows = self.rules.figures.rows();
-        (kept.custody.iter())
+        let custody = self.kept().map(|k| &k.custody);
+        (custody.into_iter().flatten())
             .filter_map(|(&(holder, owner, i), n)| rows.get(i).map(|r| (holder, owner, r.kind, *n)))
-            .collect()
     }
 
     /// Takes one of `owner`'s figures of `kind` out of the supply: its place in the figure
@@ -173,6 +175,13 @@ impl Game {
             (pos.step(Edge::N).step(Edge::E), [5, 6]),
             (pos.step(Edge::E), [7, 0]),
         ];
+        // Most corners of a tile just laid miss a tile: look for all four before any segment.
+        if quarters
+            .iter()
+            .any(|(tile, _)| self.board.at(*tile).is_none())
+        {
+            return None;
+        }
         let mut field = None;
         for (tile, halves) in quarters {
             for h in halves {

@@ -119,6 +119,25 @@ pub fn closed(g: &Game, t: &TowerAt) -> bool {
     t.sealed || g.figure_at_place(Place::Tile(t.pos)).is_some()
 }
 
+/// The towers of `s` with a figure on top, a bit each ([`topped_bit`]): one look at the
+/// figures standing at places instead of one per tower.
+fn topped(g: &Game, s: &Towers) -> u64 {
+    let mut mask = 0;
+    for (_, _, place) in g.figures_at_places() {
+        if let Place::Tile(pos) = place {
+            let i = s.towers.iter().position(|t| t.pos == pos);
+            mask |= i.and_then(topped_bit).unwrap_or(0);
+        }
+    }
+    mask
+}
+
+/// The bit of the `i`-th tower in [`topped`]'s mask (none past the 64th, which
+/// [`closed`] checks one by one).
+fn topped_bit(i: usize) -> Option<u64> {
+    (i < 64).then(|| 1 << i)
+}
+
 /// The Tower (`[mechanics] tower`).
 #[derive(Debug)]
 pub struct Tower {
@@ -141,26 +160,100 @@ impl Tower {
         asked == self.deploy || asked.by == self.id
     }
 
-    /// Every floor and top the active player may put this turn (TW-2, TW-3, TW-4).
-    fn deploys(&self, g: &Game, out: &mut Vec<Action>) {
-        let Some(s) = state(g) else {
-            return;
-        };
-        if g.now.placed.is_none() || g.deploy_closed() {
+    /// The towers and the active player's floors left, when he may put a floor or a top this
+    /// turn (a tile was laid and nothing closed the deployment).
+    fn deploying<'g>(&self, g: &'g Game) -> Option<(&'g Towers, u8)> {
+        let s = state(g)?;
+        if g.now.placed.is_none() || s.towers.is_empty() || g.deploy_closed() {
+            return None;
+        }
+        Some((s, s.floors.get(g.active).copied().unwrap_or(0)))
+    }
+
+    /// The kinds of [`Tower::top`] in the active player's supply, in their order.
+    fn tops_in_supply<'a>(&'a self, g: &'a Game) -> impl Iterator<Item = FigureKind> + 'a {
+        (self.top.iter().copied()).filter(|k| g.supply(g.active, *k) > 0)
+    }
+
+    /// Calls `found` with each open tower (in the order laid) and how many answers it gives
+    /// (a floor if `floors` is not 0, then a top of each of `tops` kinds if it has a floor),
+    /// until it returns `false`: the one walk that listing, counting and picking share.
+    fn each_open(
+        g: &Game,
+        s: &Towers,
+        floors: u8,
+        tops: usize,
+        mut found: impl FnMut(&TowerAt, usize) -> bool,
+    ) {
+        if floors == 0 && tops == 0 {
             return;
         }
-        let floors = s.floors.get(g.active).copied().unwrap_or(0);
-        for t in s.towers.iter().filter(|t| !closed(g, t)) {
+        let topped = topped(g, s);
+        for (i, t) in s.towers.iter().enumerate() {
+            let open = match topped_bit(i) {
+                Some(bit) => !t.sealed && topped & bit == 0,
+                None => !closed(g, t),
+            };
+            let answers = usize::from(floors > 0) + if t.height > 0 { tops } else { 0 };
+            if open && answers > 0 && !found(t, answers) {
+                return;
+            }
+        }
+    }
+
+    /// Every floor and top the active player may put this turn (TW-2, TW-3, TW-4).
+    fn deploys(&self, g: &Game, out: &mut Vec<Action>) {
+        let Some((s, floors)) = self.deploying(g) else {
+            return;
+        };
+        let tops = self.tops_in_supply(g).count();
+        Tower::each_open(g, s, floors, tops, |t, _| {
             if floors > 0 {
                 out.push(TowerAction::Floor { pos: t.pos }.into());
             }
-            if t.height == 0 {
-                continue;
+            if t.height > 0 {
+                for figure in self.tops_in_supply(g) {
+                    out.push(TowerAction::Top { pos: t.pos, figure }.into());
+                }
             }
-            for &figure in self.top.iter().filter(|k| g.supply(g.active, **k) > 0) {
-                out.push(TowerAction::Top { pos: t.pos, figure }.into());
+            true
+        });
+    }
+
+    /// How many floors and tops [`Tower::deploys`] lists.
+    fn count_deploys(&self, g: &Game) -> usize {
+        let Some((s, floors)) = self.deploying(g) else {
+            return 0;
+        };
+        let mut count = 0;
+        Tower::each_open(g, s, floors, self.tops_in_supply(g).count(), |_, n| {
+            count += n;
+            true
+        });
+        count
+    }
+
+    /// The `n`-th answer [`Tower::deploys`] lists.
+    fn nth_deploy(&self, g: &Game, mut n: usize) -> Option<Action> {
+        let (s, floors) = self.deploying(g)?;
+        let mut at = None;
+        Tower::each_open(g, s, floors, self.tops_in_supply(g).count(), |t, here| {
+            if n < here {
+                at = Some(t.pos);
+                return false;
             }
+            n -= here;
+            true
+        });
+        let pos = at?;
+        if floors > 0 {
+            if n == 0 {
+                return Some(TowerAction::Floor { pos }.into());
+            }
+            n -= 1;
         }
+        let figure = self.tops_in_supply(g).nth(n)?;
+        Some(TowerAction::Top { pos, figure }.into())
     }
 
     /// Whether the figure of `owner` of `kind` may be taken (TW-6, `tower.capture_own`).
@@ -170,7 +263,10 @@ impl Tower {
     }
 
     /// Every capture the tower at `at` allows now (TW-5, TW-6): the followers on the tiles in
-    /// its row and column no farther than its height, and the figures on those tiles' towers.
+    /// its row and column no farther than its height, and the figures on those tiles' towers;
+    /// tile by tile in [`reach`]'s order, on each tile its followers in the board's order,
+    /// then the figure on its tower. The board's figures are looked at once each, not once a
+    /// tile.
     fn captures(g: &Game, at: Pos, out: &mut Vec<Action>) {
         let Some(t) = state(g).and_then(|s| s.towers.iter().find(|t| t.pos == at)) else {
             return;
@@ -179,30 +275,43 @@ impl Tower {
         let shielded = |pos: Pos, figure: Option<u32>| {
             (g.mechanics.on(Hooks::ROAMER)).any(|m| m.protects(g, Taking::Capture, pos, figure))
         };
-        for pos in reach(t.pos, t.height) {
-            let Some(placed) = g.board.at(pos) else {
+        // Each answer with its tile's rank in the reach; a tower's figure after the followers.
+        let mut found: Vec<(u32, bool, Action)> = Vec::new();
+        for f in g.figures.iter() {
+            let (pos, spot) = g.figure_spot(f);
+            let Some(rank) = reach_rank(t.pos, t.height, pos) else {
                 continue;
             };
-            let segs = g.tile_segs(placed);
-            for f in g.figures.iter().filter(|f| segs.contains(&f.seg)) {
-                if shielded(pos, Some(f.id)) || !Tower::capturable(g, f.owner, f.kind) {
-                    continue;
-                }
-                let action = TowerAction::Capture {
-                    pos,
-                    spot: g.figure_spot(f).1,
-                    owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
-                    figure: f.kind,
-                }
-                .into();
-                if !out.contains(&action) {
-                    out.push(action);
-                }
+            if shielded(pos, Some(f.id)) || !Tower::capturable(g, f.owner, f.kind) {
+                continue;
             }
-            if let Some((owner, kind)) = g.figure_at_place(Place::Tile(pos)) {
-                if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
-                    out.push(TowerAction::CaptureTop { pos }.into());
-                }
+            let action = TowerAction::Capture {
+                pos,
+                spot,
+                owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
+                figure: f.kind,
+            };
+            found.push((rank, false, action.into()));
+        }
+        for (_, _, place) in g.figures_at_places() {
+            let Place::Tile(pos) = place else { continue };
+            let Some(rank) = reach_rank(t.pos, t.height, pos) else {
+                continue;
+            };
+            // The figure the tile's tower shows (the first put there).
+            let Some((owner, kind)) = g.figure_at_place(place) else {
+                continue;
+            };
+            let action = TowerAction::CaptureTop { pos }.into();
+            if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
+                found.push((rank, true, action));
+            }
+        }
+        found.sort_by_key(|&(rank, top, _)| (rank, top));
+        let from = out.len();
+        for (_, _, action) in found {
+            if !out[from..].contains(&action) {
+                out.push(action);
             }
         }
     }
@@ -218,7 +327,7 @@ impl Tower {
         if s.ransomed.is_some_and(this_turn) || g.scores[g.active] < points {
             return;
         }
-        for (holder, owner, figure, _) in g.prisoners() {
+        for (holder, owner, figure, _) in g.each_prisoner() {
             if owner == g.active && holder != owner {
                 let holder = u8::try_from(holder).unwrap_or(u8::MAX);
                 out.push(TowerAction::Ransom { holder, figure }.into());
@@ -389,6 +498,23 @@ pub fn reach(pos: Pos, height: u8) -> impl Iterator<Item = Pos> {
         };
         (1..=h).map(move |k| Pos::new(pos.x + dx * k, pos.y + dy * k))
     }))
+}
+
+/// The place of the tile at `pos` in [`reach`]'s order for a tower at `tower` of `height`
+/// floors (0 its own tile, then the north, east, south and west arms, nearest first), if it
+/// is within reach.
+fn reach_rank(tower: Pos, height: u8, pos: Pos) -> Option<u32> {
+    let h = u32::from(height);
+    let (dx, dy) = (pos.x - tower.x, pos.y - tower.y);
+    let (arm, k) = match (dx, dy) {
+        (0, 0) => return Some(0),
+        (0, d) if d < 0 => (0, d.unsigned_abs()),
+        (d, 0) if d > 0 => (1, d.unsigned_abs()),
+        (0, d) => (2, d.unsigned_abs()),
+        (d, 0) => (3, d.unsigned_abs()),
+        _ => return None,
+    };
+    (k <= h).then_some(arm * h + k)
 }
 
 fn captured_event(player: usize, owner: usize, figure: FigureKind, at: Pos) -> Event {
@@ -571,5 +697,15 @@ impl Shortcuts for Tower {
     /// Its floors and tops answer the base game's deployment; its own decisions are its own.
     fn adds_to(&self, owner: u8) -> bool {
         owner == self.deploy.by
+    }
+
+    /// Its floors and tops are counted tower by tower, without building them; its own
+    /// decisions are listed.
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        (asked == self.deploy).then(|| self.count_deploys(g))
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        (asked == self.deploy).then(|| self.nth_deploy(g, n))?
     }
 }
