@@ -73,6 +73,9 @@ pub struct Estimator {
     supply: Vec<u32>,
     /// The seats in the prepared state (up to [`MAX_SEATS`]).
     players: usize,
+    /// Whether the prepared state's ruleset plays the fairy (asked once per preparation, not
+    /// by name at every evaluation).
+    fairy: bool,
     /// What each prepared group pays each seat holding its majority (seat, worth), group
     /// after group.
     payouts: Vec<(usize, f64)>,
@@ -293,6 +296,7 @@ impl Estimator {
         self.prepared = 0;
         self.returns.clear();
         self.link_new(game);
+        self.fairy = game.rules().switched_on("fairy");
         if game.is_over() {
             return;
         }
@@ -346,13 +350,16 @@ impl Estimator {
     /// Counts each seat's followers in supply: every kind of follower the players were given
     /// (a big follower, an abbot) counts.
     fn count_supply(&mut self, game: &Game) {
-        let kinds = game.rules().figures.rows().iter();
-        let kinds = kinds.filter(|r| r.per_player > 0 && r.follower.is_some());
+        // The supply is kept in the figure table's order: each row's count read by its index.
+        let rows = game.rules().figures.rows();
+        let kinds = (rows.iter().enumerate())
+            .filter(|(_, r)| r.per_player > 0 && r.follower.is_some())
+            .map(|(i, _)| i);
         self.supply.clear();
-        self.supply.extend((0..game.scores().len()).map(|p| {
-            kinds
-                .clone()
-                .map(|r| u32::from(game.supply(p, r.kind)))
+        self.supply.extend(game.supply.iter().map(|held| {
+            (kinds.clone())
+                .filter_map(|i| held.get(i))
+                .map(|n| u32::from(*n))
                 .sum::<u32>()
         }));
     }
@@ -674,7 +681,7 @@ impl Estimator {
             self.value[f.owner] += self.groups[i].chance * follower;
         }
         // The fairy: a point per turn and a bonus when its follower's feature scores.
-        if game.rules().switched_on("fairy")
+        if self.fairy
             && let Some(fairy) = game.fairy()
             && let Some(f) = fairy
                 .follower

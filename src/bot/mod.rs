@@ -8,7 +8,7 @@ pub use estimate::{Estimator, evaluate, values};
 
 use crate::engine::action::{Action, DecisionKind};
 use crate::engine::event::Event;
-use crate::engine::game::Game;
+use crate::engine::game::{Game, Tally};
 use crate::mechanic::pd::vocabulary::PdAction;
 use crate::model::figure::Figure;
 use crate::model::geometry::Pos;
@@ -28,6 +28,8 @@ pub trait Bot {
 pub struct RandomBot {
     rng: ChaCha8Rng,
     buffer: Vec<Action>,
+    /// The last decision's tally, filled anew in place at each choice (not made afresh).
+    tally: Tally,
 }
 
 impl RandomBot {
@@ -36,6 +38,7 @@ impl RandomBot {
         RandomBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             buffer: Vec::new(),
+            tally: Tally::default(),
         }
     }
 
@@ -62,10 +65,14 @@ impl Bot for RandomBot {
         "random"
     }
 
+    /// [`Game::pick_legal`]'s choice, with the bot's own tally.
     fn choose(&mut self, game: &Game) -> Action {
-        let rng = &mut self.rng;
-        game.pick_legal(&mut self.buffer, |n| draw(rng, n))
-            .unwrap_or(Action::Pass)
+        game.tally_legal(&mut self.tally, &mut self.buffer);
+        if self.tally.is_empty() {
+            return Action::Pass;
+        }
+        let k = draw(&mut self.rng, self.tally.len());
+        (game.nth_legal(&self.tally, &self.buffer, k)).unwrap_or(Action::Pass)
     }
 }
 

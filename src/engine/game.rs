@@ -1183,7 +1183,9 @@ impl Game {
 
     /// Takes the next tile from the bag as a draw, asking the mechanics about it (one may set
     /// it aside: then the next); `None` when nothing can be drawn. Whether it fits is not
-    /// asked: a mechanic that reveals tiles takes them so.
+    /// asked: a mechanic that reveals tiles takes them so. (Inline: every turn's draw comes
+    /// here.)
+    #[inline]
     pub(crate) fn take_from_bag(&mut self, events: &mut Vec<Event>) -> Option<TileId> {
         let mechanics = self.implementing(Hooks::DRAW);
         let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));

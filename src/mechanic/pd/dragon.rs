@@ -19,7 +19,7 @@ use crate::model::tile::TileId;
 /// The dragon's own state (D0–D12), kept with the game: whether it is in play, where it
 /// stands, the dragon tiles set aside and the journey of this turn. Other rules read it
 /// through [`Game::dragon`] and its siblings.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct DragonState {
     /// Where the dragon stands, if it is on the board.
     pub at: Option<Pos>,
@@ -35,8 +35,34 @@ pub(crate) struct DragonState {
 
 crate::own_state!(DragonState);
 
+/// Copied field by field: a copy made onto another game's state (bots copy a game for every
+/// candidate they try) reuses its lists' memory.
+impl Clone for DragonState {
+    fn clone(&self) -> DragonState {
+        let mut copy = DragonState::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &DragonState) {
+        // Every field is named, so a new field cannot be forgotten here.
+        let DragonState {
+            at,
+            in_play,
+            set_aside,
+            due,
+            journey,
+        } = source;
+        self.at = *at;
+        self.in_play = *in_play;
+        self.set_aside.clone_from(set_aside);
+        self.due = *due;
+        self.journey.clone_from(journey);
+    }
+}
+
 /// A dragon journey in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Journey {
     /// Steps taken so far.
     pub steps: u32,
@@ -45,6 +71,33 @@ pub(crate) struct Journey {
     /// The edges the dragon may step across next (bit `i` for `Edge::ALL[i]`) as its stage
     /// found them, with the length of the history then: good while no action is taken since.
     pub open: Option<(usize, u8)>,
+}
+
+/// Copied field by field, as [`DragonState`].
+impl Clone for Journey {
+    fn clone(&self) -> Journey {
+        let Journey {
+            steps,
+            visited,
+            open,
+        } = self;
+        Journey {
+            steps: *steps,
+            visited: visited.clone(),
+            open: *open,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Journey) {
+        let Journey {
+            steps,
+            visited,
+            open,
+        } = source;
+        self.steps = *steps;
+        self.visited.clone_from(visited);
+        self.open = *open;
+    }
 }
 
 /// The dragon's state in `g`, if the dragon has any yet.
@@ -165,9 +218,10 @@ fn put_off(g: &mut Game, tile: TileId, events: &mut Vec<Event>) {
     }
 }
 
-/// The seat that makes step `step` (from 1) of the journey (D4).
-pub fn mover(g: &Game, step: u32) -> usize {
-    match PdRules::of(&g.rules).dragon.mover_order {
+/// The seat that makes step `step` (from 1) of the journey (D4) under `order`
+/// (`pd.dragon.mover_order`, which the dragon keeps: every step asks).
+pub fn mover(g: &Game, order: MoverOrder, step: u32) -> usize {
+    match order {
         MoverOrder::ClockwiseFromActive => (g.active + step as usize - 1) % g.scores.len(),
         MoverOrder::ActiveOnly => g.active,
     }
@@ -369,7 +423,7 @@ impl Dragon {
         s.at = Some(pos);
         events.push(
             PdEvent::DragonMoved {
-                player: mover(g, step),
+                player: mover(g, self.rules.mover_order, step),
                 x: pos.x,
                 y: pos.y,
                 step,
@@ -434,7 +488,7 @@ impl Mechanic for Dragon {
     fn decision(&self, g: &Game, _asked: Asked) -> Option<Decision> {
         let step = journey(g).map_or(0, |j| j.steps) + 1;
         Some(Decision {
-            player: mover(g, step),
+            player: mover(g, self.rules.mover_order, step),
             kind: PdDecision::DragonStep { step }.into(),
         })
     }
@@ -492,6 +546,43 @@ mod tests {
     use crate::engine::event::Event;
     use crate::engine::game::{Game, Setup};
     use std::sync::Arc;
+
+    /// A dragon's state copied onto another game's (as bots copy games) equals its source,
+    /// whatever the copy held before: with or without a journey, with tiles set aside or not.
+    #[test]
+    fn a_dragon_state_copied_in_place_equals_its_source() {
+        use super::{DragonState, Journey};
+        use crate::model::geometry::Pos;
+        let journey = |steps: u32, visited: &[(i32, i32)], open| Journey {
+            steps,
+            visited: visited.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
+            open,
+        };
+        let sources = [
+            DragonState {
+                at: Some(Pos::new(1, -2)),
+                in_play: true,
+                set_aside: vec![3, 7],
+                due: Some(12),
+                journey: Some(journey(2, &[(0, 0), (1, -1), (1, -2)], Some((40, 0b1010)))),
+            },
+            DragonState {
+                at: None,
+                in_play: false,
+                set_aside: vec![5],
+                due: None,
+                journey: None,
+            },
+        ];
+        for source in &sources {
+            for before in &sources {
+                let mut copy = before.clone();
+                copy.clone_from(source);
+                assert_eq!(&copy, source);
+            }
+            assert_eq!(&source.clone(), source);
+        }
+    }
 
     /// D5–D7 without the heap (issue 11, item 5): listing the dragon's steps and taking one that
     /// eats nothing and leaves the journey going allocates nothing.
