@@ -610,6 +610,18 @@ fn a_script_state_holds_only_data() {
     );
 }
 
+/// `tiles_around` given the ends of the integers (the neighbours of those would overflow) counts
+/// no tile and does not panic; the script's own error says what it counted.
+#[test]
+fn tiles_around_the_end_of_the_numbers_counts_nothing() {
+    script_stops(
+        "around",
+        "fn turn_start() {\n  let n = tiles_around(9223372036854775807, -9223372036854775807 - 1, \"x\")\n    + tiles_around(2147483647, -2147483648, \"x\");\n  throw `counted ${n}`;\n}\n",
+        "",
+        "t.rhai:4:3: script error in hook `turn_start`: Runtime error: counted 0",
+    );
+}
+
 /// A start tile at the far end of the coordinates (found by the fuzzer: `x = -2147483648` in a
 /// Count ruleset) is refused at its place: `abs` of the smallest i32 wrapped, the bound check
 /// passed and the board tried to grow to the whole plane.

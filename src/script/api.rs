@@ -506,10 +506,19 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
         "tiles_around",
         move |x: i64, y: i64, name: ImmutableString| -> i64 {
             read(&s, |g| {
-                let Some(at) = pos_of(x, y) else {
-                    return 0;
-                };
-                let n = (at.ring().into_iter())
+                // Any number a script gives: a neighbour past the coordinates is no tile.
+                let around = [
+                    (0, -1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                    (0, 1),
+                    (-1, 1),
+                    (-1, 0),
+                    (-1, -1),
+                ];
+                let n = (around.into_iter())
+                    .filter_map(|(dx, dy)| pos_of(x.checked_add(dx)?, y.checked_add(dy)?))
                     .filter_map(|p| g.board().at(p))
                     .filter(|id| carries(g, *id, &name))
                     .count();
