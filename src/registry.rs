@@ -133,6 +133,20 @@ impl Ruleset {
         rules.compile_scripts(&script_families())?;
         Ok(rules)
     }
+
+    /// Gives a copy of a ruleset scripts compiled for it alone, so that the games of one
+    /// thread never wait for another thread's hook (the compiled scripts run one hook at a
+    /// time). Keeps the shared ones should compiling fail, which the same sources, compiled
+    /// before, cannot.
+    pub fn own_scripts(&mut self) {
+        if self.scripts.is_none() {
+            return;
+        }
+        let shared = std::mem::take(&mut self.compiled);
+        if self.compile_scripts(&script_families()).is_err() {
+            self.compiled = shared;
+        }
+    }
 }
 
 impl Game {

@@ -252,14 +252,16 @@ pub fn per_thread<S: Send, E: Send>(
     }
 }
 
-/// A copy of `rules` that shares no reference count with the original: its own tile names and
-/// its own slot for the mechanics the engine derives (compiled scripts stay shared). Games
-/// clone and drop `Arc`s of their ruleset, its mechanics and its tile names many times a turn;
-/// on a ruleset shared between threads every one of those counts is one cache line that the
-/// cores pass back and forth, so each thread plays on a copy of its own.
+/// A copy of `rules` that shares no reference count with the original: its own tile names, its
+/// own slot for the mechanics the engine derives and its own compiled scripts. Games clone and
+/// drop `Arc`s of their ruleset, its mechanics and its tile names many times a turn; on a
+/// ruleset shared between threads every one of those counts is one cache line that the cores
+/// pass back and forth, and compiled scripts run one hook at a time, so each thread plays on a
+/// copy of its own.
 pub fn private_copy(rules: &Ruleset) -> Arc<Ruleset> {
     let mut copy = rules.clone();
     copy.derived = Default::default();
+    copy.own_scripts();
     for t in &mut copy.tiles {
         t.id = Arc::from(&*t.id);
     }
@@ -459,6 +461,24 @@ fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each thread's copy of a scripted ruleset compiles the scripts for itself (they run one
+    /// hook at a time: shared, two threads' games waited for each other), and its games are
+    /// the same.
+    #[test]
+    fn a_private_copy_has_scripts_of_its_own() {
+        let rules = Ruleset::load("hig-hs").expect("a shipped ruleset");
+        let copy = private_copy(&rules);
+        let scripts = |r: &Ruleset| r.compiled.shared::<crate::script::Scripts>();
+        let (mine, theirs) = (scripts(&copy), scripts(&rules));
+        assert!(mine.is_some() && theirs.is_some());
+        assert!(!Arc::ptr_eq(&mine.unwrap(), &theirs.unwrap()));
+        let played = |r: &Arc<Ruleset>| {
+            let s = run_on(r, 2, 4, 1, 1, |_| {}).expect("plays");
+            (s.mean_scores, s.wins, s.ties, s.mean_turns)
+        };
+        assert_eq!(played(&rules), played(&copy));
+    }
 
     #[test]
     fn rates_read_well_at_any_speed() {
