@@ -7,7 +7,7 @@
 //! the tiles still to come are), what comes out next is not.
 
 use crate::engine::game::Game;
-use crate::script::family::Slot;
+use crate::script::family::{Slot, with_game};
 use crate::script::lock;
 use rand::RngExt;
 use rhai::{Dynamic, Engine, EvalAltResult, ImmutableString};
@@ -31,20 +31,20 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
         if !(1..=MAX_RANDOM).contains(&n) {
             return Err(format!("random(n) needs n from 1 to {MAX_RANDOM}, not {n}").into());
         }
-        with_game(&s, |g| Ok(g.rng.random_range(0..n)))
+        with_game(&s, OUTSIDE, |g| Ok(g.rng.random_range(0..n)))
     });
     let s = slot.clone();
     engine.register_fn(
         "bag_put",
         move |bag: ImmutableString, token: ImmutableString, n: i64| -> Result<(), Failure> {
-            with_game(&s, |g| put(g, &bag, &token, n))
+            with_game(&s, OUTSIDE, |g| put(g, &bag, &token, n))
         },
     );
     let s = slot.clone();
     engine.register_fn(
         "bag_draw",
         move |bag: ImmutableString| -> Result<Dynamic, Failure> {
-            with_game(&s, |g| Ok(draw(g, &bag)))
+            with_game(&s, OUTSIDE, |g| Ok(draw(g, &bag)))
         },
     );
     let s = slot.clone();
@@ -66,16 +66,8 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     );
 }
 
-/// `f` of the game in the slot; an error outside a hook call.
-fn with_game<T>(
-    slot: &Slot,
-    f: impl FnOnce(&mut Game) -> Result<T, Failure>,
-) -> Result<T, Failure> {
-    match lock(slot).as_mut() {
-        Some(g) => f(g),
-        None => Err("chance is only drawn while a hook runs".into()),
-    }
-}
+/// What a script is told when it calls one of these outside a hook.
+const OUTSIDE: &str = "chance is only drawn while a hook runs";
 
 impl Game {
     /// What the scripts' bag called `bag` holds: each token with how many, in name order

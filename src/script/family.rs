@@ -18,6 +18,19 @@ use std::sync::{Arc, Mutex};
 /// The game while a hook runs (moved in and out, so queries see the real game).
 pub(crate) type Slot = Arc<Mutex<Option<Game>>>;
 
+/// `f` of the game in the slot, for a script function that changes it; outside a hook call
+/// (no game in the slot) the script's error `outside`.
+pub(crate) fn with_game<T>(
+    slot: &Slot,
+    outside: &'static str,
+    f: impl FnOnce(&mut Game) -> Result<T, Box<rhai::EvalAltResult>>,
+) -> Result<T, Box<rhai::EvalAltResult>> {
+    match crate::script::lock(slot).as_mut() {
+        Some(g) => f(g),
+        None => Err(outside.into()),
+    }
+}
+
 /// The commands a hook gave, with where in the script each was given.
 pub(crate) type Out = Arc<Mutex<Vec<(Command, Position)>>>;
 

@@ -21,7 +21,7 @@ use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::tile::FeatureKind;
-use crate::script::family::Slot;
+use crate::script::family::{Slot, with_game};
 use crate::script::{ArgRef, intern_offer, lock, pos_of, spot_of};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map};
 use std::sync::Arc;
@@ -75,14 +75,14 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     engine.register_fn(
         "mark_feature",
         move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
-            with_game(&s, |g| mark(g, x, y, &spot, &name, None))
+            with_game(&s, OUTSIDE, |g| mark(g, x, y, &spot, &name, None))
         },
     );
     let s = Arc::clone(slot);
     engine.register_fn(
         "mark_feature",
         move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString, seat: i64| {
-            with_game(&s, |g| {
+            with_game(&s, OUTSIDE, |g| {
                 let seat = g.seat(seat).map_err(|e| format!("mark_feature: {e}"))?;
                 mark(g, x, y, &spot, &name, Some(seat))
             })
@@ -92,7 +92,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     engine.register_fn(
         "unmark_feature",
         move |x: i64, y: i64, spot: ImmutableString, name: ImmutableString| {
-            with_game(&s, |g| {
+            with_game(&s, OUTSIDE, |g| {
                 let seg = seg_of(g, x, y, &spot)?;
                 (g.watch_mut().marks).retain(|m| !(m.seg == seg && *m.name == *name));
                 Ok(())
@@ -108,7 +108,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("listen", move |hook: ImmutableString, on: bool| {
-        with_game(&s, |g| {
+        with_game(&s, OUTSIDE, |g| {
             let muted = &mut g.watch_mut().muted;
             muted.retain(|h| **h != *hook);
             if !on {
@@ -122,7 +122,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     });
     let s = Arc::clone(slot);
     engine.register_fn("offer_deploy", move |offer: Map| {
-        with_game(&s, |g| {
+        with_game(&s, OUTSIDE, |g| {
             let offer = DeployOffer::read(g, &offer)?;
             let watch = g.watch_mut();
             if watch.offers.len() >= MAX_WATCHED {
@@ -159,16 +159,8 @@ fn mark(
     Ok(())
 }
 
-/// `f` of the game in the slot; an error outside a hook call.
-fn with_game<T>(
-    slot: &Slot,
-    f: impl FnOnce(&mut Game) -> Result<T, Failure>,
-) -> Result<T, Failure> {
-    match lock(slot).as_mut() {
-        Some(g) => f(g),
-        None => Err("the engine watches only what a hook asks while it runs".into()),
-    }
-}
+/// What a script is told when it calls one of these outside a hook.
+const OUTSIDE: &str = "the engine watches only what a hook asks while it runs";
 
 /// The segment at `(x, y)` `spot`, or the script's error.
 fn seg_of(g: &Game, x: i64, y: i64, spot: &str) -> Result<SegId, Failure> {
