@@ -413,6 +413,51 @@ fn figures_go_into_custody_and_back() {
     assert_eq!(common::logs(&events).last(), Some(&"0 1"));
 }
 
+/// Counts the departures with reason `script` a script is told of, under its own key.
+const HEARD: &str = r#"
+fn heard(key) {
+    let s = state();
+    if type_of(s) == "()" { s = #{}; }
+    if key in s { s[key] += 1; } else { s[key] = 1; }
+    set_state(s);
+}
+"#;
+
+/// `figure_left` tells every script of a figure another script lifted, and never the script
+/// whose own command lifted it (scripts/README.md, `figure_left`): the lifter's count stays
+/// empty while the listener hears each of its lifts.
+#[test]
+fn a_script_is_not_told_of_its_own_lifts() {
+    let lifter = format!(
+        "{HEARD}
+fn turn_end() {{
+    let mine = figures().filter(|f| f.player == active());
+    if mine.len() > 0 {{ return_figure(mine[0].id); }}
+}}
+fn figure_left(figure, reason) {{ if reason == \"script\" {{ heard(\"lifter\"); }} }}"
+    );
+    let listener = format!(
+        "{HEARD}
+fn figure_left(figure, reason) {{ if reason == \"script\" {{ heard(\"listener\"); }} }}"
+    );
+    let rules = rules(
+        "own-lifts",
+        "hig",
+        &[("lifter", &lifter), ("listener", &listener)],
+        "",
+    );
+    let (mut game, events) = start(&rules, 3);
+    let events = finish(&mut game, events, 3);
+    let lifts = events
+        .iter()
+        .filter(|e| matches!(e, Event::FigureReturned { reason, .. } if reason.name() == "script"))
+        .count();
+    assert!(lifts > 0, "the lifter sent followers home");
+    let state = game.script_state();
+    assert_eq!(state.get("lifter"), None, "the lifter is not told");
+    assert_eq!(state["listener"], lifts, "the listener hears every lift");
+}
+
 const HALVES: &str = r#"
 fn turn_start() { log(`start ${turn_half()} ${active()}`); }
 fn turn_end() { log(`end ${turn_half()} ${active()}`); }

@@ -4,6 +4,7 @@
 //! the table.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, OnceLock};
 
 /// A value passed to or from a script action.
@@ -87,7 +88,26 @@ fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
 #[derive(Default)]
 struct Interned {
     actions: Vec<ScriptAction>,
-    ids: HashMap<u64, Vec<u32>>,
+    ids: HashMap<u64, Vec<u32>, BuildHasherDefault<KeyIsHash>>,
+}
+
+/// The interning table's keys are [`key_hash`]es already: its map takes them as they are
+/// rather than hashing them again.
+#[derive(Default)]
+struct KeyIsHash(u64);
+
+impl Hasher for KeyIsHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = text(self.0, bytes);
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// Script actions are interned so that [`crate::engine::action::Action`] stays a small `Copy` value;

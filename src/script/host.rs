@@ -43,6 +43,8 @@ pub(crate) struct ScriptState {
     /// What the scripts asked the engine to watch for them (feature marks, hooks switched
     /// off, standing offers).
     pub(crate) watch: crate::script::watch::Watch,
+    /// The script whose commands are being applied (none between actions).
+    applying: Option<Arc<str>>,
 }
 
 crate::own_state!(ScriptState);
@@ -161,27 +163,56 @@ impl Game {
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
     /// kept in `fault` (the caller rolls the action back) and later hooks are skipped.
     pub(crate) fn run_hook(&mut self, hook: &str, args: Vec<Dynamic>, events: &mut Vec<Event>) {
-        let Some(answers) = self.call_hook(hook, args) else {
+        self.run_hook_except(hook, args, None, events);
+    }
+
+    /// [`Game::run_hook`] in every script but `except`.
+    fn run_hook_except(
+        &mut self,
+        hook: &str,
+        args: Vec<Dynamic>,
+        except: Option<&str>,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(answers) = self.call_hook_except(hook, args, except) else {
             return;
         };
         for answer in answers {
+            // While a script's commands are applied, the figures they lift are its own doing
+            // (`figure_left` does not tell it of them).
+            let before = self
+                .scripts_mut()
+                .applying
+                .replace(Arc::clone(&answer.script));
             for (command, at) in answer.commands {
                 if let Err(message) = self.apply_command(&answer.script, command, events) {
+                    self.scripts_mut().applying = before;
                     self.fail_at(&answer.script, hook, at, message);
                     return;
                 }
             }
+            self.scripts_mut().applying = before;
         }
     }
 
     /// Calls a hook and returns the scripts' answers (None when nothing ran or it failed).
     fn call_hook(&mut self, hook: &str, args: Vec<Dynamic>) -> Option<Vec<script::Answer>> {
+        self.call_hook_except(hook, args, None)
+    }
+
+    /// [`Game::call_hook`] in every script but `except`.
+    fn call_hook_except(
+        &mut self,
+        hook: &str,
+        args: Vec<Dynamic>,
+        except: Option<&str>,
+    ) -> Option<Vec<script::Answer>> {
         // Most hooks are not defined: that is asked before anything is shared.
         if self.fault.is_some() || !self.hooked(hook) {
             return None;
         }
         let scripts = self.rules.compiled.shared::<script::Scripts>()?;
-        match scripts.call(self, hook, args) {
+        match scripts.call(self, hook, args, except) {
             Ok(answers) => Some(answers),
             Err(e) => {
                 self.fault = Some(e);
@@ -540,12 +571,17 @@ impl Game {
     ///
     /// Then `figure_left_<kind>(figure, reason)`, called only for a figure of that kind.
     pub(crate) fn figure_left_hook(&mut self, left: &Departure, reason: ReturnReason) {
+        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
+            return;
+        };
         let kind = match *left {
             Departure::Feature(f) => f.kind,
             Departure::Place { kind, .. } => kind,
         };
-        let narrow = format!("figure_left_{}", kind.name());
-        for hook in ["figure_left", narrow.as_str()] {
+        let kind = kind.name();
+        let narrow = (scripts.narrow_forms.figure_left.iter()).find(|(_, k)| k == kind);
+        let forms = std::iter::once("figure_left").chain(narrow.map(|(hook, _)| hook.as_str()));
+        for hook in forms {
             if self.hooked(hook) {
                 self.figure_left_named(hook, left, reason);
             }
@@ -560,9 +596,13 @@ impl Game {
                 crate::script::place::placed_figure_map(owner, kind, place)
             }
         };
+        // A script is not told of the figures its own commands lift: it knows.
+        let except = (reason == ReturnReason::Script)
+            .then(|| self.scripts().and_then(|s| s.applying.clone()))
+            .flatten();
         let reason = Dynamic::from(reason.name().to_string());
         let mut logged = Vec::new();
-        self.run_hook(hook, vec![map, reason], &mut logged);
+        self.run_hook_except(hook, vec![map, reason], except.as_deref(), &mut logged);
         if !logged.is_empty() {
             self.fail_hook(
                 hook,

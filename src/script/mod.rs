@@ -192,6 +192,8 @@ pub(crate) struct NarrowForms {
     pub(crate) answered: Vec<(String, String)>,
     /// `(hook, mark)` for each `completed_<mark>`, in name order.
     pub(crate) completed: Vec<(String, String)>,
+    /// `(hook, figure kind)` for each `figure_left_<kind>`, in name order.
+    pub(crate) figure_left: Vec<(String, String)>,
 }
 
 impl fmt::Debug for Scripts {
@@ -287,6 +289,7 @@ impl Scripts {
             deploy: forms("deploy_"),
             answered: forms("answered_"),
             completed: forms("completed_"),
+            figure_left: forms("figure_left_"),
         };
         Ok(Scripts {
             engine,
@@ -330,23 +333,25 @@ impl Scripts {
             .map(|u| Arc::clone(&u.name))
     }
 
-    /// Calls `hook` in every script that defines it, with the game moved into the slot so the
-    /// query functions can read it. Returns each script's answer.
+    /// Calls `hook` in every script that defines it (but `except`), with the game moved into
+    /// the slot so the query functions can read it. Returns each script's answer.
     pub(crate) fn call(
         &self,
         game: &mut Game,
         hook: &str,
         args: Vec<Dynamic>,
+        except: Option<&str>,
     ) -> Result<Vec<Answer>, ScriptError> {
         let _one_at_a_time = lock(&self.running);
         let _budget = budget::Budget::hook();
         let mut answers = Vec::new();
         for unit in &self.units {
             let arity = args.len();
-            if !unit
-                .functions
-                .get(hook)
-                .is_some_and(|arities| arities.contains(&arity))
+            if except == Some(&*unit.name)
+                || !unit
+                    .functions
+                    .get(hook)
+                    .is_some_and(|arities| arities.contains(&arity))
             {
                 continue;
             }
