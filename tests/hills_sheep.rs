@@ -311,7 +311,7 @@ fn no_shepherd_after_the_princess() {
 /// The tokens of the flocks in the script's state: (token count, sheep).
 fn in_flocks(game: &Game) -> (u32, u32) {
     let state = game.script_state();
-    let Some(flocks) = state["flocks"].as_object() else {
+    let Some(flocks) = state.as_object() else {
         return (0, 0);
     };
     let mut tokens = 0;
@@ -355,7 +355,8 @@ fn the_bag_always_adds_up() {
                 assert_eq!(bag_tokens + tokens, 18, "{name} seed {seed}");
                 assert_eq!(bag_sheep + sheep, 37, "{name} seed {seed}");
                 assert_eq!(count("wolf"), 2, "{name} seed {seed}");
-                let flocks = game.script_state()["flocks"]
+                let flocks = game
+                    .script_state()
                     .as_object()
                     .map_or(0, |f| f.len());
                 assert_eq!(shepherds(&game).len(), flocks, "{name} seed {seed}");
