@@ -113,7 +113,14 @@ pub fn mechanics(rules: &Ruleset) -> Mechanics {
     }
     if let Some(scripts) = rules.compiled_scripts() {
         list.family(Route::Script);
-        list.push(ScriptMechanic::new(list.next(), scripts));
+        // The standing offers (`offer_deploy`) answer the base game's deployment.
+        let deploy = list
+            .index_of("base")
+            .map(|by| crate::engine::mechanic::Asked {
+                by,
+                kind: crate::mechanic::base::DEPLOY,
+            });
+        list.push(ScriptMechanic::new(list.next(), scripts, deploy));
     }
     list.finish()
 }

@@ -355,10 +355,7 @@ fn the_bag_always_adds_up() {
                 assert_eq!(bag_tokens + tokens, 18, "{name} seed {seed}");
                 assert_eq!(bag_sheep + sheep, 37, "{name} seed {seed}");
                 assert_eq!(count("wolf"), 2, "{name} seed {seed}");
-                let flocks = game
-                    .script_state()
-                    .as_object()
-                    .map_or(0, |f| f.len());
+                let flocks = game.script_state().as_object().map_or(0, |f| f.len());
                 assert_eq!(shepherds(&game).len(), flocks, "{name} seed {seed}");
             }
         }

@@ -32,6 +32,11 @@ pub struct ScriptMechanic {
     /// The points of the turn whose stage hook (`draw`, `after_place`, `after_deploy`,
     /// `score`, `after_score`, `turn_end`) some script defines.
     phases: Vec<Phase>,
+    /// The deployment the standing offers (`offer_deploy`) answer, where the ruleset has one.
+    deploy: Option<Asked>,
+    /// Whether a script's `actions…` or filter hook may add to any decision
+    /// ([`Scripts::shapes_offers`]).
+    shapes_offers: bool,
 }
 
 /// The stage hooks, by the point of the turn where each runs (in turn order).
@@ -45,8 +50,8 @@ const STAGES: [(Phase, &str); 6] = [
 ];
 
 impl ScriptMechanic {
-    /// The scripts as mechanic number `id` of a game.
-    pub fn new(id: u8, scripts: &Scripts) -> ScriptMechanic {
+    /// The scripts as mechanic number `id` of a game, whose standing offers answer `deploy`.
+    pub fn new(id: u8, scripts: &Scripts, deploy: Option<Asked>) -> ScriptMechanic {
         // Only the hooks some script defines are in the game's call lists, so a script pays
         // for what it uses. Always: the standing offers and the scripts' questions (any hook
         // may `ask` or `offer_deploy`), the decision hooks (the families' own, such as
@@ -84,7 +89,13 @@ impl ScriptMechanic {
         if !phases.is_empty() {
             hooks = hooks | Hooks::STAGE;
         }
-        ScriptMechanic { id, hooks, phases }
+        ScriptMechanic {
+            id,
+            hooks,
+            phases,
+            deploy,
+            shapes_offers: scripts.shapes_offers,
+        }
     }
 }
 
@@ -236,4 +247,11 @@ impl Mechanic for ScriptMechanic {
     }
 }
 
-impl Shortcuts for ScriptMechanic {}
+impl Shortcuts for ScriptMechanic {
+    /// A script adds to every decision where one of its `actions…` hooks may offer; otherwise
+    /// only its standing offers add, to the deployment (so the other decisions' lists and
+    /// checks pass the scripts by).
+    fn adds_to(&self, owner: u8) -> bool {
+        self.shapes_offers || self.deploy.is_some_and(|d| d.by == owner)
+    }
+}
