@@ -429,6 +429,24 @@ fn two_start_tiles_in_a_ruleset_are_located() {
     assert!(err.contains("ruleset_double_start.toml:10:1\n"), "{err}");
 }
 
+/// A ruleset that loads but that its script refuses when a game starts (Hills & Sheep's
+/// tie-break, HS-11, set to a value the script does not know) is refused by `castellan
+/// validate`, located at its `[vars]`, with the script's words — not first by `simulate`.
+#[test]
+fn validate_starts_a_game_so_a_script_may_refuse_its_values() {
+    let path = bad("ruleset_script_refuses_vars.toml");
+    assert!(Ruleset::load(&path.to_string_lossy()).is_ok(), "it loads");
+    let out = cli(&["validate", &path.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("a game of this ruleset cannot start"), "{err}");
+    assert!(err.contains("vars.hs.hill.tiebreak must be"), "{err}");
+    assert!(
+        err.contains("ruleset_script_refuses_vars.toml:6:2\n"),
+        "{err}"
+    );
+}
+
 /// Data that passes validation but pushes a counter past its type: 300 all-city tiles with
 /// 255 pennants each form one city of 76 500 pennants. The engine must either refuse the
 /// ruleset with a located error or play the game and score that city in full (§1.8: one point

@@ -1,12 +1,14 @@
 //! `castellan validate` for one file: recognise what it is from its keys and check it.
 //! The web server shows uploads' problems with the same words.
 
-use crate::data::diagnostic::Diagnostic;
+use crate::data::diagnostic::{Diagnostic, PathPart, span_at};
 use crate::data::library::{self, Source};
 use crate::data::ruleset::Ruleset;
+use crate::engine::game::{Game, Setup};
 use crate::model::tile::TileSet;
 use crate::record::Record;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Checks one file (a tile set, a record or a ruleset); returns a short description of what it
 /// is, or the first problem, located.
@@ -46,7 +48,35 @@ pub fn check(path: &Path) -> Result<String, Diagnostic> {
             }
         ))
     } else {
-        let rules = Ruleset::from_source(source)?;
+        let text: Arc<str> = Arc::from(source.text.as_str());
+        let rules = Arc::new(Ruleset::from_source(source)?);
+        starts(path, &text, &rules)?;
         Ok(format!("ruleset `{}`", rules.name))
+    }
+}
+
+/// Whether a game of `rules` starts: what only a game's set-up can find (a script's
+/// `game_start` refusing the ruleset's `[vars]`, a start tile that cannot be laid) is found
+/// here, located at the ruleset's `[vars]`, `scripts`, start or `extends`, whichever it writes
+/// first in that order.
+fn starts(path: &Path, text: &Arc<str>, rules: &Arc<Ruleset>) -> Result<(), Diagnostic> {
+    let names = (0..rules.players.0.max(1))
+        .map(|i| format!("P{}", i + 1))
+        .collect();
+    match Game::new(Arc::clone(rules), Setup::new(names, 0)) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            // Where the set-up's inputs are written: the scripts' values, the scripts, the
+            // start, or the ruleset this one extends.
+            let span = ["vars", "scripts", "start", "extends"]
+                .into_iter()
+                .find_map(|key| span_at(text, &[PathPart::Key(key)]));
+            Err(Diagnostic::new(
+                path,
+                text,
+                span,
+                format!("a game of this ruleset cannot start: {e}"),
+            ))
+        }
     }
 }
