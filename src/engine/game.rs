@@ -1624,7 +1624,7 @@ impl Game {
 
     /// The segments of the tile `placed`: its printed features (numbered together), then the
     /// road laid across it, if any ([`Game::add_overlay_road`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn tile_segs(&self, placed: PlacedId) -> TileSegs {
         let base = self.board.placed(placed).seg_base;
         let n = self
