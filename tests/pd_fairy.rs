@@ -1080,8 +1080,8 @@ fn t_t1_tunnel_road_is_one_road() {
     assert_eq!(r.game.scores(), &[3, 0]);
 }
 
-/// FA2: the fairy's moves answer the deployment, so only the base game's decisions list the
-/// fairy's part (`Mechanic::adds_to`); the dragon's steps and the princess's decision ask it
+/// FA2: the fairy's moves answer the deployment, so only the base game's deployment lists the
+/// fairy's part (`Shortcuts::adds_to`, `Shortcuts::adds_at`); the dragon's steps and the princess's decision ask it
 /// nothing (their answers are theirs alone). A move is routed to the fairy alone, a pass or a
 /// deployment to the asking mechanic alone.
 #[test]
@@ -1089,7 +1089,14 @@ fn fa2_the_fairy_adds_its_moves_to_the_deployment_only() {
     let rules = castellan::data::ruleset::Ruleset::load("hig").expect("hig loads");
     let mechanics = castellan::registry::mechanics(&rules);
     let index = |name| mechanics.index_of(name).expect(name);
-    let names = |owner| -> Vec<&str> { mechanics.listing(owner).map(|m| m.name()).collect() };
+    let names = |by, kind| -> Vec<&str> {
+        let asked = castellan::engine::mechanic::Asked { by, kind };
+        mechanics.listing(asked).map(|m| m.name()).collect()
+    };
+    let (place, deploy) = (
+        castellan::mechanic::base::PLACE,
+        castellan::mechanic::base::DEPLOY,
+    );
     let answering = |owner, action: &Action| -> Vec<&str> {
         mechanics
             .answerers(owner, action)
@@ -1100,12 +1107,14 @@ fn fa2_the_fairy_adds_its_moves_to_the_deployment_only() {
         pos: Pos::new(0, 1),
     });
     let moved = fairy_to(0, 1, "N");
-    assert_eq!(names(index("base")), ["base", "fairy"]);
+    assert_eq!(names(index("base"), deploy), ["base", "fairy"]);
+    // Tile laying lists the base game's placements alone: the fairy is not asked there.
+    assert_eq!(names(index("base"), place), ["base"]);
     assert_eq!(answering(index("base"), &moved), ["fairy"]);
     assert_eq!(answering(index("base"), &Action::Pass), ["base"]);
     assert_eq!(answering(index("dragon"), &step), ["dragon"]);
     for owner in ["dragon", "princess", "fairy"] {
-        assert_eq!(names(index(owner)), [owner], "{owner}");
+        assert_eq!(names(index(owner), 0), [owner], "{owner}");
         assert_eq!(answering(index(owner), &moved), [owner], "{owner}");
     }
 }

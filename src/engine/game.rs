@@ -786,7 +786,7 @@ impl Game {
             out.extend_from_slice(offer);
             return;
         }
-        for m in self.mechanics.listing(a.by) {
+        for m in self.mechanics.listing(a) {
             part(m, a, out);
         }
         if self.mechanic(a.by).is_some_and(|m| m.may_pass(self, a)) {
@@ -830,7 +830,7 @@ impl Game {
             tally.total = offer.len();
             return;
         }
-        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+        for (i, m) in self.mechanics.listing(a).enumerate() {
             let size = m.count_actions(self, a).unwrap_or_else(|| {
                 tally.listed |= 1 << i;
                 let before = scratch.len();
@@ -859,7 +859,7 @@ impl Game {
             return offer.get(k).copied();
         }
         let (mut k, mut start) = (k, 0);
-        for (i, m) in self.mechanics.listing(a.by).enumerate() {
+        for (i, m) in self.mechanics.listing(a).enumerate() {
             let size = tally.sizes[i] as usize;
             let listed = tally.listed & 1 << i != 0;
             if k < size {
@@ -1185,7 +1185,7 @@ impl Game {
     /// it aside: then the next); `None` when nothing can be drawn. Whether it fits is not
     /// asked: a mechanic that reveals tiles takes them so. (Inline: every turn's draw comes
     /// here.)
-    #[inline]
+    #[inline(always)]
     pub(crate) fn take_from_bag(&mut self, events: &mut Vec<Event>) -> Option<TileId> {
         let mechanics = self.implementing(Hooks::DRAW);
         let hooked = || mechanics.iter().flat_map(|m| m.on(Hooks::DRAW));
@@ -1624,7 +1624,7 @@ impl Game {
 
     /// The segments of the tile `placed`: its printed features (numbered together), then the
     /// road laid across it, if any ([`Game::add_overlay_road`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn tile_segs(&self, placed: PlacedId) -> TileSegs {
         let base = self.board.placed(placed).seg_base;
         let n = self

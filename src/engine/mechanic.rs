@@ -476,6 +476,15 @@ pub trait Shortcuts {
         true
     }
 
+    /// For a mechanic that adds to the decisions of `asked.by` ([`Shortcuts::adds_to`]):
+    /// whether it may add anything to the decisions of kind `asked.kind` (by default to every
+    /// kind). `false` only where its [`Mechanic::actions`] lists nothing: the legal list of
+    /// such a decision then passes it by without asking. Asked for every kind when the game's
+    /// call lists are built.
+    fn adds_at(&self, _asked: Asked) -> bool {
+        true
+    }
+
     /// Lists the answers of [`Mechanic::actions`] that matter around the tile at `pos`, for a
     /// look-ahead that weighs only those ([`Game::legal_actions_near`]): answers `actions`
     /// lists, in its order, but that the mechanic may leave out deployments on other tiles
@@ -513,8 +522,10 @@ pub struct Mechanics {
     /// For each hook, the set of mechanics (by index) that implement it.
     by_hook: [u32; 32],
     stages: Vec<(u8, Phase)>,
-    /// For each mechanic, the mechanics whose answers its decisions list, in the legal list's
-    /// order: itself, then those that add to its decisions.
+    /// For each mechanic and each remainder of its kinds of decision divided by
+    /// [`Mechanics::KINDS`] (the kinds of one remainder share a list), the mechanics whose
+    /// answers such a decision lists, in the legal list's order: itself, then those that add
+    /// to one of those kinds.
     listing: Vec<Box<[u8]>>,
     /// For each mechanic, the set of those that add to its decisions.
     adding: Vec<u32>,
@@ -540,6 +551,11 @@ fn members(mut set: u32) -> impl Iterator<Item = u8> {
 impl Mechanics {
     /// How many mechanics the call lists hold (one bit each); any further ones get no hook.
     pub const MAX: usize = 32;
+
+    /// How many lists of the mechanics that add to its decisions each mechanic has
+    /// ([`Shortcuts::adds_at`]), one for each remainder of its kinds of decision divided by
+    /// this number (a power of two).
+    pub const KINDS: u8 = 8;
 
     /// Builds the lists from the mechanics in their fixed order, each asked about every
     /// action (a list made by hand; the registry's families say which actions each mechanic
@@ -592,10 +608,23 @@ impl Mechanics {
             })
             .collect();
         let listing = (adding.iter().enumerate())
-            .map(|(owner, others)| {
-                std::iter::once(owner as u8)
-                    .chain(members(*others))
-                    .collect()
+            .flat_map(|(owner, others)| {
+                let list = &list;
+                (0..Mechanics::KINDS).map(move |slot| {
+                    // The kinds that share this list: it holds those that add to any of them.
+                    let kinds = (u16::from(slot)..256).step_by(Mechanics::KINDS.into());
+                    let adds = |i: &u8| {
+                        kinds.clone().any(|kind| {
+                            list[usize::from(*i)].adds_at(Asked {
+                                by: owner as u8,
+                                kind: kind as u8,
+                            })
+                        })
+                    };
+                    std::iter::once(owner as u8)
+                        .chain(members(*others).filter(adds))
+                        .collect()
+                })
             })
             .collect();
         Mechanics {
@@ -693,11 +722,13 @@ impl Mechanics {
         route == Route::Core || self.answering(route) != 0
     }
 
-    /// The mechanics whose answers a decision of mechanic `owner` lists, in the legal list's
-    /// order: `owner` itself, then those that add to its decisions (as the fairy adds to
-    /// deployment).
-    pub fn listing(&self, owner: u8) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        let listing = self.listing.get(owner as usize).map_or(&[][..], |l| &l[..]);
+    /// The mechanics whose answers the decision `asked` lists, in the legal list's order: the
+    /// asking mechanic itself, then those that add to its decisions of that kind (as the fairy
+    /// adds to deployment, not to tile laying).
+    pub fn listing(&self, asked: Asked) -> impl Iterator<Item = &dyn Mechanic> + '_ {
+        let kind = asked.kind & (Mechanics::KINDS - 1);
+        let at = usize::from(asked.by) * usize::from(Mechanics::KINDS) + usize::from(kind);
+        let listing = self.listing.get(at).map_or(&[][..], |l| &l[..]);
         listing.iter().map(|i| self.list[*i as usize].as_ref())
     }
 

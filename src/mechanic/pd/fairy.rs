@@ -718,6 +718,11 @@ impl Shortcuts for FairyMechanic {
         owner == self.deploy.by
     }
 
+    /// Not to tile laying.
+    fn adds_at(&self, asked: Asked) -> bool {
+        asked == self.deploy
+    }
+
     fn actions_near(&self, g: &Game, asked: Asked, _pos: Pos, out: &mut Vec<Action>) -> bool {
         // Its moves are left out.
         if asked != self.deploy {
