@@ -85,6 +85,10 @@ impl Barns {
             return;
         }
         let p = g.board.placed(placed).pos;
+        // A corner where four tiles meet has three of them around the tile just laid.
+        if g.board.neighbours(p) < 3 {
+            return;
+        }
         // Its NE, NW, SE and SW corners, each named as the north-east corner of a tile.
         let west = p.step(Edge::W);
         for corner in [p, west, p.step(Edge::S), west.step(Edge::S)] {
