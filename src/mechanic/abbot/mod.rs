@@ -112,10 +112,11 @@ fn may_recall(g: &Game) -> bool {
 
 /// Every legal recall: one per abbot of the active player.
 fn recalls(m: &Abbot, g: &Game, out: &mut Vec<Action>) {
-    if !may_recall(g) {
+    let mut abbots = m.own_abbots(g).peekable();
+    if abbots.peek().is_none() || !may_recall(g) {
         return;
     }
-    for f in m.own_abbots(g) {
+    for f in abbots {
         let pos = g.figure_spot(f).0;
         out.push(AbbotAction::Recall { pos }.into());
     }
