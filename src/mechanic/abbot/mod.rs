@@ -19,7 +19,7 @@ use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
 use crate::engine::refusal::RuleId;
 use crate::mechanic::Family;
 use crate::mechanic::base::score_feature;
-use crate::model::figure::Figure;
+use crate::model::figure::{Figure, Kinds};
 use vocabulary::{AbbotAction, AbbotEvent};
 
 /// The Abbot as the registry lists it: `[mechanics] abbot`, the recall and the abbot's figure.
@@ -46,10 +46,11 @@ pub const FAMILY: Family = Family {
 fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("abbot") {
         if let Some(base) = list.index_of("base") {
-            list.push(Abbot::new(Asked {
+            let deploy = Asked {
                 by: base,
                 kind: crate::mechanic::base::DEPLOY,
-            }));
+            };
+            list.push(Abbot::new(rules, deploy));
         }
     }
 }
@@ -72,12 +73,34 @@ pub fn recalling(g: &Game) -> bool {
 pub struct Abbot {
     /// The deployment decision, which the recall answers instead of a deployment.
     deploy: Asked,
+    /// The abbots' kinds in `rules`' figure table.
+    abbots: Kinds,
+    /// Their places in the figure table (a player's count on the board is kept by them).
+    slots: Vec<usize>,
 }
 
 impl Abbot {
-    /// The recall, offered in `deploy` (the base game's deployment).
-    pub fn new(deploy: Asked) -> Abbot {
-        Abbot { deploy }
+    /// The recall of the abbots of `rules`' figure table, offered in `deploy` (the base
+    /// game's deployment).
+    pub fn new(rules: &Ruleset, deploy: Asked) -> Abbot {
+        let table = &rules.figures;
+        Abbot {
+            deploy,
+            abbots: table.kinds(|r| r.is("abbot")),
+            slots: (table.rows().iter().enumerate())
+                .filter(|(_, r)| r.is("abbot"))
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// The active player's abbots on the board (none looked for when the count the engine
+    /// keeps says he has none there).
+    fn own_abbots<'g>(&self, g: &'g Game) -> impl Iterator<Item = &'g Figure> + 'g {
+        let (abbots, player) = (self.abbots, g.active);
+        let none = g.on_board(player, &self.slots) == 0;
+        let figures = if none { &[][..] } else { g.figures() };
+        (figures.iter()).filter(move |f| f.owner == player && abbots.contains(f.kind))
     }
 }
 
@@ -87,29 +110,22 @@ fn may_recall(g: &Game) -> bool {
     g.now.placed.is_some() && !g.deploy_closed()
 }
 
-/// The active player's abbots on the board.
-fn own_abbots(g: &Game) -> impl Iterator<Item = &Figure> + '_ {
-    let table = &g.rules.figures;
-    g.figures
-        .iter()
-        .filter(move |f| f.owner == g.active && table.is(f.kind, "abbot"))
-}
-
 /// Every legal recall: one per abbot of the active player.
-fn recalls(g: &Game, out: &mut Vec<Action>) {
-    if !may_recall(g) {
+fn recalls(m: &Abbot, g: &Game, out: &mut Vec<Action>) {
+    let mut abbots = m.own_abbots(g).peekable();
+    if abbots.peek().is_none() || !may_recall(g) {
         return;
     }
-    for f in own_abbots(g) {
+    for f in abbots {
         let pos = g.figure_spot(f).0;
         out.push(AbbotAction::Recall { pos }.into());
     }
 }
 
 /// Why the recall at `pos` is refused, if it is.
-fn check_recall(g: &Game, action: &Action) -> Result<(), RuleError> {
+fn check_recall(m: &Abbot, g: &Game, action: &Action) -> Result<(), RuleError> {
     let mut legal = Vec::new();
-    recalls(g, &mut legal);
+    recalls(m, g, &mut legal);
     if legal.contains(action) {
         return Ok(());
     }
@@ -136,11 +152,11 @@ fn check_recall(g: &Game, action: &Action) -> Result<(), RuleError> {
 
 /// Takes the active player's abbot at `pos` back, scoring its cloister or garden first as at
 /// the end of the game (checked by the caller).
-fn recall(g: &mut Game, action: &Action, events: &mut Vec<Event>) {
+fn recall(m: &Abbot, g: &mut Game, action: &Action, events: &mut Vec<Event>) {
     let Some(AbbotAction::Recall { pos }) = AbbotAction::of(action) else {
         return;
     };
-    let Some((id, seg)) = own_abbots(g)
+    let Some((id, seg)) = (m.own_abbots(g))
         .find(|f| g.figure_spot(f).0 == pos)
         .map(|f| (f.id, f.seg))
     else {
@@ -171,14 +187,14 @@ impl Mechanic for Abbot {
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
         if asked == self.deploy {
-            recalls(g, out);
+            recalls(self, g, out);
         }
     }
 
     /// Its recalls reach it only at the base game's decisions (the engine routes them); of
     /// those it answers the deployment.
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
-        (asked == self.deploy).then(|| check_recall(g, action))
+        (asked == self.deploy).then(|| check_recall(self, g, action))
     }
 
     fn apply(
@@ -191,7 +207,7 @@ impl Mechanic for Abbot {
         if asked != self.deploy {
             return None;
         }
-        recall(g, action, events);
+        recall(self, g, action, events);
         Some(Then::Next)
     }
 }

@@ -26,7 +26,7 @@ use crate::mechanic::base::{DEPLOY, farm};
 use crate::model::feature::SegId;
 use crate::model::figure::{FigureKind, Place};
 use crate::model::geometry::{Edge, Pos};
-use crate::model::tile::FeatureKind;
+use crate::model::tile::{FeatureKind, NO_FEATURE};
 
 /// The tag of the barn's figure-table row.
 pub const TAG: &str = "barn";
@@ -85,9 +85,25 @@ impl Barns {
             return;
         }
         let p = g.board.placed(placed).pos;
-        // Its NE, NW, SE and SW corners, each named as the north-east corner of a tile.
+        // A corner where four tiles meet has three of them around the tile just laid.
+        if g.board.neighbours(p) < 3 {
+            return;
+        }
+        let halves = &g.board.oriented(&g.rules.tiles, placed).half_feature;
+        // Its NE, NW, SE and SW corners, each named as the north-east corner of a tile, with
+        // its two half-edges beside each (HALF_NAMES order NL NR EL ER SL SR WL WR): a corner
+        // where they touch no field is none of a field.
         let west = p.step(Edge::W);
-        for corner in [p, west, p.step(Edge::S), west.step(Edge::S)] {
+        let corners = [
+            (p, [1, 2]),
+            (west, [7, 0]),
+            (p.step(Edge::S), [3, 4]),
+            (west.step(Edge::S), [5, 6]),
+        ];
+        for (corner, beside) in corners {
+            if beside.iter().any(|h| halves[*h] == NO_FEATURE) {
+                continue;
+            }
             let Some(field) = g.corner_field(corner) else {
                 continue;
             };

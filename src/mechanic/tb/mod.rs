@@ -34,7 +34,7 @@ use crate::mechanic::base::rules::FarmScoring;
 use crate::mechanic::pd::rules::PdRules;
 use crate::mechanic::pd::vocabulary as pd;
 use crate::model::feature::SegId;
-use crate::model::figure::{Departure, Figure};
+use crate::model::figure::{Departure, Kinds};
 use crate::model::geometry::Pos;
 use crate::model::tile::FeatureKind;
 use vocabulary::TbEvent;
@@ -64,7 +64,7 @@ pub const FAMILY: Family = Family {
 /// at the same point of the turn, PR7, D8).
 fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("traders_builders") {
-        list.push(TradersBuilders);
+        list.push(TradersBuilders::new(rules));
     }
 }
 
@@ -73,7 +73,16 @@ pub const GOODS_MAJORITY: u32 = 10;
 
 /// Traders & Builders as a mechanic.
 #[derive(Debug)]
-pub struct TradersBuilders;
+pub struct TradersBuilders {
+    /// The kinds of the figure table tagged `builder`.
+    builders: Kinds,
+    /// Their places in the figure table (a player's count on the board is kept by them).
+    builder_slots: Vec<usize>,
+    /// The kinds tagged `pig`.
+    pigs: Kinds,
+    /// The kinds tagged `follower`.
+    followers: Kinds,
+}
 
 /// Its state in the game's slot.
 #[derive(Clone, Debug, Default)]
@@ -92,6 +101,20 @@ struct Trade {
 crate::own_state!(Trade);
 
 impl TradersBuilders {
+    /// Traders & Builders with the figure kinds of `rules`' table read once.
+    pub fn new(rules: &Ruleset) -> TradersBuilders {
+        let table = &rules.figures;
+        TradersBuilders {
+            builders: table.kinds(|r| r.has_tag("builder")),
+            builder_slots: (table.rows().iter().enumerate())
+                .filter(|(_, r)| r.has_tag("builder"))
+                .map(|(i, _)| i)
+                .collect(),
+            pigs: table.kinds(|r| r.has_tag("pig")),
+            followers: table.kinds(|r| r.has_tag("follower")),
+        }
+    }
+
     fn state<'g>(&self, g: &'g mut Game) -> Option<&'g mut Trade> {
         g.slots.get_mut::<Trade>()
     }
@@ -101,9 +124,13 @@ impl TradersBuilders {
         let Some(placed) = g.now.placed else {
             return false;
         };
+        // The engine counts each player's figures on the board by kind.
+        if g.on_board(g.active, &self.builder_slots) == 0 {
+            return false;
+        }
         g.figures
             .iter()
-            .filter(|f| f.owner == g.active && has_tag(g, f, "builder"))
+            .filter(|f| f.owner == g.active && self.builders.contains(f.kind))
             .any(|f| g.tile_segs(placed).any(|seg| g.features.same(seg, f.seg)))
     }
 
@@ -116,14 +143,6 @@ impl TradersBuilders {
             g.return_figures(|_, f| f.id == id, reason, events);
         }
     }
-}
-
-/// Whether `figure`'s row carries `tag`.
-fn has_tag(g: &Game, figure: &Figure, tag: &str) -> bool {
-    g.rules
-        .figures
-        .row(figure.kind)
-        .is_some_and(|r| r.has_tag(tag))
 }
 
 /// The goods tokens each player holds, by seat and [`Good`] (none without Traders & Builders).
@@ -225,7 +244,7 @@ impl Mechanic for TradersBuilders {
             other => other,
         };
         if !knock_on
-            || !has_tag(g, figure, "follower")
+            || !self.followers.contains(figure.kind)
             || has_own_follower(g, figure.owner, figure.seg)
         {
             return;
@@ -273,10 +292,9 @@ impl Mechanic for TradersBuilders {
         if BaseRules::of(&g.rules).farm_scoring == FarmScoring::CityCentric4 {
             return;
         }
-        let pig = g
-            .figures
-            .iter()
-            .any(|f| f.owner == player && has_tag(g, f, "pig") && g.features.same(f.seg, farm));
+        let pig = g.figures.iter().any(|f| {
+            f.owner == player && self.pigs.contains(f.kind) && g.features.same(f.seg, farm)
+        });
         if pig {
             *points += cities;
         }

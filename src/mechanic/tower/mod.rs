@@ -262,12 +262,12 @@ impl Tower {
         own_ok && (g.rules.figures.row(kind)).is_some_and(|r| r.follower.is_some())
     }
 
-    /// Every capture the tower at `at` allows now (TW-5, TW-6): the followers on the tiles in
-    /// its row and column no farther than its height, and the figures on those tiles' towers;
-    /// tile by tile in [`reach`]'s order, on each tile its followers in the board's order,
-    /// then the figure on its tower. The board's figures are looked at once each, not once a
-    /// tile.
-    fn captures(g: &Game, at: Pos, out: &mut Vec<Action>) {
+    /// Calls `found` with each capture the tower at `at` allows now (TW-5, TW-6), its tile's
+    /// rank in [`reach`]'s order and whether it takes a tower's top, until it returns `false`:
+    /// the followers on the tiles in its row and column no farther than its height, in the
+    /// board's order, then the figures on those tiles' towers. The board's figures are looked
+    /// at once each, not once a tile.
+    fn each_capture(g: &Game, at: Pos, mut found: impl FnMut(u32, bool, Action) -> bool) {
         let Some(t) = state(g).and_then(|s| s.towers.iter().find(|t| t.pos == at)) else {
             return;
         };
@@ -275,8 +275,6 @@ impl Tower {
         let shielded = |pos: Pos, figure: Option<u32>| {
             (g.mechanics.on(Hooks::ROAMER)).any(|m| m.protects(g, Taking::Capture, pos, figure))
         };
-        // Each answer with its tile's rank in the reach; a tower's figure after the followers.
-        let mut found: Vec<(u32, bool, Action)> = Vec::new();
         for f in g.figures.iter() {
             let (pos, spot) = g.figure_spot(f);
             let Some(rank) = reach_rank(t.pos, t.height, pos) else {
@@ -291,7 +289,9 @@ impl Tower {
                 owner: u8::try_from(f.owner).unwrap_or(u8::MAX),
                 figure: f.kind,
             };
-            found.push((rank, false, action.into()));
+            if !found(rank, false, action.into()) {
+                return;
+            }
         }
         for (_, _, place) in g.figures_at_places() {
             let Place::Tile(pos) = place else { continue };
@@ -303,10 +303,25 @@ impl Tower {
                 continue;
             };
             let action = TowerAction::CaptureTop { pos }.into();
-            if Tower::capturable(g, owner, kind) && !shielded(pos, None) {
-                found.push((rank, true, action));
+            if Tower::capturable(g, owner, kind)
+                && !shielded(pos, None)
+                && !found(rank, true, action)
+            {
+                return;
             }
         }
+    }
+
+    /// Every capture the tower at `at` allows now ([`Tower::each_capture`]): tile by tile in
+    /// [`reach`]'s order, on each tile its followers in the board's order, then the figure on
+    /// its tower.
+    fn captures(g: &Game, at: Pos, out: &mut Vec<Action>) {
+        // Each answer with its tile's rank in the reach; a tower's figure after the followers.
+        let mut found: Vec<(u32, bool, Action)> = Vec::new();
+        Tower::each_capture(g, at, |rank, top, action| {
+            found.push((rank, top, action));
+            true
+        });
         found.sort_by_key(|&(rank, top, _)| (rank, top));
         let from = out.len();
         for (_, _, action) in found {
@@ -318,21 +333,18 @@ impl Tower {
 
     /// Every ransom the active player may pay now (TW-8): one per captor and kind of his
     /// figures it holds, if he has the points and paid none this turn.
-    fn ransoms(g: &Game, out: &mut Vec<Action>) {
-        let Some(s) = state(g) else {
-            return;
-        };
+    fn ransoms(g: &Game) -> impl Iterator<Item = Action> + '_ {
         let points = TowerRules::of(&g.rules).ransom_points;
         let this_turn = |t: u32| t == g.turn || (g.is_extra_turn() && t + 1 == g.turn);
-        if s.ransomed.is_some_and(this_turn) || g.scores[g.active] < points {
-            return;
-        }
-        for (holder, owner, figure, _) in g.each_prisoner() {
-            if owner == g.active && holder != owner {
+        let open = state(g)
+            .is_some_and(|s| !s.ransomed.is_some_and(this_turn) && g.scores[g.active] >= points);
+        let prisoners = open.then(|| g.each_prisoner()).into_iter().flatten();
+        prisoners
+            .filter(|&(holder, owner, _, _)| owner == g.active && holder != owner)
+            .map(|(holder, _, figure, _)| {
                 let holder = u8::try_from(holder).unwrap_or(u8::MAX);
-                out.push(TowerAction::Ransom { holder, figure }.into());
-            }
-        }
+                TowerAction::Ransom { holder, figure }.into()
+            })
     }
 
     /// Puts a floor on the tower at `pos` and opens the capture it allows.
@@ -595,24 +607,24 @@ impl Mechanic for Tower {
     }
 
     fn stage(&self, g: &mut Game, phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
-        let mut scratch = Vec::new();
-        match phase {
-            Phase::AfterPlace => Tower::ransoms(g, &mut scratch),
+        // Asked when there is at least one answer, which is looked for without listing them.
+        let (any, kind) = match phase {
+            Phase::AfterPlace => (Tower::ransoms(g).next().is_some(), RANSOM),
             Phase::Deploy => {
                 let (turn, at) = state(g)?.capture?;
                 if turn != g.turn {
                     return None;
                 }
-                Tower::captures(g, at, &mut scratch);
+                let mut any = false;
+                Tower::each_capture(g, at, |_, _, _| {
+                    any = true;
+                    false
+                });
+                (any, CAPTURE)
             }
-            _ => {}
-        }
-        let kind = if phase == Phase::Deploy {
-            CAPTURE
-        } else {
-            RANSOM
+            _ => (false, RANSOM),
         };
-        (!scratch.is_empty()).then(|| self.asked(kind))
+        any.then(|| self.asked(kind))
     }
 
     fn decision(&self, g: &Game, asked: Asked) -> Option<Decision> {
@@ -630,7 +642,7 @@ impl Mechanic for Tower {
         if asked == self.deploy {
             self.deploys(g, out);
         } else if asked == self.asked(RANSOM) {
-            Tower::ransoms(g, out);
+            out.extend(Tower::ransoms(g));
         } else if asked == self.asked(CAPTURE) {
             if let Some((_, at)) = state(g).and_then(|s| s.capture) {
                 Tower::captures(g, at, out);
