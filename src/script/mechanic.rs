@@ -254,4 +254,10 @@ impl Shortcuts for ScriptMechanic {
     fn adds_to(&self, owner: u8) -> bool {
         self.shapes_offers || self.deploy.is_some_and(|d| d.by == owner)
     }
+
+    /// Its own listing (`actions`) is the standing offers, at the deployment only (what the
+    /// `actions…` hooks add is listed when a decision becomes pending).
+    fn adds_at(&self, asked: Asked) -> bool {
+        self.deploy == Some(asked)
+    }
 }
