@@ -431,7 +431,8 @@ fn two_start_tiles_in_a_ruleset_are_located() {
 
 /// A ruleset that loads but that its script refuses when a game starts (Hills & Sheep's
 /// tie-break, HS-11, set to a value the script does not know) is refused by `castellan
-/// validate`, located at its `[vars]`, with the script's words — not first by `simulate`.
+/// validate`, located at its `[vars]`, with the script's words — not first by `simulate`; one
+/// without `[vars]`, at its `scripts`.
 #[test]
 fn validate_starts_a_game_so_a_script_may_refuse_its_values() {
     let path = bad("ruleset_script_refuses_vars.toml");
@@ -445,6 +446,21 @@ fn validate_starts_a_game_so_a_script_may_refuse_its_values() {
         err.contains("ruleset_script_refuses_vars.toml:6:2\n"),
         "{err}"
     );
+    // A ruleset without `[vars]` whose own script fails as a game starts: at its `scripts`.
+    let dir = std::env::temp_dir().join("castellan-validate-starts");
+    std::fs::create_dir_all(dir.join("scripts")).expect("dir");
+    std::fs::write(
+        dir.join("scripts/grows.rhai"),
+        "fn game_start() { let a = []; loop { a.push(a.len()); } }\n",
+    )
+    .expect("script");
+    let ruleset = dir.join("r.toml");
+    let text = "extends = \"hig\"\nname = \"t\"\nscripts = [\"scripts/grows.rhai\"]\n";
+    std::fs::write(&ruleset, text).expect("ruleset");
+    let out = cli(&["validate", &ruleset.to_string_lossy()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("r.toml:3:11\n"), "{err}");
 }
 
 /// Data that passes validation but pushes a counter past its type: 300 all-city tiles with

@@ -68,9 +68,11 @@ fn starts(path: &Path, text: &Arc<str>, rules: &Arc<Ruleset>) -> Result<(), Diag
         Err(e) => {
             // Where the set-up's inputs are written: the scripts' values, the scripts, the
             // start, or the ruleset this one extends.
+            let written = toml::from_str::<toml::Table>(text).ok();
             let span = ["vars", "scripts", "start", "extends"]
                 .into_iter()
-                .find_map(|key| span_at(text, &[PathPart::Key(key)]));
+                .find(|key| written.as_ref().is_some_and(|t| t.contains_key(*key)))
+                .and_then(|key| span_at(text, &[PathPart::Key(key)]));
             Err(Diagnostic::new(
                 path,
                 text,
