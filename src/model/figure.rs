@@ -250,6 +250,14 @@ impl FigureTable {
         }
         set
     }
+
+    /// The table's indices (the supply's slots) of the rows for which `keep` holds.
+    pub fn slots(&self, keep: impl Fn(&FigureRow) -> bool) -> Vec<usize> {
+        (self.rows.iter().enumerate())
+            .filter(|(_, r)| keep(r))
+            .map(|(i, _)| i)
+            .collect()
+    }
 }
 
 /// A set of figure kinds, one bit per [`FigureKind::code`]: what a mechanic reads once from

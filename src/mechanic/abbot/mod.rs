@@ -87,10 +87,7 @@ impl Abbot {
         Abbot {
             deploy,
             abbots: table.kinds(|r| r.is("abbot")),
-            slots: (table.rows().iter().enumerate())
-                .filter(|(_, r)| r.is("abbot"))
-                .map(|(i, _)| i)
-                .collect(),
+            slots: table.slots(|r| r.is("abbot")),
         }
     }
 

@@ -540,10 +540,7 @@ impl FairyMechanic {
             deploy,
             phases,
             followers: table.kinds(|r| r.can("fairy")),
-            slots: (table.rows().iter().enumerate())
-                .filter(|(_, r)| r.can("fairy"))
-                .map(|(i, _)| i)
-                .collect(),
+            slots: table.slots(|r| r.can("fairy")),
             tagged: table.kinds(|r| r.has_tag("follower")),
             rules: pd.fairy,
             on_volcano: pd.volcano.fairy_move,

@@ -106,10 +106,7 @@ impl TradersBuilders {
         let table = &rules.figures;
         TradersBuilders {
             builders: table.kinds(|r| r.has_tag("builder")),
-            builder_slots: (table.rows().iter().enumerate())
-                .filter(|(_, r)| r.has_tag("builder"))
-                .map(|(i, _)| i)
-                .collect(),
+            builder_slots: table.slots(|r| r.has_tag("builder")),
             pigs: table.kinds(|r| r.has_tag("pig")),
             followers: table.kinds(|r| r.has_tag("follower")),
         }
