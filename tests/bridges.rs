@@ -5,10 +5,11 @@
 //! under `tests/records/bridges/` says its scenario and expected outcome in its header.
 
 use castellan::engine::action::Action;
+use castellan::engine::action::DecisionKind;
 use castellan::engine::event::Event;
 use castellan::engine::game::{Game, RuleError};
 use castellan::mechanic::bcb::bridge::left;
-use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbEvent};
+use castellan::mechanic::bcb::vocabulary::{BcbAction, BcbDecision, BcbEvent};
 use castellan::model::figure::FigureKind;
 use castellan::model::geometry::{Pos, Rotation, Spot};
 use castellan::record::{self, Record, Replay};
@@ -40,6 +41,15 @@ fn bridge(x: i32, y: i32, degrees: i64, bx: i32, by: i32, edge: &str) -> Action 
         pos: Pos::new(x, y),
         rotation: Rotation::from_degrees(degrees).expect("a rotation"),
         at: Pos::new(bx, by),
+        edge: spot(edge),
+    }
+    .into()
+}
+
+/// A bridge laid after the deploy action across (`x`, `y`) (BCB-6 `any_time_in_turn`).
+fn late(x: i32, y: i32, edge: &str) -> Action {
+    BcbAction::LateBridge {
+        at: Pos::new(x, y),
         edge: spot(edge),
     }
     .into()
@@ -277,14 +287,51 @@ fn a_bridge_on_a_volcano_stays_under_the_dragon() {
 /// his share, none ever leaves; a game's record replays to the same game.
 #[test]
 fn random_games_lay_bridges_and_keep_them() {
+    let (laid, late) = lay_in_random_games("hig-bcb");
+    assert!(laid > 0, "the bots lay bridges");
+    assert_eq!(late, 0, "BCB-6 `with_tile`: no bridge after the placement");
+}
+
+/// The same with BCB-6 `any_time_in_turn` (`tests/fixtures/bcb-late.toml`): some bridges are
+/// laid after the deploy action, and the bridges add up all the same.
+#[test]
+fn random_games_with_the_first_edition_timing_lay_bridges_late_and_keep_them() {
+    let fixture = common::root().join("tests/fixtures/bcb-late.toml");
+    let (laid, late) = lay_in_random_games(&fixture.to_string_lossy());
+    assert!(
+        late > 0 && laid > late,
+        "{laid} bridges, {late} of them late"
+    );
+}
+
+/// At a late bridge decision (BCB-6 `any_time_in_turn`), the bridges listed are exactly those
+/// the check lets through, across every placed tile and the sides around them, both ways.
+fn late_listing_is_what_the_check_allows(game: &Game) {
+    let legal = game.legal();
+    for p in game.board().tiles() {
+        for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+            for edge in ["N", "E"] {
+                let action = late(p.pos.x + dx, p.pos.y + dy, edge);
+                let allowed = game.clone().apply(&action).is_ok();
+                assert_eq!(legal.contains(&action), allowed, "{action:?}: {legal:?}");
+            }
+        }
+    }
+}
+
+/// Plays 8 seeded random games of `rules` (2 to 5 players), checking the bridges as
+/// [`random_games_lay_bridges_and_keep_them`] says; returns how many bridges were laid, and
+/// how many of them after the placement.
+fn lay_in_random_games(rules: &str) -> (usize, usize) {
     use castellan::bot::{Bot, RandomBot};
     use castellan::data::library::Source;
     use castellan::data::ruleset::Ruleset;
     use castellan::engine::game::Setup;
     use std::sync::Arc;
 
-    let rules = Arc::new(Ruleset::load("hig-bcb").expect("the preset"));
-    let mut laid_in_all = 0;
+    let rules_ref = rules;
+    let rules = Arc::new(Ruleset::load(rules_ref).expect("the ruleset"));
+    let (mut laid_in_all, mut late_in_all) = (0, 0);
     for seed in 0..8u64 {
         let players = 2 + (seed as usize % 4);
         let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
@@ -294,7 +341,13 @@ fn random_games_lay_bridges_and_keep_them() {
         let mut laid = vec![0u8; players];
         let mut on_board = 0;
         while !game.is_over() {
+            if game.decision().kind == BcbDecision::LateBridge.into() {
+                late_listing_is_what_the_check_allows(&game);
+            }
             let action = bot.choose(&game);
+            if matches!(BcbAction::of(&action), Some(BcbAction::LateBridge { .. })) {
+                late_in_all += 1;
+            }
             for e in game.apply(&action).expect("legal") {
                 if let Some(BcbEvent::BridgePlaced { player, .. }) = BcbEvent::of(&e) {
                     laid[player] += 1;
@@ -312,7 +365,7 @@ fn random_games_lay_bridges_and_keep_them() {
             laid.iter().map(|n| usize::from(*n)).sum::<usize>()
         );
         laid_in_all += on_board;
-        let text = record::write(&game, "hig-bcb");
+        let text = record::write(&game, rules_ref);
         let again = Record::parse(Source {
             path: "random.toml".into(),
             text: text.clone(),
@@ -320,9 +373,9 @@ fn random_games_lay_bridges_and_keep_them() {
         .expect("the record reads back");
         let replayed = run(&again).game;
         assert_eq!(replayed.scores(), game.scores(), "seed {seed}");
-        assert_eq!(record::write(&replayed, "hig-bcb"), text);
+        assert_eq!(record::write(&replayed, rules_ref), text);
     }
-    assert!(laid_in_all > 0, "the bots lay bridges");
+    (laid_in_all, late_in_all)
 }
 
 /// BCB-1, BCB-2, BCB-4 at every placement of seeded random games of `hig-bcb` and
@@ -409,11 +462,10 @@ async fn the_server_plays_a_game_of_hig_bridges() {
     }
 }
 
-/// BCB-6 `bcb.bridge.timing = "any_time_in_turn"` (the 1st edition) is not supported: the
-/// ruleset is refused with an error at the key's line and column; a player count share above
-/// the box's 12 bridges too.
+/// A `bcb.bridge.timing` that is none of BCB-6's two is refused with an error at the key's
+/// line and column that names them; a player count share above the box's 12 bridges too.
 #[test]
-fn unsupported_timing_and_too_many_bridges_are_located_errors() {
+fn an_unknown_timing_and_too_many_bridges_are_located_errors() {
     use castellan::data::library::Source;
     use castellan::data::ruleset::Ruleset;
     let load = |text: &str| {
@@ -423,11 +475,96 @@ fn unsupported_timing_and_too_many_bridges_are_located_errors() {
         })
         .expect_err("refused")
     };
-    let e = load("timing = \"any_time_in_turn\"");
-    assert!(e.message.contains("not supported"), "{e}");
+    let e = load("timing = \"sometimes\"");
+    assert!(e.message.contains("any_time_in_turn"), "{e}");
     let shown = e.to_string();
     assert!(shown.contains("bridges-bad.toml:3:"), "{shown}");
     let e = load("by_players = [3, 3, 13, 2, 2]");
     assert!(e.message.contains("at most 12"), "{e}");
     assert!(e.to_string().contains("bridges-bad.toml:3:"), "{e}");
+}
+
+/// BCB-6 `any_time_in_turn` (the 1st edition: "at any time during the turn", [WC-OOP]): a
+/// player who laid no bridge with his tile is asked after his deploy action to lay one or pass
+/// (BCB-1: across the tile laid or a placed tile beside it, none there yet; BCB-2: both ends on
+/// its field edges, meeting roads or open sides); the bridge's end then asks the next tile
+/// there for a road, and that road runs on over the bridge.
+#[test]
+fn with_the_first_edition_timing_a_bridge_may_follow_the_deploy_action() {
+    let mut game = before(load("late"), 2);
+    let asked = game.decision();
+    assert_eq!(
+        (asked.player, asked.kind),
+        (A, BcbDecision::LateBridge.into())
+    );
+    assert_eq!(
+        game.legal(),
+        vec![late(1, 0, "N"), late(0, 0, "N"), Action::Pass],
+        "east–west, each end meets the other tile's field edge"
+    );
+    refused(&mut game, late(0, 0, "E"), "B-P2");
+    refused(&mut game, late(2, 0, "N"), "BCB-1");
+    refused(&mut game, bridge(1, 1, 0, 1, 1, "E"), "BCB-6");
+
+    let game = before(load("late"), 3);
+    assert_eq!((left(&game, A), left(&game, B)), (2, 3));
+    let legal = game.legal();
+    assert!(
+        legal.contains(&place(0, 1, 0)),
+        "a road meets the bridge's end"
+    );
+    assert!(legal.contains(&place(0, -1, 180)), "at its other end too");
+    assert!(
+        !legal.contains(&place(0, 1, 90)),
+        "B-P2: a field edge may not meet the bridge's end"
+    );
+
+    let mut game = before(load("late"), 5);
+    assert_eq!(game.decision().player, B);
+    assert_eq!(
+        game.legal(),
+        vec![late(0, 1, "E"), Action::Pass],
+        "BCB-1: the tile beside has a bridge already"
+    );
+    refused(&mut game, late(0, 0, "E"), "BCB-1");
+
+    let Replay { game, events } = run(&load("late"));
+    assert!(events.iter().any(|e| BcbEvent::of(e)
+        == Some(BcbEvent::BridgePlaced {
+            player: A,
+            x: 0,
+            y: 0,
+            edge: spot("N"),
+        })));
+    let bridge_road = game.seg_at(Pos::new(0, 0), spot("N")).expect("the bridge");
+    let road = game.seg_at(Pos::new(0, 1), spot("N")).expect("B's road");
+    assert!(game.features().same(bridge_road, road));
+    assert_eq!(on_board(&game), vec![(B, Pos::new(0, 1), spot("N"))]);
+    assert_eq!((left(&game, A), left(&game, B)), (2, 3));
+    assert!(matches!(
+        game.decision().kind,
+        DecisionKind::PlaceTile { .. }
+    ));
+}
+
+/// BCB-6 `any_time_in_turn`: a bridge laid with the tile is the placement's one bridge
+/// (BCB-1), so no question follows the deploy action; under `with_tile` (the 2nd edition, the
+/// default) no bridge is ever asked for after the placement, and one offered then is refused.
+#[test]
+fn one_bridge_a_placement_and_none_after_it_with_the_second_edition_timing() {
+    let game = run(&under("own-tile", "bridges-late.toml")).game;
+    let asked = game.decision();
+    assert!(
+        matches!(asked.kind, DecisionKind::PlaceTile { .. }) && asked.player == B,
+        "{asked:?}"
+    );
+    assert_eq!(left(&game, A), 2);
+
+    let mut game = before(under("late", "bridges-synthetic.toml"), 2);
+    let asked = game.decision();
+    assert!(
+        matches!(asked.kind, DecisionKind::PlaceTile { .. }) && asked.player == B,
+        "{asked:?}"
+    );
+    refused(&mut game, late(0, 0, "N"), "BCB-6");
 }

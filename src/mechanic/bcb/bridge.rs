@@ -2,7 +2,10 @@
 //!
 //! A bridge is laid with the tile placement (BCB-6 `with_tile`, the 2nd edition): the answer to
 //! the base game's placement decision is then "this tile, there, turned so, and a bridge across
-//! this tile" ([`BcbAction::Bridge`]), listed beside the plain placements. The bridge crosses
+//! this tile" ([`BcbAction::Bridge`]), listed beside the plain placements. With the 1st
+//! edition's timing (`any_time_in_turn`) a player who laid none with his tile is also asked,
+//! after his deploy action, to lay one or pass ([`BcbAction::LateBridge`]); the tile is down
+//! by then and its edges match as printed, so such a bridge ends on open sides only. The bridge crosses
 //! the tile just laid or a placed tile beside it, north–south or east–west, both ends on field
 //! edges of that tile, at most one bridge a tile (BCB-1, BCB-2); after the tile and the bridge
 //! every edge must match, the bridge's ends counting as road edges, which is how a tile may be
@@ -23,21 +26,26 @@
 //! the order of the legal list (`tests/bridges.rs` checks it against [`problem`]).
 
 use super::rules::BcbRules;
+use super::rules::BridgeTiming;
+use super::vocabulary::BcbDecision;
 use super::vocabulary::{BcbAction, BcbEvent};
-use crate::engine::action::{Action, DecisionKind};
+use crate::engine::action::{Action, Decision, DecisionKind};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, RuleError};
-use crate::engine::mechanic::{Asked, Hooks, Mechanic, Shortcuts, Then};
+use crate::engine::mechanic::{Asked, Hooks, Mechanic, Phase, Shortcuts, Then};
 use crate::engine::refusal::Refusal;
 use crate::mechanic::base::{lay_drawn, tell_placed};
+use crate::model::board::PlacedId;
 use crate::model::figure::MAX_PLAYERS;
 use crate::model::geometry::{Edge, Pos, Rotation, Spot};
 use crate::model::tile::{EdgeKind, Needs, Oriented, TileId};
 
-/// The players' bridges still in supply (BCB-C2), by seat.
+/// The players' bridges still in supply (BCB-C2), by seat, and the tile whose placement the
+/// last bridge went with (one bridge a tile placement, BCB-1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Supply {
     left: [u8; MAX_PLAYERS],
+    laid_with: Option<PlacedId>,
 }
 
 crate::own_state!(Supply);
@@ -66,17 +74,47 @@ fn edges_of(mask: u8) -> impl Iterator<Item = Edge> {
         .filter(move |e| mask & (1 << *e as u8) != 0)
 }
 
-/// The bridges (`[mechanics] bridges_castles_bazaars`): laid with the base game's placement.
+/// The bridges (`[mechanics] bridges_castles_bazaars`): laid with the base game's placement,
+/// and with the 1st edition's timing also later in the turn.
 #[derive(Debug)]
 pub struct Bridges {
     /// The base game's placement decision, which a tile laid with a bridge answers.
     place: Asked,
+    /// Its own decision after the deploy action (`any_time_in_turn`), if the ruleset has it.
+    late: Option<Asked>,
 }
 
+/// The bridges' own decision: lay one after the deploy action, or pass.
+const LATE: u8 = 0;
+
 impl Bridges {
-    /// The bridges, offered in `place` (the base game's placement decision).
-    pub fn new(place: Asked) -> Bridges {
-        Bridges { place }
+    /// The bridges, offered in `place` (the base game's placement decision) and, with the
+    /// `timing` `any_time_in_turn`, in a decision of their own as mechanic number `id`.
+    pub fn new(place: Asked, id: u8, timing: BridgeTiming) -> Bridges {
+        let late = (timing == BridgeTiming::AnyTimeInTurn).then_some(Asked { by: id, kind: LATE });
+        Bridges { place, late }
+    }
+
+    /// Whether `asked` is the bridges' own decision.
+    fn is_late(&self, asked: Asked) -> bool {
+        self.late == Some(asked)
+    }
+
+    /// Why a bridge is refused at a decision that takes none (BCB-6).
+    fn not_now(&self) -> Refusal {
+        Refusal::new(
+            "BCB-6",
+            match self.late {
+                None => {
+                    "a bridge is laid with the tile placement (`bcb.bridge.timing = \
+                     \"with_tile\"`), not now"
+                }
+                Some(_) => {
+                    "a bridge is laid with the tile placement (`bridge`) or after the deploy \
+                     action (`late_bridge`), not now"
+                }
+            },
+        )
     }
 }
 
@@ -551,11 +589,21 @@ fn lay_bridged(g: &mut Game, laid: Laid, events: &mut Vec<Event>) {
     if lay_drawn(g, pos, rotation, events).is_none() {
         return;
     }
+    lay_bridge(g, at, mask, edge, events);
+    tell_placed(g, events);
+}
+
+/// Lays one of the active player's bridges across the tile at `at`, reaching the edges
+/// `mask` (checked by the caller), with the tile placed this turn.
+fn lay_bridge(g: &mut Game, at: Pos, mask: u8, edge: Spot, events: &mut Vec<Event>) {
     let Some(host) = g.board.at(at) else { return };
     g.add_overlay_road(host, mask);
-    let seat = g.active;
-    if let Some(n) = (g.slots.get_mut::<Supply>()).and_then(|s| s.left.get_mut(seat)) {
-        *n = n.saturating_sub(1);
+    let (seat, placed) = (g.active, g.now.placed);
+    if let Some(supply) = g.slots.get_mut::<Supply>() {
+        if let Some(n) = supply.left.get_mut(seat) {
+            *n = n.saturating_sub(1);
+        }
+        supply.laid_with = placed;
     }
     events.push(
         BcbEvent::BridgePlaced {
@@ -566,7 +614,83 @@ fn lay_bridged(g: &mut Game, laid: Laid, events: &mut Vec<Event>) {
         }
         .into(),
     );
-    tell_placed(g, events);
+}
+
+/// Whether a bridge went with the tile placed this turn already (BCB-1: one a placement).
+fn bridged_this_turn(g: &Game) -> bool {
+    let laid_with = g.slots.get::<Supply>().and_then(|s| s.laid_with);
+    laid_with.is_some() && laid_with == g.now.placed
+}
+
+/// The tiles a bridge laid after the placement may cross: the tile placed this turn and the
+/// placed tiles beside it (BCB-1), with its position.
+fn late_hosts(g: &Game) -> impl Iterator<Item = Pos> + '_ {
+    let placed = g.now.placed.map(|id| g.board.placed(id).pos);
+    let around = placed
+        .into_iter()
+        .flat_map(|p| Edge::ALL.map(|e| p.step(e)));
+    placed
+        .into_iter()
+        .chain(around.filter(|p| g.board.at(*p).is_some()))
+}
+
+/// Every bridge the active player may lay after his tile placement (BCB-6 `any_time_in_turn`):
+/// across the tile laid or one beside it, none there yet, both ends on its field edges and
+/// meeting roads or open sides (BCB-1, BCB-2); in the order of [`late_hosts`], north–south
+/// first.
+fn each_late_bridge(g: &Game, mut found: impl FnMut(Action)) {
+    if !has_bridge(g) || bridged_this_turn(g) {
+        return;
+    }
+    for at in late_hosts(g) {
+        // Passing `at` as the new tile's position: no tile is still to come beside it.
+        let axes = host_axes(g, at, at, 0b11);
+        for (a, (edge, _)) in AXES.into_iter().enumerate() {
+            if axes & 1 << a != 0 {
+                found(BcbAction::LateBridge { at, edge }.into());
+            }
+        }
+    }
+}
+
+/// Why a bridge across the tile at `at` from its edge `edge` may not be laid after the
+/// placement now, if it may not.
+fn late_problem(g: &Game, at: Pos, edge: Spot) -> Option<Refusal> {
+    if !has_bridge(g) {
+        return Some(Refusal::new("BCB-C2", "you have no bridge left"));
+    }
+    if bridged_this_turn(g) {
+        return Some(Refusal::new(
+            "BCB-1",
+            "one bridge goes with a tile placement, and yours is laid",
+        ));
+    }
+    let Some(mask) = reach(edge) else {
+        return Some(Refusal::new(
+            "BCB-2",
+            "a bridge runs north–south (`N`) or east–west (`E`)",
+        ));
+    };
+    let Some(id) = g.board.at(at).filter(|_| late_hosts(g).any(|p| p == at)) else {
+        return Some(Refusal::new(
+            "BCB-1",
+            "a bridge goes on the tile just placed or on a placed tile beside it",
+        ));
+    };
+    if g.board.overlay(id) != 0 {
+        return Some(Refusal::new("BCB-1", "that tile has a bridge already"));
+    }
+    let kinds = |e: Edge| g.board.edge_kind(&g.rules.tiles, id, e);
+    if edges_of(mask).any(|e| kinds(e) != EdgeKind::Field) {
+        return Some(Refusal::new(
+            "BCB-2",
+            "both ends of a bridge lie on field edges of its tile",
+        ));
+    }
+    (!edges_of(mask).all(|e| end_open(g, at, e, at))).then_some(Refusal::new(
+        "B-P2",
+        "an end of the bridge meets a tile edge that is no road",
+    ))
 }
 
 impl Mechanic for Bridges {
@@ -575,7 +699,41 @@ impl Mechanic for Bridges {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::SETUP | Hooks::DRAW | Hooks::ACTIONS | Hooks::ADDS
+        let hooks = Hooks::SETUP | Hooks::DRAW | Hooks::ACTIONS | Hooks::ADDS;
+        match self.late {
+            Some(_) => hooks | Hooks::STAGE,
+            None => hooks,
+        }
+    }
+
+    /// With `any_time_in_turn`, its decision comes after the deploy action.
+    fn phases(&self) -> &[Phase] {
+        match self.late {
+            Some(_) => &[Phase::AfterDeploy],
+            None => &[],
+        }
+    }
+
+    /// BCB-6 `any_time_in_turn`: a player who laid no bridge with his tile may lay one now.
+    fn stage(&self, g: &mut Game, _phase: Phase, _events: &mut Vec<Event>) -> Option<Asked> {
+        let mut any = false;
+        each_late_bridge(g, |_| any = true);
+        self.late.filter(|_| any)
+    }
+
+    fn decision(&self, g: &Game, asked: Asked) -> Option<Decision> {
+        self.is_late(asked).then(|| Decision {
+            player: g.active,
+            kind: BcbDecision::LateBridge.into(),
+        })
+    }
+
+    fn may_pass(&self, _g: &Game, asked: Asked) -> bool {
+        self.is_late(asked)
+    }
+
+    fn hint(&self, _asked: Asked) -> &'static str {
+        "a bridge (`late_bridge = [x, y, \"N\"]`) or `pass = true`"
     }
 
     /// BCB-C2: each player's bridges.
@@ -583,6 +741,7 @@ impl Mechanic for Bridges {
         let n = BcbRules::of(&g.rules).bridge.bridges(g.scores.len());
         g.slots.set(Supply {
             left: [n; MAX_PLAYERS],
+            laid_with: None,
         });
     }
 
@@ -599,6 +758,9 @@ impl Mechanic for Bridges {
     }
 
     fn actions(&self, g: &Game, asked: Asked, out: &mut Vec<Action>) {
+        if self.is_late(asked) {
+            return each_late_bridge(g, |a| out.push(a));
+        }
         if asked != self.place || !has_bridge(g) {
             return;
         }
@@ -612,39 +774,55 @@ impl Mechanic for Bridges {
 
     /// A bridge's first edge is named `N` or `E`.
     fn canonical(&self, _g: &Game, action: &Action) -> Option<Action> {
-        let BcbAction::Bridge {
-            pos,
-            rotation,
-            at,
-            edge,
-        } = BcbAction::of(action)?
-        else {
-            return None;
-        };
-        let edge = match edge {
+        let first = |edge| match edge {
             Spot::Edge(Edge::S) => Spot::Edge(Edge::N),
             Spot::Edge(Edge::W) => Spot::Edge(Edge::E),
             other => other,
         };
-        Some(
+        let canonical = match BcbAction::of(action)? {
             BcbAction::Bridge {
                 pos,
                 rotation,
                 at,
                 edge,
-            }
-            .into(),
-        )
+            } => BcbAction::Bridge {
+                pos,
+                rotation,
+                at,
+                edge: first(edge),
+            },
+            BcbAction::LateBridge { at, edge } => BcbAction::LateBridge {
+                at,
+                edge: first(edge),
+            },
+            _ => return None,
+        };
+        Some(canonical.into())
     }
 
     fn check(&self, g: &Game, asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
+        if self.is_late(asked) && *action == Action::Pass {
+            return Some(Ok(()));
+        }
+        if let Some(BcbAction::LateBridge { at, edge }) = BcbAction::of(action) {
+            let why = if self.is_late(asked) {
+                late_problem(g, at, edge)
+            } else {
+                Some(self.not_now())
+            };
+            return Some(why.map_or(Ok(()), |why| {
+                Err(RuleError::IllegalAction {
+                    rule: why.rule,
+                    reason: format!("cannot lay a bridge across {at}: {why}"),
+                })
+            }));
+        }
         let bridge = Laid::of(action)?;
         if asked != self.place {
+            let why = self.not_now();
             return Some(Err(RuleError::IllegalAction {
-                rule: crate::engine::refusal::RuleId("BCB-6"),
-                reason: "a bridge is laid with the tile placement (`bcb.bridge.timing = \
-                         \"with_tile\"`), not now"
-                    .to_string(),
+                rule: why.rule,
+                reason: why.to_string(),
             }));
         }
         Some(check_bridge(g, bridge))
@@ -657,6 +835,14 @@ impl Mechanic for Bridges {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Option<Then> {
+        if self.is_late(asked) {
+            if let Some(BcbAction::LateBridge { at, edge }) = BcbAction::of(action)
+                && let Some(mask) = reach(edge)
+            {
+                lay_bridge(g, at, mask, edge, events);
+            }
+            return Some(Then::Next);
+        }
         let bridge = Laid::of(action)?;
         if asked != self.place {
             return None;
@@ -675,6 +861,9 @@ impl Shortcuts for Bridges {
     /// The ways to lay the drawn tile with a bridge are counted position by position, without
     /// building them.
     fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        if self.is_late(asked) {
+            return None;
+        }
         let tile = g.tile.filter(|_| asked == self.place && has_bridge(g));
         Some(tile.map_or(0, |tile| count_bridged(g, tile)))
     }

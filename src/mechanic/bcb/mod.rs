@@ -1,5 +1,6 @@
-//! Bridges, Castles & Bazaars (exp. 8; RULES-MORE.md §4): bridges laid with a tile, a road
-//! across a tile that may let a placement fit ([`bridge`], BCB-1..BCB-6), and castles built from
+//! Bridges, Castles & Bazaars (exp. 8; RULES-MORE.md §4): bridges laid with a tile (or, with
+//! the 1st edition's timing, later in the turn), a road across a tile that may let a placement
+//! fit ([`bridge`], BCB-1..BCB-6), and castles built from
 //! completed small cities, which score the next feature completed near them ([`castle`],
 //! BCB-7..BCB-15), and bazaars, the auction of tiles after a bazaar tile's turn ([`bazaar`],
 //! BCB-16..BCB-22). Its
@@ -56,10 +57,11 @@ fn build(rules: &Ruleset, list: &mut Lineup) {
     if rules.switched_on("bridges_castles_bazaars") {
         let bcb = rules_of(rules);
         if let Some(base) = list.index_of("base") {
-            list.push(bridge::Bridges::new(Asked {
+            let place = Asked {
                 by: base,
                 kind: PLACE,
-            }));
+            };
+            list.push(bridge::Bridges::new(place, list.next(), bcb.bridge.timing));
         }
         list.push(castle::CastleMechanic::new(rules, list.next(), bcb.castle));
         // The bazaars play where the tiles carry the mark.

@@ -102,8 +102,8 @@ pub enum BridgeTiming {
     /// With the tile placement, chosen together with it (C2; the default).
     #[default]
     WithTile,
-    /// At any time during the turn (C1). Not supported: a ruleset asking for it is refused
-    /// with a located error.
+    /// At any time during the turn (C1): with the tile placement as in the 2nd edition, or,
+    /// when none was laid with it, later in the turn, after the deploy action.
     AnyTimeInTurn,
 }
 
@@ -124,13 +124,6 @@ impl Section for BcbRules {
             ));
         }
         let bridge = &self.bridge;
-        if bridge.timing == BridgeTiming::AnyTimeInTurn {
-            return Err(Problem::at(
-                &["bcb", "bridge", "timing"],
-                "\"any_time_in_turn\" (BCB-6, 1st edition) is not supported yet: a bridge is \
-                 laid with the tile placement, \"with_tile\"",
-            ));
-        }
         if let Some(n) = bridge.by_players.iter().find(|n| **n > MAX_BRIDGES) {
             return Err(Problem::at(
                 &["bcb", "bridge", "by_players"],

@@ -60,6 +60,9 @@ impl Presenter for Show {
                     axis_words(edge)
                 )
             }
+            BcbAction::LateBridge { at, edge } => {
+                format!("lay a bridge {} across the tile at {at}", axis_words(edge))
+            }
             BcbAction::BazaarChoose { lot } => {
                 let game = say.game();
                 let tile = (on_offer(game).get(usize::from(lot).wrapping_sub(1)))
@@ -80,7 +83,7 @@ impl Presenter for Show {
         match BcbAction::of(action)? {
             BcbAction::Castle { spot, .. } => Some(spot),
             BcbAction::Scores { spot, .. } => spot,
-            BcbAction::Bridge { edge, .. } => Some(edge),
+            BcbAction::Bridge { edge, .. } | BcbAction::LateBridge { edge, .. } => Some(edge),
             _ => None,
         }
     }
@@ -88,6 +91,7 @@ impl Presenter for Show {
     fn pass_words(&self, decision: &DecisionKind) -> Option<&'static str> {
         match BcbDecision::of(decision)? {
             BcbDecision::Castle => Some("pass (score the city)"),
+            BcbDecision::LateBridge => Some("pass (lay no bridge this turn)"),
             BcbDecision::BazaarRaise { .. } => Some("pass (do not raise)"),
             _ => None,
         }
@@ -97,6 +101,7 @@ impl Presenter for Show {
         Some(match BcbDecision::of(decision)? {
             BcbDecision::Castle => "build a castle from the small city, or score it".into(),
             BcbDecision::Scores => "choose the feature your castle scores".into(),
+            BcbDecision::LateBridge => "lay a bridge now, or pass".into(),
             BcbDecision::BazaarChoose => "choose a revealed bazaar tile".into(),
             BcbDecision::BazaarBid { lot } => format!("bid for bazaar tile #{lot}"),
             BcbDecision::BazaarRaise { high } => {

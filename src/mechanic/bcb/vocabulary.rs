@@ -1,5 +1,6 @@
-//! The vocabulary of Bridges, Castles & Bazaars: the bridge's action (a tile laid with a bridge,
-//! `bridge = [x, y, rotation, bx, by, "N"]` in records) and event (`bridge_placed`), the
+//! The vocabulary of Bridges, Castles & Bazaars: the bridge's actions (a tile laid with a bridge,
+//! `bridge = [x, y, rotation, bx, by, "N"]` in records, or a bridge laid later in the turn,
+//! `late_bridge = [x, y, "N"]`), its decision and event (`bridge_placed`), the
 //! castle's actions (build one from a completed small city, choose the feature it scores), the
 //! bazaar's actions (choose a revealed tile and bid, raise, buy or sell, take a tile), their
 //! decisions and events, as typed values declared with the engine's generators
@@ -123,6 +124,15 @@ crate::mechanic_actions! {
         /// As auctioneer, sell the tile to the highest bidder for his bid (BCB-19);
         /// `bazaar_sell = true` in records.
         BazaarSell = "bazaar_sell",
+        /// Lay a bridge after the tile placement, later in the turn, across the tile at `at`
+        /// (the tile just laid or one beside it) from its edge `edge` to the opposite one
+        /// (BCB-1, BCB-2, BCB-6 `any_time_in_turn`); `late_bridge = [x, y, "N"]` in records.
+        LateBridge {
+            /// The tile the bridge crosses.
+            at: Pos,
+            /// The bridge's first edge: `N` (north–south) or `E` (east–west).
+            edge: Spot,
+        } = "late_bridge",
     }
 }
 
@@ -150,6 +160,9 @@ crate::mechanic_decisions! {
         } = "bazaar_raise",
         /// The auctioneer buys the tile or sells it to the highest bidder (BCB-19).
         BazaarBuyOrSell = "bazaar_buy_or_sell",
+        /// Lay a bridge now, after the deploy action, or pass (BCB-6 `any_time_in_turn`: the
+        /// player laid none with his tile).
+        LateBridge = "late_bridge",
     }
 }
 
@@ -323,6 +336,9 @@ impl ActionWords for BcbAction {
                 rotation.degrees(),
                 axis_words(*edge)
             ),
+            BcbAction::LateBridge { at, edge } => {
+                format!("lay a bridge {} across {at}", axis_words(*edge))
+            }
             BcbAction::BazaarChoose { lot } => format!("choose bazaar tile #{lot}"),
             BcbAction::BazaarBid { bid } => format!("bid {bid}"),
             BcbAction::BazaarRaise { bid } => format!("raise the bid to {bid}"),
