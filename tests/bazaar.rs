@@ -314,6 +314,42 @@ fn won_tiles_are_laid_in_turn_order_and_start_no_auction() {
     assert_eq!(replay.game.scores(), &[0, 0, 0]);
 }
 
+/// BCB-21 with Traders & Builders and Abbey & Mayor (`builder-abbey`): a builder's second tile
+/// earned by a won tile is a turn of the player's own, so it starts with his abbey offered
+/// (AM-1: instead of drawing), as any turn does; the inserted turn of a won tile offers none
+/// (its player has his tile); normal play then resumes with the player after the bazaar's.
+#[test]
+fn a_builders_second_tile_among_the_won_tiles_offers_the_abbey() {
+    let record = load("builder-abbey");
+    let abbey_offered = |game: &Game| {
+        let tile = match game.decision().kind {
+            DecisionKind::PlaceTile { tile } => game.rules().tile(tile).id.to_string(),
+            other => panic!("{other:?}"),
+        };
+        tile == "AM.A" && game.legal().contains(&Action::Pass)
+    };
+    // A's inserted turn with his won ROAD: no abbey offered.
+    let game = before(record.clone(), 14);
+    assert_eq!((game.turn(), game.active()), (5, A));
+    assert!(!abbey_offered(&game));
+    // His builder's second tile: the abbey first.
+    let game = before(record.clone(), 16);
+    assert_eq!((game.turn(), game.active()), (6, A));
+    assert!(abbey_offered(&game), "{:?}", game.legal());
+    // B's inserted turn: his won tile, no abbey.
+    let game = before(record.clone(), 19);
+    assert_eq!((game.turn(), game.active()), (7, B));
+    assert!(!abbey_offered(&game));
+    let replay = run(&record);
+    assert_eq!(turns(&replay.events), vec![A, B, A, B, A, A, B, A]);
+    assert_eq!(
+        dealt(&replay.events),
+        [(A, "SY/ROAD".to_string()), (B, "SY/FIELD".to_string())]
+    );
+    assert!(drawn(&replay.events).contains(&(A, "SY/FIELD".to_string())));
+    assert!(abbey_offered(&replay.game), "turn 8");
+}
+
 /// BCB-22, `bcb.bazaar.auction = false`: each player in turn just takes a tile (only the
 /// tiles are listed, no bid is asked, nobody pays); the tiles are laid in turn order and B's won bazaar starts nothing.
 #[test]

@@ -215,9 +215,12 @@ fn insert_turn(g: &mut Game) -> bool {
     }
 }
 
-/// Whether this turn is one a mechanic inserted ([`Mechanic::inserted_turn`]).
+/// Whether this turn is one a mechanic inserted ([`Mechanic::inserted_turn`]): not a turn a
+/// mechanic gave its player right after one of those (a builder's second tile), which is a turn
+/// of his own, drawn from the bag.
 fn in_inserted_turn(g: &Game) -> bool {
-    g.mechanics.any(Hooks::INSERTED)
+    !g.now.extra
+        && g.mechanics.any(Hooks::INSERTED)
         && (g.slots.get::<Inserted>()).is_some_and(|s| s.resume_after.is_some())
 }
 
