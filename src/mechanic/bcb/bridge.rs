@@ -141,30 +141,18 @@ pub fn problem(
     }
     let oriented = tiles[usize::from(tile)].at(rotation);
     let on_new = at == pos;
-    let host = if on_new {
-        None
+    if on_new {
+        if edges_of(mask).any(|e| oriented.edge_kind(e) != EdgeKind::Field) {
+            return Some(ends_off_fields());
+        }
     } else {
         let beside = Edge::ALL.iter().any(|e| pos.step(*e) == at);
         let Some(id) = board.at(at).filter(|_| beside) else {
-            return Some(Refusal::new(
-                "BCB-1",
-                "a bridge goes on the tile just placed or on a placed tile beside it",
-            ));
+            return Some(not_beside());
         };
-        if board.overlay(id) != 0 {
-            return Some(Refusal::new("BCB-1", "that tile has a bridge already"));
+        if let Some(why) = host_problem(g, id, at, mask, pos) {
+            return Some(why);
         }
-        Some(id)
-    };
-    let kind_under = |e: Edge| match host {
-        None => oriented.edge_kind(e),
-        Some(id) => board.edge_kind(tiles, id, e),
-    };
-    if edges_of(mask).any(|e| kind_under(e) != EdgeKind::Field) {
-        return Some(Refusal::new(
-            "BCB-2",
-            "both ends of a bridge lie on field edges of its tile",
-        ));
     }
     // Every edge of the new tile matches its neighbour's, the bridge's ends as road edges.
     for e in Edge::ALL {
@@ -190,16 +178,50 @@ pub fn problem(
             ));
         }
     }
-    // The far ends of a bridge on a placed tile meet a road or an open side.
-    if host.is_some() && !edges_of(mask).all(|e| end_open(g, at, e, pos)) {
-        return Some(Refusal::new(
-            "B-P2",
-            "an end of the bridge meets a tile edge that is no road",
-        ));
-    }
     g.mechanics
         .on(Hooks::PLACEMENT)
         .find_map(|m| m.placement_allowed(g, tile, pos, rotation))
+}
+
+/// BCB-2: a bridge named by no edge.
+fn across() -> Refusal {
+    Refusal::new(
+        "BCB-2",
+        "a bridge runs north–south (`N`) or east–west (`E`)",
+    )
+}
+
+/// BCB-1: a bridge elsewhere.
+fn not_beside() -> Refusal {
+    Refusal::new(
+        "BCB-1",
+        "a bridge goes on the tile just placed or on a placed tile beside it",
+    )
+}
+
+/// BCB-2: an end of the bridge on no field edge.
+fn ends_off_fields() -> Refusal {
+    Refusal::new(
+        "BCB-2",
+        "both ends of a bridge lie on field edges of its tile",
+    )
+}
+
+/// Why a bridge across the placed tile `id` at `at`, reaching the edges `mask`, is refused, if
+/// it is: a bridge there already (BCB-1), an end on no field edge of the tile (BCB-2), or an
+/// end that meets a tile edge that is no road (B-P2; `pos`, where a new tile goes, is open).
+fn host_problem(g: &Game, id: PlacedId, at: Pos, mask: u8, pos: Pos) -> Option<Refusal> {
+    if g.board.overlay(id) != 0 {
+        return Some(Refusal::new("BCB-1", "that tile has a bridge already"));
+    }
+    let kind = |e: Edge| g.board.edge_kind(&g.rules.tiles, id, e);
+    if edges_of(mask).any(|e| kind(e) != EdgeKind::Field) {
+        return Some(ends_off_fields());
+    }
+    (!edges_of(mask).all(|e| end_open(g, at, e, pos))).then_some(Refusal::new(
+        "B-P2",
+        "an end of the bridge meets a tile edge that is no road",
+    ))
 }
 
 /// Whether the end at edge `e` of a bridge across the placed tile at `at` meets a road or an
@@ -564,12 +586,7 @@ fn check_bridge(g: &Game, laid: Laid) -> Result<(), RuleError> {
     if !has_bridge(g) {
         return Err(err(Refusal::new("BCB-C2", "you have no bridge left")));
     }
-    let mask = reach(edge).ok_or_else(|| {
-        err(Refusal::new(
-            "BCB-2",
-            "a bridge runs north–south (`N`) or east–west (`E`)",
-        ))
-    })?;
+    let mask = reach(edge).ok_or_else(|| err(across()))?;
     match problem(g, tile, pos, rotation, at, mask) {
         Some(why) => Err(err(why)),
         None => Ok(()),
@@ -666,31 +683,13 @@ fn late_problem(g: &Game, at: Pos, edge: Spot) -> Option<Refusal> {
         ));
     }
     let Some(mask) = reach(edge) else {
-        return Some(Refusal::new(
-            "BCB-2",
-            "a bridge runs north–south (`N`) or east–west (`E`)",
-        ));
+        return Some(across());
     };
     let Some(id) = g.board.at(at).filter(|_| late_hosts(g).any(|p| p == at)) else {
-        return Some(Refusal::new(
-            "BCB-1",
-            "a bridge goes on the tile just placed or on a placed tile beside it",
-        ));
+        return Some(not_beside());
     };
-    if g.board.overlay(id) != 0 {
-        return Some(Refusal::new("BCB-1", "that tile has a bridge already"));
-    }
-    let kinds = |e: Edge| g.board.edge_kind(&g.rules.tiles, id, e);
-    if edges_of(mask).any(|e| kinds(e) != EdgeKind::Field) {
-        return Some(Refusal::new(
-            "BCB-2",
-            "both ends of a bridge lie on field edges of its tile",
-        ));
-    }
-    (!edges_of(mask).all(|e| end_open(g, at, e, at))).then_some(Refusal::new(
-        "B-P2",
-        "an end of the bridge meets a tile edge that is no road",
-    ))
+    // Passing `at` as the new tile's position: no tile is still to come beside it.
+    host_problem(g, id, at, mask, at)
 }
 
 impl Mechanic for Bridges {
