@@ -199,6 +199,32 @@ fn the_svg_draws_inns_cathedrals_goods_and_gardens() {
     assert!(shown.contains(key), "{shown}");
 }
 
+/// AM-4 (RULES-MORE.md §2.2): the abbey's four wild edges end whatever meets them, and the
+/// SVG draws each as a wall, on the abbey only.
+#[test]
+fn the_svg_draws_the_abbeys_walls() {
+    let g = game("tests/records/am/abbey-closes-city.toml", None);
+    let doc_text = svg::board(&g);
+    let doc = roxmltree::Document::parse(&doc_text).expect("the SVG is well-formed XML");
+    let tiles = with_class(&doc, "tile");
+    let walls = |id: &str| -> usize {
+        (tiles.iter())
+            .filter(|t| t.attribute("data-id") == Some(id))
+            .map(|t| {
+                t.descendants()
+                    .filter(|n| n.attribute("class") == Some("wall"))
+                    .count()
+            })
+            .sum()
+    };
+    assert_eq!(walls("AM.A"), 4, "{doc_text}");
+    assert_eq!(
+        with_class(&doc, "wall").len(),
+        4,
+        "no other tile has a wild edge"
+    );
+}
+
 #[test]
 fn a_tile_turns_with_its_rotation() {
     let rules = Ruleset::load("base").expect("the base ruleset loads");

@@ -91,6 +91,9 @@ pub(crate) struct Layout {
     /// The Abbot garden's centre: on the field, clear of roads and the other marks (a figure
     /// in the garden stands there too).
     pub garden: Option<Pt>,
+    /// The wild edges (bit `e` for edge `e`): they fit anything and end what meets them, as
+    /// the abbey's walls do.
+    pub wild: u8,
     /// Feature of each raster cell, row by row.
     raster: Vec<u8>,
 }
@@ -356,6 +359,7 @@ impl Layout {
             symbol: None,
             marks: Vec::new(),
             garden: None,
+            wild: o.wild,
             raster: Vec::new(),
         };
         layout.raster = (0..N * N)

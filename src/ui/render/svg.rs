@@ -6,8 +6,9 @@
 //! light lines (to the centre when they are stubs), cloisters as small buildings, Abbot gardens
 //! as hedged squares with a tree (`class="garden"`), inns as small houses with a red roof beside
 //! their road (`class="inn"`), cathedrals as grey churches (`class="cathedral"`), goods as
-//! tokens (`class="good wine"`, `grain`, `cloth`), and the printed symbols (volcano, dragon,
-//! magic portal). Above the tiles come the figures, each a
+//! tokens (`class="good wine"`, `grain`, `cloth`), the printed symbols (volcano, dragon,
+//! magic portal), and a grey stone wall along each wild edge (`class="wall"`: the abbey's
+//! four sides, which end whatever meets them). Above the tiles come the figures, each a
 //! `<g class="figure">` with `data-player` (seat, from 0), `data-spot`, `data-x`, `data-y` and
 //! `data-kind` (a big follower is drawn larger, an abbot with a white cross on its chest),
 //! then the families' pieces that stand on no feature, each a `<g class="NAME">` with `data-x`
@@ -233,11 +234,33 @@ impl SvgTile {
         if let Some((s, p)) = layout.symbol {
             b.push_str(&print_svg(prints.symbol(s), p));
         }
+        wild_walls(&mut b, layout.wild);
         b.push_str(r##"<rect width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.25"/>"##);
         SvgTile {
             body: b,
             layout: layout.clone(),
         }
+    }
+}
+
+/// A stone wall along each wild edge of `wild` (bit `e` for edge `e`): such an edge fits
+/// anything and ends every road, city and field that meets it (the abbey, AM-4).
+fn wild_walls(b: &mut String, wild: u8) {
+    for e in Edge::ALL.into_iter().filter(|e| wild & 1 << *e as u8 != 0) {
+        let (x1, y1, x2, y2) = match e {
+            Edge::N => (0.0, 2.5, 100.0, 2.5),
+            Edge::E => (97.5, 0.0, 97.5, 100.0),
+            Edge::S => (0.0, 97.5, 100.0, 97.5),
+            Edge::W => (2.5, 0.0, 2.5, 100.0),
+        };
+        let _ = write!(
+            b,
+            r##"<line class="wall" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#8c8377" stroke-width="5" stroke-dasharray="7 3"/>"##,
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2)
+        );
     }
 }
 
