@@ -176,12 +176,13 @@ pub struct Scripts {
     /// Whether some script adds to or filters the built-in decisions (an `actions…` or a
     /// filter hook): otherwise only the scripts' own questions need a list made in advance.
     pub(crate) shapes_offers: bool,
-    /// The narrow forms of the decision hooks, worked out once: `place_<mark>`,
-    /// `deploy_<mark>`, `completed_<mark>` (each with its mark) and `answered_<kind>`.
+    /// The narrow forms of the hooks, worked out once: `place_<mark>`, `deploy_<mark>`,
+    /// `completed_<mark>` (each with its mark), `answered_<kind>`, `figure_left_<kind>` and
+    /// `feature_points_<kind>`.
     pub(crate) narrow_forms: NarrowForms,
 }
 
-/// The narrow forms of the hooks that follow a decision (see [`Scripts::narrow_forms`]).
+/// The narrow forms of the hooks (see [`Scripts::narrow_forms`]).
 #[derive(Debug, Default)]
 pub(crate) struct NarrowForms {
     /// `(hook, mark)` for each `place_<mark>` a script defines, in name order.
@@ -194,6 +195,8 @@ pub(crate) struct NarrowForms {
     pub(crate) completed: Vec<(String, String)>,
     /// `(hook, figure kind)` for each `figure_left_<kind>`, in name order.
     pub(crate) figure_left: Vec<(String, String)>,
+    /// `(hook, feature kind)` for each `feature_points_<kind>`, in name order.
+    pub(crate) feature_points: Vec<(String, String)>,
 }
 
 impl fmt::Debug for Scripts {
@@ -290,6 +293,7 @@ impl Scripts {
             answered: forms("answered_"),
             completed: forms("completed_"),
             figure_left: forms("figure_left_"),
+            feature_points: forms("feature_points_"),
         };
         Ok(Scripts {
             engine,
