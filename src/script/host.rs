@@ -385,16 +385,18 @@ impl Game {
             .filter(|f| self.features.same(f.seg, seg))
             .map(|f| (f.id as i64).into())
             .collect();
-        let mut m = Map::new();
-        m.insert("kind".into(), Dynamic::from(kind.name().to_string()));
-        m.insert("x".into(), (pos.x as i64).into());
-        m.insert("y".into(), (pos.y as i64).into());
-        m.insert("spot".into(), Dynamic::from(spot.name().to_string()));
+        use crate::script::api::{map, text};
+        let mut entries = vec![
+            ("kind", text(kind.name())),
+            ("x", (pos.x as i64).into()),
+            ("y", (pos.y as i64).into()),
+            ("spot", text(spot.name())),
+        ];
         if let Some(completed) = completed {
-            m.insert("completed".into(), completed.into());
+            entries.push(("completed", completed.into()));
         }
-        m.insert("followers".into(), followers.into());
-        Dynamic::from_map(m)
+        entries.push(("followers", followers.into()));
+        map(entries)
     }
 
     /// Calls a hook whose answer is a value (`strength`, `farm_points`, `extra_turn`): the

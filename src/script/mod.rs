@@ -348,17 +348,22 @@ impl Scripts {
     ) -> Result<Vec<Answer>, ScriptError> {
         let _one_at_a_time = lock(&self.running);
         let _budget = budget::Budget::hook();
+        let arity = args.len();
+        let mut due = (self.units.iter())
+            .filter(|unit| {
+                except != Some(&*unit.name)
+                    && (unit.functions.get(hook)).is_some_and(|arities| arities.contains(&arity))
+            })
+            .peekable();
+        let mut args = args;
         let mut answers = Vec::new();
-        for unit in &self.units {
-            let arity = args.len();
-            if except == Some(&*unit.name)
-                || !unit
-                    .functions
-                    .get(hook)
-                    .is_some_and(|arities| arities.contains(&arity))
-            {
-                continue;
-            }
+        while let Some(unit) = due.next() {
+            // The last script called is given the arguments themselves, the others copies.
+            let args = if due.peek().is_none() {
+                std::mem::take(&mut args)
+            } else {
+                args.clone()
+            };
             CALLS.with(|c| c.set(c.get() + 1));
             let placeholder = game.placeholder();
             let real = std::mem::replace(game, placeholder);
@@ -366,13 +371,9 @@ impl Scripts {
             lock(&self.commands).clear();
             let mut scope = Scope::new();
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-            let result: Result<Dynamic, Box<EvalAltResult>> = self.engine.call_fn_with_options(
-                options,
-                &mut scope,
-                &unit.ast,
-                hook,
-                args.clone(),
-            );
+            let result: Result<Dynamic, Box<EvalAltResult>> = self
+                .engine
+                .call_fn_with_options(options, &mut scope, &unit.ast, hook, args);
             let back = lock(&self.slot).take();
             if let Some(real) = back {
                 *game = real;
