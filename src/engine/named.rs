@@ -40,7 +40,8 @@ pub(crate) enum ArgRef<'a> {
 }
 
 impl ArgRef<'_> {
-    fn of(a: &Arg) -> ArgRef<'_> {
+    /// The argument `a` seen without copying it.
+    pub(crate) fn of(a: &Arg) -> ArgRef<'_> {
         match a {
             Arg::Int(i) => ArgRef::Int(*i),
             Arg::Bool(b) => ArgRef::Bool(*b),
@@ -88,6 +89,9 @@ fn key_hash<'a>(name: &str, args: impl Iterator<Item = ArgRef<'a>>) -> u64 {
 #[derive(Default)]
 struct Interned {
     actions: Vec<ScriptAction>,
+    /// The label template of each action whose label is not filled in yet (filled when the
+    /// action is first read: most offered actions are never chosen nor shown).
+    templates: Vec<Option<Box<str>>>,
     ids: HashMap<u64, Vec<u32>, BuildHasherDefault<KeyIsHash>>,
 }
 
@@ -118,8 +122,8 @@ fn interner() -> &'static Mutex<Interned> {
 }
 
 /// The id of a script action (same name and arguments → same id). The label is a template:
-/// `{0}`, `{1}` … stand for the arguments (filled in once, when the action is first seen); an
-/// empty label is the action's name.
+/// `{0}`, `{1}` … stand for the arguments (filled in once, when the action is first read with
+/// [`action`]); an empty label is the action's name.
 pub fn intern(action: ScriptAction) -> u32 {
     let label = (!action.label.is_empty()).then_some(action.label.as_str());
     let args: Vec<ArgRef<'_>> = action.args.iter().map(ArgRef::of).collect();
@@ -127,7 +131,7 @@ pub fn intern(action: ScriptAction) -> u32 {
 }
 
 /// [`intern`] from borrowed parts: nothing is copied for an action seen before, and the label
-/// is filled in only for a new one.
+/// template is kept to be filled in when the action is first read.
 pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>) -> u32 {
     let hash = key_hash(name, args.iter().copied());
     let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
@@ -141,20 +145,26 @@ pub(crate) fn intern_offer(name: &str, args: &[ArgRef<'_>], label: Option<&str>)
         })
     });
     if let Some(i) = known {
-        let known = &mut table.actions[i as usize];
-        if let Some(l) = label.filter(|_| known.label == known.name) {
-            known.label = fill(l, &known.args);
+        // An action whose label is its name takes the next label it is offered with.
+        let known = &table.actions[i as usize];
+        let unlabelled = match &table.templates[i as usize] {
+            None => known.label == known.name,
+            Some(t) => label.is_some_and(|l| l != &**t) && fill(t, &known.args) == known.name,
+        };
+        if let Some(l) = label.filter(|_| unlabelled) {
+            table.templates[i as usize] = Some(l.into());
         }
         return i;
     }
     let id = table.actions.len() as u32;
     let args: Vec<Arg> = args.iter().map(|a| a.owned()).collect();
-    let label = label.map_or_else(|| name.to_string(), |l| fill(l, &args));
     table.actions.push(ScriptAction {
         name: name.to_string(),
         args,
-        label,
+        // The name stands until the template is filled in (`action`).
+        label: name.to_string(),
     });
+    table.templates.push(label.map(Box::from));
     table.ids.entry(hash).or_default().push(id);
     id
 }
@@ -223,9 +233,21 @@ fn write_arg(out: &mut String, a: &Arg) {
     };
 }
 
-/// The script action with this id.
-pub fn action(id: u32) -> ScriptAction {
+/// What `read` makes of the script action with this id, read in place (its label may still be
+/// its name); `None` for an id never given out.
+pub(crate) fn with_action<T>(id: u32, read: impl FnOnce(&ScriptAction) -> T) -> Option<T> {
     let table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    table.actions.get(id as usize).map(read)
+}
+
+/// The script action with this id (its label filled in from its template the first time).
+pub fn action(id: u32) -> ScriptAction {
+    let mut table = interner().lock().unwrap_or_else(|e| e.into_inner());
+    let table = &mut *table;
+    let template = table.templates.get_mut(id as usize).and_then(Option::take);
+    if let (Some(t), Some(a)) = (template, table.actions.get_mut(id as usize)) {
+        a.label = fill(&t, &a.args);
+    }
     table
         .actions
         .get(id as usize)

@@ -17,6 +17,11 @@ pub(crate) fn map(entries: Vec<(&str, Dynamic)>) -> Dynamic {
     Dynamic::from_map(m)
 }
 
+/// A rhai string of `s` (made once, not through a `String` first).
+pub(crate) fn text(s: &str) -> Dynamic {
+    Dynamic::from(ImmutableString::from(s))
+}
+
 /// The tile at `pos` as a map: x, y, id, rotation, symbol, tags.
 fn tile_map(game: &Game, id: crate::model::board::PlacedId) -> Dynamic {
     let p = game.board().placed(id);
@@ -191,14 +196,11 @@ pub(crate) fn figure_map(game: &Game, f: &crate::model::figure::Figure) -> Dynam
     map(vec![
         ("id", (f.id as i64).into()),
         ("player", (f.owner as i64).into()),
-        ("kind", Dynamic::from(f.kind.name().to_string())),
+        ("kind", text(f.kind.name())),
         ("x", (pos.x as i64).into()),
         ("y", (pos.y as i64).into()),
-        ("spot", Dynamic::from(spot.name().to_string())),
-        (
-            "feature",
-            Dynamic::from(game.features().segment(f.seg).kind.name().to_string()),
-        ),
+        ("spot", text(spot.name())),
+        ("feature", text(game.features().segment(f.seg).kind.name())),
     ])
 }
 
@@ -553,11 +555,8 @@ fn register_board_queries(engine: &mut Engine, slot: &Slot) {
                 .map(|seg| {
                     let (_, spot) = g.seg_spot(seg);
                     map(vec![
-                        ("spot", Dynamic::from(spot.name().to_string())),
-                        (
-                            "kind",
-                            Dynamic::from(g.features().segment(seg).kind.name().to_string()),
-                        ),
+                        ("spot", text(spot.name())),
+                        ("kind", text(g.features().segment(seg).kind.name())),
                         ("complete", g.is_complete(seg).into()),
                         (
                             "followers",

@@ -141,7 +141,7 @@ impl Game {
 
     /// Whether a script defines `hook` and has not switched it off (so that its arguments are
     /// worth building).
-    fn hooked(&self, hook: &str) -> bool {
+    pub(crate) fn hooked(&self, hook: &str) -> bool {
         self.rules
             .compiled_scripts()
             .is_some_and(|s| s.defines(hook))
@@ -338,10 +338,17 @@ impl Game {
         &mut self,
         hook: &str,
         placed: crate::model::board::PlacedId,
-        args: Vec<Dynamic>,
+        args: &[Dynamic],
         events: &mut Vec<Event>,
     ) {
-        let Some(scripts) = self.rules.compiled.shared::<script::Scripts>() else {
+        // Most hooks have no narrow form: that is settled before anything is shared.
+        let narrow = |name: &str| name.strip_prefix(hook).is_some_and(|r| r.starts_with('_'));
+        let any =
+            (self.rules.compiled_scripts()).is_some_and(|s| s.hooks_starting(hook).any(narrow));
+        let Some(scripts) = any
+            .then(|| self.rules.compiled.shared::<script::Scripts>())
+            .flatten()
+        else {
             return;
         };
         let due: Vec<&str> = scripts
@@ -353,7 +360,7 @@ impl Game {
             })
             .collect();
         for narrow in due {
-            self.run_hook(narrow, args.clone(), events);
+            self.run_hook(narrow, args.to_vec(), events);
         }
     }
 
@@ -378,16 +385,18 @@ impl Game {
             .filter(|f| self.features.same(f.seg, seg))
             .map(|f| (f.id as i64).into())
             .collect();
-        let mut m = Map::new();
-        m.insert("kind".into(), Dynamic::from(kind.name().to_string()));
-        m.insert("x".into(), (pos.x as i64).into());
-        m.insert("y".into(), (pos.y as i64).into());
-        m.insert("spot".into(), Dynamic::from(spot.name().to_string()));
+        use crate::script::api::{map, text};
+        let mut entries = vec![
+            ("kind", text(kind.name())),
+            ("x", (pos.x as i64).into()),
+            ("y", (pos.y as i64).into()),
+            ("spot", text(spot.name())),
+        ];
         if let Some(completed) = completed {
-            m.insert("completed".into(), completed.into());
+            entries.push(("completed", completed.into()));
         }
-        m.insert("followers".into(), followers.into());
-        Dynamic::from_map(m)
+        entries.push(("followers", followers.into()));
+        map(entries)
     }
 
     /// Calls a hook whose answer is a value (`strength`, `farm_points`, `extra_turn`): the
@@ -530,8 +539,10 @@ impl Game {
             return;
         }
         let kind = self.features.segment(seg).kind.name();
-        let narrow = format!("feature_points_{kind}");
-        for hook in ["feature_points", narrow.as_str()] {
+        let narrow = (self.rules.compiled_scripts())
+            .and_then(|s| (s.narrow_forms.feature_points.iter()).find(|(_, k)| k == kind))
+            .map(|(hook, _)| hook.clone());
+        for hook in std::iter::once("feature_points").chain(narrow.as_deref()) {
             if !self.hooked(hook) {
                 continue;
             }
@@ -652,11 +663,16 @@ impl Game {
         if !self.scripted() {
             return;
         }
-        let kind = self.decision().kind;
         let shapes = self
             .rules
             .compiled_scripts()
             .is_some_and(|s| s.shapes_offers);
+        // Only the scripts' mechanic makes a script's question, and only while one is asked:
+        // without offer hooks or filters, nothing else needs the pending decision worked out.
+        if !shapes && self.scripts().is_none_or(|s| s.asked.is_empty()) {
+            return;
+        }
+        let kind = self.decision().kind;
         if kind == DecisionKind::GameOver || (!shapes && kind != DecisionKind::Script) {
             // No script adds to or filters this decision: the built-in list stands.
             return;

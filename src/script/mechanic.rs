@@ -151,7 +151,9 @@ impl Mechanic for ScriptMechanic {
     fn check(&self, g: &Game, _asked: Asked, action: &Action) -> Option<Result<(), RuleError>> {
         // Script actions are checked against the offered list, computed when the decision
         // became pending, or against the standing offers; otherwise none is legal.
-        if matches!(action, Action::Script(_)) && g.standing_offers().contains(action) {
+        if let Action::Script(id) = *action
+            && g.standing_offer_holds(id)
+        {
             return Some(Ok(()));
         }
         matches!(action, Action::Script(_)).then(|| {

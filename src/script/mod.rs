@@ -176,12 +176,13 @@ pub struct Scripts {
     /// Whether some script adds to or filters the built-in decisions (an `actions…` or a
     /// filter hook): otherwise only the scripts' own questions need a list made in advance.
     pub(crate) shapes_offers: bool,
-    /// The narrow forms of the decision hooks, worked out once: `place_<mark>`,
-    /// `deploy_<mark>`, `completed_<mark>` (each with its mark) and `answered_<kind>`.
+    /// The narrow forms of the hooks, worked out once: `place_<mark>`, `deploy_<mark>`,
+    /// `completed_<mark>` (each with its mark), `answered_<kind>`, `figure_left_<kind>` and
+    /// `feature_points_<kind>`.
     pub(crate) narrow_forms: NarrowForms,
 }
 
-/// The narrow forms of the hooks that follow a decision (see [`Scripts::narrow_forms`]).
+/// The narrow forms of the hooks (see [`Scripts::narrow_forms`]).
 #[derive(Debug, Default)]
 pub(crate) struct NarrowForms {
     /// `(hook, mark)` for each `place_<mark>` a script defines, in name order.
@@ -194,6 +195,8 @@ pub(crate) struct NarrowForms {
     pub(crate) completed: Vec<(String, String)>,
     /// `(hook, figure kind)` for each `figure_left_<kind>`, in name order.
     pub(crate) figure_left: Vec<(String, String)>,
+    /// `(hook, feature kind)` for each `feature_points_<kind>`, in name order.
+    pub(crate) feature_points: Vec<(String, String)>,
 }
 
 impl fmt::Debug for Scripts {
@@ -290,6 +293,7 @@ impl Scripts {
             answered: forms("answered_"),
             completed: forms("completed_"),
             figure_left: forms("figure_left_"),
+            feature_points: forms("feature_points_"),
         };
         Ok(Scripts {
             engine,
@@ -344,17 +348,22 @@ impl Scripts {
     ) -> Result<Vec<Answer>, ScriptError> {
         let _one_at_a_time = lock(&self.running);
         let _budget = budget::Budget::hook();
+        let arity = args.len();
+        let mut due = (self.units.iter())
+            .filter(|unit| {
+                except != Some(&*unit.name)
+                    && (unit.functions.get(hook)).is_some_and(|arities| arities.contains(&arity))
+            })
+            .peekable();
+        let mut args = args;
         let mut answers = Vec::new();
-        for unit in &self.units {
-            let arity = args.len();
-            if except == Some(&*unit.name)
-                || !unit
-                    .functions
-                    .get(hook)
-                    .is_some_and(|arities| arities.contains(&arity))
-            {
-                continue;
-            }
+        while let Some(unit) = due.next() {
+            // The last script called is given the arguments themselves, the others copies.
+            let args = if due.peek().is_none() {
+                std::mem::take(&mut args)
+            } else {
+                args.clone()
+            };
             CALLS.with(|c| c.set(c.get() + 1));
             let placeholder = game.placeholder();
             let real = std::mem::replace(game, placeholder);
@@ -362,13 +371,9 @@ impl Scripts {
             lock(&self.commands).clear();
             let mut scope = Scope::new();
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-            let result: Result<Dynamic, Box<EvalAltResult>> = self.engine.call_fn_with_options(
-                options,
-                &mut scope,
-                &unit.ast,
-                hook,
-                args.clone(),
-            );
+            let result: Result<Dynamic, Box<EvalAltResult>> = self
+                .engine
+                .call_fn_with_options(options, &mut scope, &unit.ast, hook, args);
             let back = lock(&self.slot).take();
             if let Some(real) = back {
                 *game = real;

@@ -69,7 +69,8 @@ struct DeployOffer {
     label: Option<String>,
 }
 
-/// Registers `mark_feature`, `unmark_feature`, `marked_features`, `listen` and `offer_deploy`.
+/// Registers `mark_feature`, `unmark_feature`, `marked_features`, `listen`, `listening` and
+/// `offer_deploy`.
 pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn(
@@ -119,6 +120,10 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
             }
             Ok(())
         })
+    });
+    let s = Arc::clone(slot);
+    engine.register_fn("listening", move |hook: ImmutableString| -> bool {
+        lock(&s).as_ref().is_some_and(|g| !g.muted(&hook))
     });
     let s = Arc::clone(slot);
     engine.register_fn("offer_deploy", move |offer: Map| {
@@ -295,18 +300,45 @@ impl Game {
     /// The standing offers' actions for the pending decision (none but at a deploy decision
     /// on a tile laid this turn whose deployment is open).
     pub(crate) fn standing_offers(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.each_standing_offer(|offer, args| {
+            let id = intern_offer(&offer.name, &args, offer.label.as_deref());
+            actions.push(Action::Script(id));
+            false
+        });
+        actions
+    }
+
+    /// Whether the script action `id` is among [`Game::standing_offers`], found without
+    /// listing (and so interning) them all.
+    pub(crate) fn standing_offer_holds(&self, id: u32) -> bool {
+        crate::engine::named::with_action(id, |a| {
+            self.each_standing_offer(|offer, args| {
+                offer.name == a.name
+                    && a.args.len() == args.len()
+                    && (a.args.iter()).zip(&args).all(|(x, y)| ArgRef::of(x) == *y)
+            })
+        })
+        .unwrap_or(false)
+    }
+
+    /// Calls `found` with each standing offer and the arguments of each of its actions for
+    /// the pending decision, in listing order, until it answers true; whether it did.
+    fn each_standing_offer(
+        &self,
+        mut found: impl FnMut(&DeployOffer, [ArgRef<'_>; 3]) -> bool,
+    ) -> bool {
         let Some(offers) = self.watch().map(|w| &w.offers).filter(|o| !o.is_empty()) else {
-            return Vec::new();
+            return false;
         };
         let decision = self.decision();
         let placed = self.placed_this_turn();
         let (DecisionKind::Deploy, Some(placed)) = (decision.kind, placed) else {
-            return Vec::new();
+            return false;
         };
         if self.deploy_closed() {
-            return Vec::new();
+            return false;
         }
-        let mut actions = Vec::new();
         for offer in offers {
             let in_supply = self.supply[decision.player].get(offer.figure) > Some(&0);
             let barred = || (offer.not_on.iter()).any(|n| self.tile_carries(placed, n));
@@ -325,10 +357,11 @@ impl Game {
                     ArgRef::Int(i64::from(pos.y)),
                     ArgRef::Text(spot.name()),
                 ];
-                let id = intern_offer(&offer.name, &args, offer.label.as_deref());
-                actions.push(Action::Script(id));
+                if found(offer, args) {
+                    return true;
+                }
             }
         }
-        actions
+        false
     }
 }

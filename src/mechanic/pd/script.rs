@@ -232,9 +232,12 @@ fn answered(g: &mut Game, kind: DecisionKind, events: &mut Vec<Event>) {
         Some(PdDecision::Princess) => g.run_hook("princess", Vec::new(), events),
         Some(PdDecision::DragonStep { .. }) => {
             let step = dragon::journey(g).map_or(0, |j| i64::from(j.steps));
-            g.run_hook("dragon_step", vec![step.into()], events);
+            // Its argument is built only for a hook that is on.
+            if g.hooked("dragon_step") {
+                g.run_hook("dragon_step", vec![step.into()], events);
+            }
             if let Some(at) = dragon::at(g).and_then(|p| g.board.at(p)) {
-                g.marked_hooks("dragon_step", at, vec![step.into()], events);
+                g.marked_hooks("dragon_step", at, &[step.into()], events);
             }
         }
         _ => {}
