@@ -641,7 +641,16 @@ impl Mechanics {
 
     /// The mechanics that implement `hook`, in order.
     pub fn on(&self, hook: Hooks) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        self.among(self.by_hook[hook.index()])
+        members(self.by_hook[hook.index()]).map(|i| self.listed(i))
+    }
+
+    /// The mechanic at index `i` of one of the call lists, which hold indices of `list` only.
+    #[inline]
+    fn listed(&self, i: u8) -> &dyn Mechanic {
+        debug_assert!(usize::from(i) < self.list.len());
+        // SAFETY: `routed` builds `by_hook` and `listing` from the indices of `list`, and
+        // nothing changes them or `list` afterwards (no method takes `&mut self`).
+        unsafe { self.list.get_unchecked(usize::from(i)) }.as_ref()
     }
 
     /// The mechanics of a set (bit `i` for mechanic `i`), in order.
@@ -729,7 +738,7 @@ impl Mechanics {
         let kind = asked.kind & (Mechanics::KINDS - 1);
         let at = usize::from(asked.by) * usize::from(Mechanics::KINDS) + usize::from(kind);
         let listing = self.listing.get(at).map_or(&[][..], |l| &l[..]);
-        listing.iter().map(|i| self.list[*i as usize].as_ref())
+        listing.iter().map(|i| self.listed(*i))
     }
 
     /// How many mechanics are in play.
