@@ -644,11 +644,12 @@ impl Mechanics {
         members(self.by_hook[hook.index()]).map(|i| self.listed(i))
     }
 
-    /// The mechanic at index `i` of one of the call lists, which hold indices of `list` only.
+    /// The mechanic at index `i` of one of the call lists or stages, which hold indices of
+    /// `list` only.
     #[inline]
     fn listed(&self, i: u8) -> &dyn Mechanic {
         debug_assert!(usize::from(i) < self.list.len());
-        // SAFETY: `routed` builds `by_hook` and `listing` from the indices of `list`, and
+        // SAFETY: `routed` builds `by_hook`, `listing` and `stages` from the indices of `list`, and
         // nothing changes them or `list` afterwards (no method takes `&mut self`).
         unsafe { self.list.get_unchecked(usize::from(i)) }.as_ref()
     }
@@ -754,6 +755,13 @@ impl Mechanics {
     /// The stages of a turn: (mechanic, phase), in turn order.
     pub fn stages(&self) -> &[(u8, Phase)] {
         &self.stages
+    }
+
+    /// Stage `n` of a turn ([`Mechanics::stages`]): its mechanic and phase.
+    #[inline]
+    pub fn stage(&self, n: usize) -> Option<(&dyn Mechanic, Phase)> {
+        let &(by, phase) = self.stages.get(n)?;
+        Some((self.listed(by), phase))
     }
 
     /// The names of the mechanics in play, in order.
