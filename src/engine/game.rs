@@ -1094,8 +1094,8 @@ impl Game {
             if self.stage >= stages.len() {
                 self.stage = 0;
             }
-            let (by, phase) = stages[self.stage];
-            let asked = mechanics.get(by).and_then(|m| m.stage(self, phase, events));
+            let asked =
+                (mechanics.stage(self.stage)).and_then(|(m, phase)| m.stage(self, phase, events));
             if self.pending == Pending::Over {
                 return;
             }

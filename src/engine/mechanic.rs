@@ -641,7 +641,17 @@ impl Mechanics {
 
     /// The mechanics that implement `hook`, in order.
     pub fn on(&self, hook: Hooks) -> impl Iterator<Item = &dyn Mechanic> + '_ {
-        self.among(self.by_hook[hook.index()])
+        members(self.by_hook[hook.index()]).map(|i| self.listed(i))
+    }
+
+    /// The mechanic at index `i` of one of the call lists or stages, which hold indices of
+    /// `list` only.
+    #[inline]
+    fn listed(&self, i: u8) -> &dyn Mechanic {
+        debug_assert!(usize::from(i) < self.list.len());
+        // SAFETY: `routed` builds `by_hook`, `listing` and `stages` from the indices of `list`, and
+        // nothing changes them or `list` afterwards (no method takes `&mut self`).
+        unsafe { self.list.get_unchecked(usize::from(i)) }.as_ref()
     }
 
     /// The mechanics of a set (bit `i` for mechanic `i`), in order.
@@ -729,7 +739,7 @@ impl Mechanics {
         let kind = asked.kind & (Mechanics::KINDS - 1);
         let at = usize::from(asked.by) * usize::from(Mechanics::KINDS) + usize::from(kind);
         let listing = self.listing.get(at).map_or(&[][..], |l| &l[..]);
-        listing.iter().map(|i| self.list[*i as usize].as_ref())
+        listing.iter().map(|i| self.listed(*i))
     }
 
     /// How many mechanics are in play.
@@ -745,6 +755,13 @@ impl Mechanics {
     /// The stages of a turn: (mechanic, phase), in turn order.
     pub fn stages(&self) -> &[(u8, Phase)] {
         &self.stages
+    }
+
+    /// Stage `n` of a turn ([`Mechanics::stages`]): its mechanic and phase.
+    #[inline]
+    pub fn stage(&self, n: usize) -> Option<(&dyn Mechanic, Phase)> {
+        let &(by, phase) = self.stages.get(n)?;
+        Some((self.listed(by), phase))
     }
 
     /// The names of the mechanics in play, in order.
@@ -786,11 +803,25 @@ impl<T: std::any::Any + Send + Sync + fmt::Debug + Clone> State for T {
 ///
 /// # Safety
 ///
-/// [`Owned::slot`] must give a slot that no other type is given ([`slot_of`] on a static of
-/// the type's own does): [`Slots`] reads a slot's state as the type without asking again.
+/// [`Owned::cell`] must be a static of the type's own, which no other type's `cell` gives:
+/// [`slot_of`] on it then gives the type a slot no other type is given, and [`Slots`] reads a
+/// slot's state as the type without asking again.
 pub unsafe trait Owned: State + Sized {
+    /// Where its slot is kept: `usize::MAX` until the type is first given one ([`slot_of`]).
+    fn cell() -> &'static std::sync::atomic::AtomicUsize;
+
     /// Its slot: the same for every game of the process, no other type's.
-    fn slot() -> usize;
+    #[inline]
+    fn slot() -> usize {
+        slot_of(Self::cell())
+    }
+
+    /// Its slot if it was given one, else `usize::MAX`, which no game's slots reach: a type
+    /// never given a slot has no state in any game, so a read need not give it one.
+    #[inline]
+    fn given_slot() -> usize {
+        Self::cell().load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The next slot to give a type of state ([`Owned::slot`]).
@@ -824,13 +855,13 @@ fn claim_slot(slot: &std::sync::atomic::AtomicUsize) -> usize {
 #[macro_export]
 macro_rules! own_state {
     ($t:ty) => {
-        // SAFETY: the slot comes from `slot_of` on a static of this impl's own.
+        // SAFETY: the cell is a static of this impl's own.
         unsafe impl $crate::engine::mechanic::Owned for $t {
             #[inline]
-            fn slot() -> usize {
+            fn cell() -> &'static std::sync::atomic::AtomicUsize {
                 static SLOT: std::sync::atomic::AtomicUsize =
                     std::sync::atomic::AtomicUsize::new(usize::MAX);
-                $crate::engine::mechanic::slot_of(&SLOT)
+                &SLOT
             }
         }
     };
@@ -881,8 +912,9 @@ impl Slots {
     /// The state of type `T`, if there is one.
     #[inline]
     pub fn get<T: Owned>(&self) -> Option<&T> {
-        let s: &dyn State = self.0.get(T::slot())?.as_deref()?;
-        // SAFETY: slot `T::slot()` is `T`'s alone, and only `entry` and `set` (with a `T`)
+        let s: &dyn State = self.0.get(T::given_slot())?.as_deref()?;
+        // SAFETY: slot `T::slot()` is `T`'s alone (`given_slot` is it, or no slot at all),
+        // and only `entry` and `set` (with a `T`)
         // and `clone_from` (from the same slot) fill it, so it holds a `T`; the pointer's data
         // part is its address. (A checked downcast would ask the type through the vtable on
         // every read of a mechanic's state.)
@@ -892,7 +924,7 @@ impl Slots {
     /// The state of type `T` to change, if there is one.
     #[inline]
     pub fn get_mut<T: Owned>(&mut self) -> Option<&mut T> {
-        let s: &mut dyn State = self.0.get_mut(T::slot())?.as_deref_mut()?;
+        let s: &mut dyn State = self.0.get_mut(T::given_slot())?.as_deref_mut()?;
         // SAFETY: as in `get`: the slot holds a `T`, borrowed mutably through `self`.
         Some(unsafe { &mut *(s as *mut dyn State).cast::<T>() })
     }

@@ -535,7 +535,21 @@ impl Mechanic for Dragon {
     }
 }
 
-impl Shortcuts for Dragon {}
+/// A random bot counts the dragon's steps and builds only the one it picks: no list of them.
+impl Shortcuts for Dragon {
+    fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
+        Some(if asked.by == self.id {
+            steps(g).count()
+        } else {
+            0
+        })
+    }
+
+    fn nth_action(&self, g: &Game, asked: Asked, n: usize, _count: usize) -> Option<Action> {
+        let pos = steps(g).nth(n).filter(|_| asked.by == self.id)?;
+        Some(PdAction::Dragon { pos }.into())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -513,7 +513,7 @@ pub struct FairyMechanic {
     phases: &'static [Phase],
     /// The figure kinds it counts as followers (their rows' `fairy`, FA1–FA3).
     followers: Kinds,
-    /// The figure table's indices of those kinds.
+    /// The figure table's indices of those kinds that the players are given.
     slots: Vec<usize>,
     /// The kinds whose rows are tagged followers (a figure of another kind deployed still
     /// lets it move under `no_follower_placed`, FA2).
@@ -540,7 +540,9 @@ impl FairyMechanic {
             deploy,
             phases,
             followers: table.kinds(|r| r.can("fairy")),
-            slots: table.slots(|r| r.can("fairy")),
+            // A kind no player is given (`per_player` 0) never stands on the board: its count
+            // is left out of every count of the fairy's moves.
+            slots: table.slots(|r| r.can("fairy") && r.per_player > 0),
             tagged: table.kinds(|r| r.has_tag("follower")),
             rules: pd.fairy,
             on_volcano: pd.volcano.fairy_move,
