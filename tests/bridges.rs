@@ -55,6 +55,17 @@ fn late(x: i32, y: i32, edge: &str) -> Action {
     .into()
 }
 
+/// Whether `events` tell that `player` laid a bridge across `at` from its edge `edge`.
+fn bridge_placed(events: &[Event], player: usize, at: Pos, edge: &str) -> bool {
+    let laid = BcbEvent::BridgePlaced {
+        player,
+        x: at.x,
+        y: at.y,
+        edge: spot(edge),
+    };
+    events.iter().any(|e| BcbEvent::of(e) == Some(laid.clone()))
+}
+
 fn place(x: i32, y: i32, degrees: i64) -> Action {
     Action::Place {
         pos: Pos::new(x, y),
@@ -142,13 +153,7 @@ fn a_bridge_across_the_new_tile_joins_the_roads_and_scores_as_a_road_tile() {
     assert_eq!(left(&game, A), 2);
 
     let Replay { game, events } = run(&record);
-    assert!(events.iter().any(|e| BcbEvent::of(e)
-        == Some(BcbEvent::BridgePlaced {
-            player: A,
-            x: 1,
-            y: 0,
-            edge: spot("E"),
-        })));
+    assert!(bridge_placed(&events, A, Pos::new(1, 0), "E"));
     assert!(events.iter().any(|e| matches!(
         e,
         Event::FeatureCompleted {
@@ -529,13 +534,7 @@ fn with_the_first_edition_timing_a_bridge_may_follow_the_deploy_action() {
     refused(&mut game, late(0, 0, "E"), "BCB-1");
 
     let Replay { game, events } = run(&load("late"));
-    assert!(events.iter().any(|e| BcbEvent::of(e)
-        == Some(BcbEvent::BridgePlaced {
-            player: A,
-            x: 0,
-            y: 0,
-            edge: spot("N"),
-        })));
+    assert!(bridge_placed(&events, A, Pos::new(0, 0), "N"));
     let bridge_road = game.seg_at(Pos::new(0, 0), spot("N")).expect("the bridge");
     let road = game.seg_at(Pos::new(0, 1), spot("N")).expect("B's road");
     assert!(game.features().same(bridge_road, road));
