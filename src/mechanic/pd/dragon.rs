@@ -231,17 +231,27 @@ pub fn mover(g: &Game, order: MoverOrder, step: u32) -> usize {
 /// visited on this journey and that no mechanic bars (the fairy, FA6; the Count, D5c). In edge
 /// order; nothing is allocated.
 pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
-    // What the dragon's stage found, unless an action was taken since (a script's decision
-    // that came first).
-    let s = state(g);
-    let open = match s.and_then(|s| s.journey.as_ref()?.open) {
-        Some((at, open)) if at == g.history.len() => open,
-        _ => open_edges(g),
-    };
-    let at = s.and_then(|s| s.at);
+    let (at, open) = open_now(g);
     (Edge::ALL.into_iter())
         .filter(move |e| open >> *e as u8 & 1 != 0)
-        .filter_map(move |e| Some(at?.step(e)))
+        .map(move |e| at.step(e))
+}
+
+/// The dragon's tile and the edges it may step across now (none when it is on no tile): what
+/// the dragon's stage found, unless an action was taken since (a script's decision that came
+/// first).
+fn open_now(g: &Game) -> (Pos, u8) {
+    let Some(s) = state(g) else {
+        return (Pos::new(0, 0), 0);
+    };
+    let Some(at) = s.at else {
+        return (Pos::new(0, 0), 0);
+    };
+    let open = match s.journey.as_ref().and_then(|j| j.open) {
+        Some((when, open)) if when == g.history.len() => open,
+        _ => open_edges(g),
+    };
+    (at, open)
 }
 
 /// The edges across which the dragon may step now ([`steps`]), bit `i` for `Edge::ALL[i]`.
@@ -539,7 +549,7 @@ impl Mechanic for Dragon {
 impl Shortcuts for Dragon {
     fn count_actions(&self, g: &Game, asked: Asked) -> Option<usize> {
         Some(if asked.by == self.id {
-            steps(g).count()
+            open_now(g).1.count_ones() as usize
         } else {
             0
         })
