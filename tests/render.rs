@@ -225,6 +225,38 @@ fn the_svg_draws_the_abbeys_walls() {
     );
 }
 
+/// AM-4 (RULES-MORE.md §2.2): the text board draws the abbey's four wild edges as walls (`%`)
+/// around its cloister, on the abbey only, and its key names them.
+#[test]
+fn the_text_board_draws_the_abbeys_walls() {
+    let g = game("tests/records/am/abbey-closes-city.toml", None);
+    let rules = g.rules();
+    let abbey = rules.tile_id("AM.A").expect("the abbey tile");
+    let block = text::tile(rules, abbey, Rotation::from_degrees(0).unwrap());
+    let (first, last) = (&block[0], &block[text::TILE_H - 1]);
+    assert!(
+        first.chars().all(|c| c == '%') && last.chars().all(|c| c == '%'),
+        "{block:?}"
+    );
+    assert!(
+        (block.iter()).all(|l| l.starts_with('%') && l.ends_with('%')),
+        "{block:?}"
+    );
+    assert!(
+        block[text::TILE_H / 2].contains('C'),
+        "its cloister inside: {block:?}"
+    );
+    let board = text::board(&g, false);
+    let walls = board.chars().filter(|c| *c == '%').count();
+    let ring = 2 * text::TILE_W + 2 * (text::TILE_H - 2);
+    assert_eq!(walls, ring, "one abbey, no other wall:\n{board}");
+    assert!(text::legend(&g, false).contains("% wall"));
+    // A game whose tiles have no wild edge draws no wall and keys none.
+    let plain = game("tests/records/base/road-loop.toml", None);
+    assert!(!text::board(&plain, false).contains('%'));
+    assert!(!text::legend(&plain, false).contains("% wall"));
+}
+
 #[test]
 fn a_tile_turns_with_its_rotation() {
     let rules = Ruleset::load("base").expect("the base ruleset loads");

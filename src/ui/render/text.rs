@@ -11,6 +11,7 @@
 //! | `P` | the princess |
 //! | `V` `D` `@` | volcano, dragon and magic-portal symbols |
 //! | `G` | an Abbot garden |
+//! | `%` | a wall along a wild edge (the abbey's) |
 //! | `i` | an inn (beside its road) |
 //! | `A` | a cathedral |
 //! | `w` `g` `c` | wine, grain and cloth goods |
@@ -52,6 +53,8 @@ enum Style {
     /// A counter drawn with the pennants (`data::printed::Drawn::WithPennants`).
     Crest,
     Symbol,
+    /// A wall along a wild edge.
+    Wall,
     Player(usize),
     /// A family's piece, in the colour it gives (`engine::show::Piece::ansi`).
     Piece(&'static str),
@@ -71,6 +74,7 @@ impl Style {
             Style::Pennant => "\x1b[0;1;34m",
             Style::Crest => "\x1b[0;1;35m",
             Style::Symbol => "\x1b[0;1;91m",
+            Style::Wall => "\x1b[0;90m",
             Style::Player(seat) => match seat % 6 {
                 0 => "\x1b[0;1;97;41m",
                 1 => "\x1b[0;1;97;44m",
@@ -95,6 +99,23 @@ pub(crate) struct TextTile {
     spots: Vec<(usize, usize)>,
     /// Cells taken by something printed on the tile.
     used: Vec<(usize, usize)>,
+}
+
+/// A wall (`%`) along each wild edge of `wild` (bit `e` for edge `e`), on the tile's outer
+/// cells there: such an edge fits anything and ends what meets it, as the abbey's walls do
+/// (AM-4). Figures and marks are placed afterwards and may stand on it.
+fn wild_walls(cells: &mut [Vec<Cell>], wild: u8) {
+    for e in Edge::ALL.into_iter().filter(|e| wild & 1 << *e as u8 != 0) {
+        let border: Vec<(usize, usize)> = match e {
+            Edge::N => (0..TILE_W).map(|c| (c, 0)).collect(),
+            Edge::S => (0..TILE_W).map(|c| (c, TILE_H - 1)).collect(),
+            Edge::W => (0..TILE_H).map(|r| (0, r)).collect(),
+            Edge::E => (0..TILE_H).map(|r| (TILE_W - 1, r)).collect(),
+        };
+        for (c, r) in border {
+            cells[r][c] = ('%', Style::Wall);
+        }
+    }
 }
 
 /// The centre of character cell (`c`, `r`) on the unit tile.
@@ -180,6 +201,7 @@ impl TextTile {
                 };
             }
         }
+        wild_walls(&mut cells, layout.wild);
         let mut spots: Vec<(usize, usize)> = Vec::with_capacity(layout.spots.len());
         for (f, p) in layout.spots.iter().enumerate() {
             let free = |c: usize, r: usize| !spots.contains(&(c, r));
@@ -562,6 +584,12 @@ fn tile_key(game: &Game) -> Vec<String> {
         .into();
     if features().any(|f| f.kind == crate::model::tile::FeatureKind::Garden) {
         items.push("G garden".into());
+    }
+    if tiles
+        .iter()
+        .any(|t| t.edges.contains(&crate::model::tile::EdgeKind::Wild))
+    {
+        items.push("% wall".into());
     }
     let prints = &game.rules().prints;
     for (id, print) in prints.counters() {
