@@ -12,23 +12,28 @@
 //! - **Standing deploy offers** (`offer_deploy(#{…})`): one action per feature of a kind on
 //!   the tile just laid, listed by the engine at every deploy decision without calling a
 //!   script.
+//! - **Tiles taken out after a mark** (`take_unseen_after(mark)`): when the tile laid carries
+//!   the mark, the engine takes the next tile of the supply out unseen, as a `place_<mark>()`
+//!   that calls `take_tile_unseen()` would, without calling a script.
 //!
-//! All three are kept with the scripts' state ([`crate::script::host`]), copied with the game
+//! All four are kept with the scripts' state ([`crate::script::host`]), copied with the game
 //! and rebuilt by a replay like the rest of it.
 
 use crate::engine::action::{Action, DecisionKind};
+use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::tile::FeatureKind;
-use crate::script::family::{Slot, with_game};
-use crate::script::{ArgRef, intern_offer, lock, pos_of, spot_of};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map};
+use crate::script::family::{FamilyCommand, Out, Slot, with_game};
+use crate::script::{ArgRef, Command, intern_offer, lock, pos_of, spot_of};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext};
 use std::sync::Arc;
 
 type Failure = Box<EvalAltResult>;
 
-/// The most marks, hooks switched off and standing offers a game's scripts keep (each).
+/// The most marks, hooks switched off, standing offers and marks that take tiles out a game's
+/// scripts keep (each).
 pub const MAX_WATCHED: usize = 256;
 
 /// What the scripts asked the engine to watch (see the module's header).
@@ -40,6 +45,8 @@ pub(crate) struct Watch {
     muted: Vec<Arc<str>>,
     /// The standing deploy offers, in the order they were made.
     offers: Vec<Arc<DeployOffer>>,
+    /// `(mark, script)` for each `take_unseen_after(mark)`, in the order they were asked.
+    unseen_after: Vec<(Arc<str>, Arc<str>)>,
 }
 
 /// A feature mark (`mark_feature`).
@@ -71,6 +78,26 @@ struct DeployOffer {
 
 /// Registers `mark_feature`, `unmark_feature`, `marked_features`, `listen`, `listening` and
 /// `offer_deploy`.
+/// `take_unseen_after(mark)`: a command, so that the tiles it takes out are logged under the
+/// script's name.
+pub(crate) fn register_commands(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "take_unseen_after",
+        move |ctx: NativeCallContext, mark: ImmutableString| {
+            let apply: FamilyCommand = Box::new(move |g, script, _| {
+                let after = &mut g.watch_mut().unseen_after;
+                if after.len() >= MAX_WATCHED {
+                    return Err(format!("at most {MAX_WATCHED} marks take tiles out"));
+                }
+                after.push((Arc::from(mark.as_str()), Arc::clone(script)));
+                Ok(())
+            });
+            lock(&o).push((Command::Family(apply), ctx.call_position()));
+        },
+    );
+}
+
 pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn(
@@ -252,6 +279,24 @@ impl Game {
 
     fn watch_mut(&mut self) -> &mut Watch {
         &mut self.scripts_mut().watch
+    }
+
+    /// The standing `take_unseen_after(mark)`s after the tile `placed` was laid: for each
+    /// whose mark the tile carries (as for `place_<mark>()`), the next tile of the supply
+    /// leaves the game unseen, while one is left.
+    pub(crate) fn take_unseen_after(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        let Some(after) = self
+            .watch()
+            .map(|w| &w.unseen_after)
+            .filter(|a| !a.is_empty())
+        else {
+            return;
+        };
+        for (mark, script) in after.clone() {
+            if self.carries(placed, &mark) && self.tiles_to_draw() > 0 {
+                self.take_tile_unseen(&script, events);
+            }
+        }
     }
 
     /// Whether a script switched `hook` off (`listen(hook, false)`).
