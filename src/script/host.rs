@@ -175,6 +175,26 @@ impl Game {
         true
     }
 
+    /// Asks the active player `offers` for `script` (a standing `ask_on_deploy`), as
+    /// `ask(active(), offers)` would; a wrong offer is the script's error.
+    pub(crate) fn ask_standing(
+        &mut self,
+        script: &Arc<str>,
+        offers: &Array,
+        events: &mut Vec<Event>,
+    ) {
+        if self.fault.is_some() {
+            return;
+        }
+        let command = Command::Ask {
+            player: self.active() as i64,
+            offers: offers.clone(),
+        };
+        if let Err(message) = self.apply_command(script, command, events) {
+            self.fail(script, "ask_on_deploy", message);
+        }
+    }
+
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
     /// kept in `fault` (the caller rolls the action back) and later hooks are skipped.
     pub(crate) fn run_hook(&mut self, hook: &str, args: Vec<Dynamic>, events: &mut Vec<Event>) {
@@ -345,8 +365,11 @@ impl Game {
                 self.run_hook(narrow, Vec::new(), events);
             }
         }
+        // Then what the scripts asked the engine to do there without a hook.
         if hook == "place" {
             self.take_unseen_after(placed, events);
+        } else {
+            self.ask_on_deploy(placed, events);
         }
     }
 
