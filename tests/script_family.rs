@@ -1020,3 +1020,53 @@ fn stage_hooks_run_in_turn_order_and_a_script_gives_an_extra_turn() {
         ]
     );
 }
+
+/// `take_unseen_after(mark)` does what a `place_<mark>()` hook calling `take_tile_unseen()`
+/// does, without the hook: the same games, event for event (the bazaar tiles of `hig-bcb`
+/// carry the symbol `bazaar`), with tiles taken out.
+#[test]
+fn a_standing_mark_takes_tiles_out_as_a_place_hook_would() {
+    let hook = "fn place_bazaar() { if tiles_left() > 0 { take_tile_unseen(); } }\n";
+    let standing = "fn game_start() { take_unseen_after(\"bazaar\"); }\n";
+    let by_hook = rules("unseen-hook", "hig-bcb", &[("s", hook)], "");
+    let by_mark = rules("unseen-mark", "hig-bcb", &[("s", standing)], "");
+    let mut out = 0;
+    for seed in 0..6 {
+        let (mut game, events) = start(&by_hook, seed);
+        let hooked = finish(&mut game, events, seed);
+        let (mut game, events) = start(&by_mark, seed);
+        let marked = finish(&mut game, events, seed);
+        assert_eq!(hooked, marked, "seed {seed}");
+        out += (marked.iter())
+            .filter(|e| matches!(e, Event::TileTakenUnseen { .. }))
+            .count();
+    }
+    assert!(out > 0, "some bazaar tile took the next one out");
+}
+
+/// `ask_on_deploy(mark, offers)` asks what a `deploy_<mark>()` hook calling `ask(active(), …)`
+/// asks, without the hook: the same games, event for event (the bazaar tiles of `hig-bcb`),
+/// with the question answered.
+#[test]
+fn a_standing_question_is_asked_as_a_deploy_hook_would() {
+    let offers =
+        r#"[#{ name: "yes", args: [], label: "yes" }, #{ name: "no", args: [], label: "no" }]"#;
+    let action =
+        "fn action(name, args) { if name == \"yes\" { points(active(), 2, \"Y\", \"yes\"); } }\n";
+    let hook = format!("fn deploy_bazaar() {{ ask(active(), {offers}); }}\n{action}");
+    let standing = format!("fn game_start() {{ ask_on_deploy(\"bazaar\", {offers}); }}\n{action}");
+    let by_hook = rules("ask-hook", "hig-bcb", &[("s", &hook)], "");
+    let by_mark = rules("ask-mark", "hig-bcb", &[("s", &standing)], "");
+    let mut yes = 0;
+    for seed in 0..6 {
+        let (mut game, events) = start(&by_hook, seed);
+        let hooked = finish(&mut game, events, seed);
+        let (mut game, events) = start(&by_mark, seed);
+        let marked = finish(&mut game, events, seed);
+        assert_eq!(hooked, marked, "seed {seed}");
+        yes += (marked.iter())
+            .filter(|e| format!("{e:?}").contains("\"Y\""))
+            .count();
+    }
+    assert!(yes > 0, "some bazaar tile asked and was answered yes");
+}

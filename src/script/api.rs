@@ -211,6 +211,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out, rules: Arc<t
     register_commands(engine, out);
     crate::script::place::register(engine, slot, out);
     crate::script::watch::register(engine, slot);
+    crate::script::watch::register_commands(engine, out);
     // Ruleset values never change: each one is converted once and then handed out as a copy.
     let r = Arc::clone(&rules);
     let seen = Mutex::new(HashMap::new());

@@ -156,8 +156,43 @@ impl Game {
 
     /// Whether the tile `placed` carries `name` for the narrow hooks: its symbol or a tag, or
     /// a script's mark on a feature that has a part on it (`mark_feature`).
-    fn carries(&self, placed: crate::model::board::PlacedId, name: &str) -> bool {
+    pub(crate) fn carries(&self, placed: crate::model::board::PlacedId, name: &str) -> bool {
         self.tile_carries(placed, name) || self.mark_reaches(placed, name)
+    }
+
+    /// Takes the next tile of the supply out of the game for `script`, seen by nobody; false
+    /// when no tile is left. The tile on top of the bag is the next one drawn (a record's
+    /// forced order names it); it counts as drawn for a draw limit.
+    pub(crate) fn take_tile_unseen(&mut self, script: &Arc<str>, events: &mut Vec<Event>) -> bool {
+        if self.tiles_to_draw() == 0 || self.bag.pop().is_none() {
+            return false;
+        }
+        self.draws += 1;
+        events.push(Event::TileTakenUnseen {
+            script: Arc::clone(script),
+            player: self.active,
+        });
+        true
+    }
+
+    /// Asks the active player `offers` for `script` (a standing `ask_on_deploy`), as
+    /// `ask(active(), offers)` would; a wrong offer is the script's error.
+    pub(crate) fn ask_standing(
+        &mut self,
+        script: &Arc<str>,
+        offers: &Array,
+        events: &mut Vec<Event>,
+    ) {
+        if self.fault.is_some() {
+            return;
+        }
+        let command = Command::Ask {
+            player: self.active() as i64,
+            offers: offers.clone(),
+        };
+        if let Err(message) = self.apply_command(script, command, events) {
+            self.fail(script, "ask_on_deploy", message);
+        }
     }
 
     /// Calls `hook` in every script that defines it and applies the commands. A failure is
@@ -329,6 +364,12 @@ impl Game {
             if self.carries(placed, mark) {
                 self.run_hook(narrow, Vec::new(), events);
             }
+        }
+        // Then what the scripts asked the engine to do there without a hook.
+        if hook == "place" {
+            self.take_unseen_after(placed, events);
+        } else {
+            self.ask_on_deploy(placed, events);
         }
     }
 
@@ -1082,19 +1123,9 @@ impl Game {
                 self.scripts_mut().extra_turn = Some(turn);
             }
             Command::TakeTileUnseen => {
-                // The tile on top of the bag is the next one drawn (a record's forced order
-                // names it); it counts as drawn for a draw limit.
-                if self.tiles_to_draw() == 0 {
+                if !self.take_tile_unseen(script, events) {
                     return Err("no tile is left to take out of the game".into());
                 }
-                self.bag
-                    .pop()
-                    .ok_or("no tile is left to take out of the game")?;
-                self.draws += 1;
-                events.push(Event::TileTakenUnseen {
-                    script: Arc::clone(script),
-                    player: self.active,
-                });
             }
             Command::Tokens {
                 player,

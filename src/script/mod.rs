@@ -171,6 +171,9 @@ pub struct Scripts {
     /// The same names by length, then name: most comparisons of [`Scripts::defines`]' search
     /// are settled by the length alone, without reading the names.
     by_length: Vec<String>,
+    /// The bits [`name_bit`] gives the same names: a hook whose bit is clear is defined by no
+    /// script, settled without a search (most hooks asked about are not defined).
+    name_bits: [u64; 4],
     /// What the families told the host (their decision hooks, filters, answers).
     pub(crate) bridge: family::Bridge,
     /// Whether some script adds to or filters the built-in decisions (an `actions…` or a
@@ -217,6 +220,17 @@ pub(crate) struct Answer {
 /// Orders names by length, then by name.
 fn length_first(a: &str, b: &str) -> std::cmp::Ordering {
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// One of 256 bits for a function name, from its length and its first, second and last
+/// letters (read without a walk over the name): names with different bits differ.
+fn name_bit(name: &str) -> usize {
+    let b = name.as_bytes();
+    let at = |i: usize| b.get(i).map_or(0, |&c| u32::from(c));
+    let h = (b.len() as u32).wrapping_mul(0x9E37_79B9)
+        ^ (at(0) << 8 | at(1)).wrapping_mul(0x85EB_CA6B)
+        ^ at(b.len().wrapping_sub(1)).wrapping_mul(0xC2B2_AE35);
+    (h >> 24) as usize
 }
 
 impl Scripts {
@@ -276,6 +290,11 @@ impl Scripts {
         narrow.dedup();
         let mut by_length = narrow.clone();
         by_length.sort_by(|a, b| length_first(a, b));
+        let mut name_bits = [0u64; 4];
+        for name in &narrow {
+            let bit = name_bit(name);
+            name_bits[bit / 64] |= 1 << (bit % 64);
+        }
         let defined = |hook: &str| by_length.iter().any(|n| n == hook);
         let shapes_offers = narrow.iter().any(|n| n.starts_with("actions"))
             || ["filter_placements", "filter_deploy"]
@@ -303,6 +322,7 @@ impl Scripts {
             running: Mutex::new(()),
             narrow,
             by_length,
+            name_bits,
             bridge,
             shapes_offers,
             narrow_forms,
@@ -322,11 +342,13 @@ impl Scripts {
 
     /// Whether any script defines `hook` (checked without running anything).
     pub fn defines(&self, hook: &str) -> bool {
-        // Asked before every hook call: a search by length first hashes nothing and reads few
-        // names.
-        self.by_length
-            .binary_search_by(|name| length_first(name, hook))
-            .is_ok()
+        // Asked before every hook call: most hooks are settled by their bit, the others by a
+        // search by length first, which hashes nothing and reads few names.
+        let bit = name_bit(hook);
+        self.name_bits[bit / 64] & (1 << (bit % 64)) != 0
+            && (self.by_length)
+                .binary_search_by(|name| length_first(name, hook))
+                .is_ok()
     }
 
     /// The name of the first script that defines `hook`.

@@ -12,23 +12,31 @@
 //! - **Standing deploy offers** (`offer_deploy(#{…})`): one action per feature of a kind on
 //!   the tile just laid, listed by the engine at every deploy decision without calling a
 //!   script.
+//! - **Tiles taken out after a mark** (`take_unseen_after(mark)`): when the tile laid carries
+//!   the mark, the engine takes the next tile of the supply out unseen, as a `place_<mark>()`
+//!   that calls `take_tile_unseen()` would, without calling a script.
+//! - **Questions after a mark** (`ask_on_deploy(mark, offers)`): when the tile laid carries the
+//!   mark, the engine asks the active player the offers after the deploy decision, as a
+//!   `deploy_<mark>()` that calls `ask(active(), offers)` would, without calling a script.
 //!
-//! All three are kept with the scripts' state ([`crate::script::host`]), copied with the game
+//! All five are kept with the scripts' state ([`crate::script::host`]), copied with the game
 //! and rebuilt by a replay like the rest of it.
 
 use crate::engine::action::{Action, DecisionKind};
+use crate::engine::event::Event;
 use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::tile::FeatureKind;
-use crate::script::family::{Slot, with_game};
-use crate::script::{ArgRef, intern_offer, lock, pos_of, spot_of};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map};
+use crate::script::family::{FamilyCommand, Out, Slot, with_game};
+use crate::script::{ArgRef, Command, intern_offer, lock, pos_of, spot_of};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext};
 use std::sync::Arc;
 
 type Failure = Box<EvalAltResult>;
 
-/// The most marks, hooks switched off and standing offers a game's scripts keep (each).
+/// The most marks, hooks switched off, standing offers, marks that take tiles out and standing
+/// questions a game's scripts keep (each).
 pub const MAX_WATCHED: usize = 256;
 
 /// What the scripts asked the engine to watch (see the module's header).
@@ -40,6 +48,10 @@ pub(crate) struct Watch {
     muted: Vec<Arc<str>>,
     /// The standing deploy offers, in the order they were made.
     offers: Vec<Arc<DeployOffer>>,
+    /// `(mark, script)` for each `take_unseen_after(mark)`, in the order they were asked.
+    unseen_after: Vec<(Arc<str>, Arc<str>)>,
+    /// `(mark, offers, script)` for each `ask_on_deploy(mark, offers)`, in that order.
+    asks_on_deploy: Vec<(Arc<str>, Arc<Array>, Arc<str>)>,
 }
 
 /// A feature mark (`mark_feature`).
@@ -71,6 +83,45 @@ struct DeployOffer {
 
 /// Registers `mark_feature`, `unmark_feature`, `marked_features`, `listen`, `listening` and
 /// `offer_deploy`.
+/// `take_unseen_after(mark)` and `ask_on_deploy(mark, offers)`: commands, so that what they do
+/// later is done under the script's name.
+pub(crate) fn register_commands(engine: &mut Engine, out: &Out) {
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "ask_on_deploy",
+        move |ctx: NativeCallContext, mark: ImmutableString, offers: Array| {
+            let apply: FamilyCommand = Box::new(move |g, script, _| {
+                let asks = &mut g.watch_mut().asks_on_deploy;
+                if asks.len() >= MAX_WATCHED {
+                    return Err(format!("at most {MAX_WATCHED} standing questions"));
+                }
+                asks.push((
+                    Arc::from(mark.as_str()),
+                    Arc::new(offers),
+                    Arc::clone(script),
+                ));
+                Ok(())
+            });
+            lock(&o).push((Command::Family(apply), ctx.call_position()));
+        },
+    );
+    let o = Arc::clone(out);
+    engine.register_fn(
+        "take_unseen_after",
+        move |ctx: NativeCallContext, mark: ImmutableString| {
+            let apply: FamilyCommand = Box::new(move |g, script, _| {
+                let after = &mut g.watch_mut().unseen_after;
+                if after.len() >= MAX_WATCHED {
+                    return Err(format!("at most {MAX_WATCHED} marks take tiles out"));
+                }
+                after.push((Arc::from(mark.as_str()), Arc::clone(script)));
+                Ok(())
+            });
+            lock(&o).push((Command::Family(apply), ctx.call_position()));
+        },
+    );
+}
+
 pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     let s = Arc::clone(slot);
     engine.register_fn(
@@ -252,6 +303,36 @@ impl Game {
 
     fn watch_mut(&mut self) -> &mut Watch {
         &mut self.scripts_mut().watch
+    }
+
+    /// The standing `take_unseen_after(mark)`s after the tile `placed` was laid: for each
+    /// whose mark the tile carries (as for `place_<mark>()`), the next tile of the supply
+    /// leaves the game unseen, while one is left.
+    pub(crate) fn take_unseen_after(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        // Read one at a time (nothing is copied for a tile that carries no mark).
+        for i in 0..self.watch().map_or(0, |w| w.unseen_after.len()) {
+            let due = (self.watch().and_then(|w| w.unseen_after.get(i)))
+                .filter(|(mark, _)| self.carries(placed, mark))
+                .map(|(_, script)| Arc::clone(script));
+            if let Some(script) = due.filter(|_| self.tiles_to_draw() > 0) {
+                self.take_tile_unseen(&script, events);
+            }
+        }
+    }
+
+    /// The standing `ask_on_deploy(mark, offers)`s after the deploy decision on the tile
+    /// `placed`: for each whose mark the tile carries (as for `deploy_<mark>()`), the active
+    /// player is asked the offers.
+    pub(crate) fn ask_on_deploy(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        // Read one at a time (nothing is copied for a tile that carries no mark).
+        for i in 0..self.watch().map_or(0, |w| w.asks_on_deploy.len()) {
+            let due = (self.watch().and_then(|w| w.asks_on_deploy.get(i)))
+                .filter(|(mark, ..)| self.carries(placed, mark))
+                .map(|(_, offers, script)| (Arc::clone(offers), Arc::clone(script)));
+            if let Some((offers, script)) = due {
+                self.ask_standing(&script, &offers, events);
+            }
+        }
     }
 
     /// Whether a script switched `hook` off (`listen(hook, false)`).
