@@ -1070,3 +1070,34 @@ fn a_standing_question_is_asked_as_a_deploy_hook_would() {
     }
     assert!(yes > 0, "some bazaar tile asked and was answered yes");
 }
+
+/// Hostile input (scripts/README.md, "Watching"): no script keeps more than 256 standing
+/// questions or marks that take tiles out; asking more fails the game's start with the
+/// script's error, naming the limit and the command's line.
+#[test]
+fn standing_commands_are_bounded() {
+    let cases = [
+        (
+            "bound-unseen",
+            "fn game_start() {\n  for i in 0..300 { take_unseen_after(`m${i}`); }\n}\n",
+            "at most 256 marks that take tiles out",
+        ),
+        (
+            "bound-ask",
+            "fn game_start() {\n  for i in 0..300 { ask_on_deploy(`m${i}`, []); }\n}\n",
+            "at most 256 standing questions",
+        ),
+    ];
+    for (tag, script, message) in cases {
+        let rules = rules(tag, "hig", &[("s", script)], "");
+        let error = Game::new(rules, Setup::new(vec!["A".into(), "B".into()], 1))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(error.contains(message), "{tag}: {error}");
+        assert!(
+            error.contains(":2:"),
+            "{tag}: located at the command's line: {error}"
+        );
+    }
+}

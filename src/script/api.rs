@@ -664,7 +664,7 @@ fn counters_map(g: &Game, seg: u32) -> Map {
 }
 
 /// Keeps a command with the place in the script that gave it (for its error, if it fails).
-fn emit(out: &Out, ctx: &NativeCallContext, command: Command) {
+pub(crate) fn emit(out: &Out, ctx: &NativeCallContext, command: Command) {
     lock(out).push((command, ctx.call_position()));
 }
 

@@ -11,7 +11,7 @@ use crate::engine::event::{Event, ReturnReason};
 use crate::engine::game::Game;
 use crate::model::figure::{FigureKind, Place};
 use crate::model::geometry::{Edge, Pos};
-use crate::script::api::map;
+use crate::script::api::{emit, map};
 use crate::script::family::{Out, Slot};
 use crate::script::{Command, lock};
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map, NativeCallContext};
@@ -164,7 +164,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out) {
                 let place = place_of(&at)?;
                 g.place_figure(script, (p, &kind, place), events)
             });
-            lock(&o).push((Command::Family(apply), ctx.call_position()));
+            emit(&o, &ctx, Command::Family(apply));
         },
     );
     let o = Arc::clone(out);
@@ -173,7 +173,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot, out: &Out) {
             let place = place_of(&at)?;
             g.lift_figure(script, place, events)
         });
-        lock(&o).push((Command::Family(apply), ctx.call_position()));
+        emit(&o, &ctx, Command::Family(apply));
     });
     let s = Arc::clone(slot);
     engine.register_fn("placed_figures", move || -> Array {

@@ -28,6 +28,7 @@ use crate::engine::game::Game;
 use crate::model::board::PlacedId;
 use crate::model::feature::SegId;
 use crate::model::tile::FeatureKind;
+use crate::script::api::emit;
 use crate::script::family::{FamilyCommand, Out, Slot, with_game};
 use crate::script::{ArgRef, Command, intern_offer, lock, pos_of, spot_of};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext};
@@ -48,10 +49,29 @@ pub(crate) struct Watch {
     muted: Vec<Arc<str>>,
     /// The standing deploy offers, in the order they were made.
     offers: Vec<Arc<DeployOffer>>,
-    /// `(mark, script)` for each `take_unseen_after(mark)`, in the order they were asked.
-    unseen_after: Vec<(Arc<str>, Arc<str>)>,
-    /// `(mark, offers, script)` for each `ask_on_deploy(mark, offers)`, in that order.
-    asks_on_deploy: Vec<(Arc<str>, Arc<Array>, Arc<str>)>,
+    /// Each `take_unseen_after(mark)`, in the order they were asked.
+    unseen_after: Vec<Standing<()>>,
+    /// Each `ask_on_deploy(mark, offers)` with its offers, in the order they were asked.
+    asks_on_deploy: Vec<Standing<Arc<Array>>>,
+}
+
+/// Something a script asked the engine to do whenever the tile laid carries `mark`, with what
+/// it needs for it (`what`), done under the name of the `script` that asked.
+#[derive(Clone, Debug)]
+struct Standing<T> {
+    mark: Arc<str>,
+    what: T,
+    script: Arc<str>,
+}
+
+/// Keeps `item` in one of the watch's lists, unless it holds [`MAX_WATCHED`] (of `what`)
+/// already.
+fn keep<T>(list: &mut Vec<T>, item: T, what: &str) -> Result<(), String> {
+    if list.len() >= MAX_WATCHED {
+        return Err(format!("at most {MAX_WATCHED} {what}"));
+    }
+    list.push(item);
+    Ok(())
 }
 
 /// A feature mark (`mark_feature`).
@@ -90,19 +110,16 @@ pub(crate) fn register_commands(engine: &mut Engine, out: &Out) {
     engine.register_fn(
         "ask_on_deploy",
         move |ctx: NativeCallContext, mark: ImmutableString, offers: Array| {
+            let offers = Arc::new(offers);
             let apply: FamilyCommand = Box::new(move |g, script, _| {
-                let asks = &mut g.watch_mut().asks_on_deploy;
-                if asks.len() >= MAX_WATCHED {
-                    return Err(format!("at most {MAX_WATCHED} standing questions"));
-                }
-                asks.push((
-                    Arc::from(mark.as_str()),
-                    Arc::new(offers),
-                    Arc::clone(script),
-                ));
-                Ok(())
+                let asked = standing(&mark, offers, script);
+                keep(
+                    &mut g.watch_mut().asks_on_deploy,
+                    asked,
+                    "standing questions",
+                )
             });
-            lock(&o).push((Command::Family(apply), ctx.call_position()));
+            emit(&o, &ctx, Command::Family(apply));
         },
     );
     let o = Arc::clone(out);
@@ -110,16 +127,25 @@ pub(crate) fn register_commands(engine: &mut Engine, out: &Out) {
         "take_unseen_after",
         move |ctx: NativeCallContext, mark: ImmutableString| {
             let apply: FamilyCommand = Box::new(move |g, script, _| {
-                let after = &mut g.watch_mut().unseen_after;
-                if after.len() >= MAX_WATCHED {
-                    return Err(format!("at most {MAX_WATCHED} marks take tiles out"));
-                }
-                after.push((Arc::from(mark.as_str()), Arc::clone(script)));
-                Ok(())
+                let asked = standing(&mark, (), script);
+                keep(
+                    &mut g.watch_mut().unseen_after,
+                    asked,
+                    "marks that take tiles out",
+                )
             });
-            lock(&o).push((Command::Family(apply), ctx.call_position()));
+            emit(&o, &ctx, Command::Family(apply));
         },
     );
+}
+
+/// What `script` asked to be done (`what`) whenever the tile laid carries `mark`.
+fn standing<T>(mark: &str, what: T, script: &Arc<str>) -> Standing<T> {
+    Standing {
+        mark: Arc::from(mark),
+        what,
+        script: Arc::clone(script),
+    }
 }
 
 pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
@@ -164,10 +190,7 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
             let muted = &mut g.watch_mut().muted;
             muted.retain(|h| **h != *hook);
             if !on {
-                if muted.len() >= MAX_WATCHED {
-                    return Err(format!("at most {MAX_WATCHED} hooks switched off").into());
-                }
-                muted.push(Arc::from(hook.as_str()));
+                keep(muted, Arc::from(hook.as_str()), "hooks switched off")?;
             }
             Ok(())
         })
@@ -180,11 +203,11 @@ pub(crate) fn register(engine: &mut Engine, slot: &Slot) {
     engine.register_fn("offer_deploy", move |offer: Map| {
         with_game(&s, OUTSIDE, |g| {
             let offer = DeployOffer::read(g, &offer)?;
-            let watch = g.watch_mut();
-            if watch.offers.len() >= MAX_WATCHED {
-                return Err(format!("at most {MAX_WATCHED} standing offers").into());
-            }
-            watch.offers.push(Arc::new(offer));
+            keep(
+                &mut g.watch_mut().offers,
+                Arc::new(offer),
+                "standing offers",
+            )?;
             Ok(())
         })
     });
@@ -201,17 +224,14 @@ fn mark(
 ) -> Result<(), Failure> {
     let seg = seg_of(g, x, y, spot)?;
     let after = g.placed_this_turn();
-    let watch = g.watch_mut();
-    if watch.marks.len() >= MAX_WATCHED {
-        return Err(format!("at most {MAX_WATCHED} feature marks").into());
-    }
     let name = Arc::from(name);
-    watch.marks.push(Mark {
+    let mark = Mark {
         seg,
         name,
         seat,
         after,
-    });
+    };
+    keep(&mut g.watch_mut().marks, mark, "feature marks")?;
     Ok(())
 }
 
@@ -309,28 +329,43 @@ impl Game {
     /// whose mark the tile carries (as for `place_<mark>()`), the next tile of the supply
     /// leaves the game unseen, while one is left.
     pub(crate) fn take_unseen_after(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
-        // Read one at a time (nothing is copied for a tile that carries no mark).
-        for i in 0..self.watch().map_or(0, |w| w.unseen_after.len()) {
-            let due = (self.watch().and_then(|w| w.unseen_after.get(i)))
-                .filter(|(mark, _)| self.carries(placed, mark))
-                .map(|(_, script)| Arc::clone(script));
-            if let Some(script) = due.filter(|_| self.tiles_to_draw() > 0) {
-                self.take_tile_unseen(&script, events);
-            }
-        }
+        self.each_standing(
+            placed,
+            |w| &w.unseen_after,
+            |g, due| {
+                g.take_tile_unseen(&due.script, events);
+            },
+        );
     }
 
     /// The standing `ask_on_deploy(mark, offers)`s after the deploy decision on the tile
     /// `placed`: for each whose mark the tile carries (as for `deploy_<mark>()`), the active
     /// player is asked the offers.
     pub(crate) fn ask_on_deploy(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
-        // Read one at a time (nothing is copied for a tile that carries no mark).
-        for i in 0..self.watch().map_or(0, |w| w.asks_on_deploy.len()) {
-            let due = (self.watch().and_then(|w| w.asks_on_deploy.get(i)))
-                .filter(|(mark, ..)| self.carries(placed, mark))
-                .map(|(_, offers, script)| (Arc::clone(offers), Arc::clone(script)));
-            if let Some((offers, script)) = due {
-                self.ask_standing(&script, &offers, events);
+        self.each_standing(
+            placed,
+            |w| &w.asks_on_deploy,
+            |g, due| {
+                g.ask_standing(&due.script, &due.what, events);
+            },
+        );
+    }
+
+    /// Hands `act` each entry of the standing list `list` whose mark the tile `placed`
+    /// carries (as for the narrow hooks), in order. Read one at a time: nothing is copied for
+    /// a tile that carries no mark, and `act` may change the game.
+    fn each_standing<T: Clone>(
+        &mut self,
+        placed: PlacedId,
+        list: impl Fn(&Watch) -> &Vec<Standing<T>>,
+        mut act: impl FnMut(&mut Game, Standing<T>),
+    ) {
+        for i in 0..self.watch().map_or(0, |w| list(w).len()) {
+            let due = (self.watch().and_then(|w| list(w).get(i)))
+                .filter(|s| self.carries(placed, &s.mark))
+                .cloned();
+            if let Some(due) = due {
+                act(self, due);
             }
         }
     }
