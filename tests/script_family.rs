@@ -1021,6 +1021,21 @@ fn stage_hooks_run_in_turn_order_and_a_script_gives_an_extra_turn() {
     );
 }
 
+/// Plays seeds 0 to 5 under both rulesets with the same random bots and asserts that each
+/// seed's games are the same, event for event; returns the events of all of them.
+fn same_games(a: &Arc<Ruleset>, b: &Arc<Ruleset>) -> Vec<Event> {
+    let mut all = Vec::new();
+    for seed in 0..6 {
+        let (mut game, events) = start(a, seed);
+        let first = finish(&mut game, events, seed);
+        let (mut game, events) = start(b, seed);
+        let second = finish(&mut game, events, seed);
+        assert_eq!(first, second, "seed {seed}");
+        all.extend(second);
+    }
+    all
+}
+
 /// `take_unseen_after(mark)` does what a `place_<mark>()` hook calling `take_tile_unseen()`
 /// does, without the hook: the same games, event for event (the bazaar tiles of `hig-bcb`
 /// carry the symbol `bazaar`), with tiles taken out.
@@ -1030,17 +1045,9 @@ fn a_standing_mark_takes_tiles_out_as_a_place_hook_would() {
     let standing = "fn game_start() { take_unseen_after(\"bazaar\"); }\n";
     let by_hook = rules("unseen-hook", "hig-bcb", &[("s", hook)], "");
     let by_mark = rules("unseen-mark", "hig-bcb", &[("s", standing)], "");
-    let mut out = 0;
-    for seed in 0..6 {
-        let (mut game, events) = start(&by_hook, seed);
-        let hooked = finish(&mut game, events, seed);
-        let (mut game, events) = start(&by_mark, seed);
-        let marked = finish(&mut game, events, seed);
-        assert_eq!(hooked, marked, "seed {seed}");
-        out += (marked.iter())
-            .filter(|e| matches!(e, Event::TileTakenUnseen { .. }))
-            .count();
-    }
+    let out = (same_games(&by_hook, &by_mark).iter())
+        .filter(|e| matches!(e, Event::TileTakenUnseen { .. }))
+        .count();
     assert!(out > 0, "some bazaar tile took the next one out");
 }
 
@@ -1057,17 +1064,9 @@ fn a_standing_question_is_asked_as_a_deploy_hook_would() {
     let standing = format!("fn game_start() {{ ask_on_deploy(\"bazaar\", {offers}); }}\n{action}");
     let by_hook = rules("ask-hook", "hig-bcb", &[("s", &hook)], "");
     let by_mark = rules("ask-mark", "hig-bcb", &[("s", &standing)], "");
-    let mut yes = 0;
-    for seed in 0..6 {
-        let (mut game, events) = start(&by_hook, seed);
-        let hooked = finish(&mut game, events, seed);
-        let (mut game, events) = start(&by_mark, seed);
-        let marked = finish(&mut game, events, seed);
-        assert_eq!(hooked, marked, "seed {seed}");
-        yes += (marked.iter())
-            .filter(|e| format!("{e:?}").contains("\"Y\""))
-            .count();
-    }
+    let yes = (same_games(&by_hook, &by_mark).iter())
+        .filter(|e| format!("{e:?}").contains("\"Y\""))
+        .count();
     assert!(yes > 0, "some bazaar tile asked and was answered yes");
 }
 
