@@ -1,8 +1,10 @@
 //! Full random games per second, the engine's headline speed figure; greedy games per second
 //! and MCTS iterations per second for the lab.
 //!
-//! `cargo bench --bench games` — each iteration plays one whole game with random legal moves
-//! (two players), so the reported time is the time per game; games per second = 1 / time.
+//! `cargo bench --profile release --bench games` (the shipped build, with LTO; a plain
+//! `cargo bench` measures the engine without it) — each iteration plays one whole game with
+//! random legal moves (two players), so the reported time is the time per game; games per
+//! second = 1 / time.
 //! `cargo bench --bench games -- simulate_threads` compares one thread with two.
 
 use castellan::bot::mcts::{Budget, MctsBot, Playout};
