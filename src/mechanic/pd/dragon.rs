@@ -241,10 +241,7 @@ pub fn steps(g: &Game) -> impl Iterator<Item = Pos> + '_ {
 /// the dragon's stage found, unless an action was taken since (a script's decision that came
 /// first).
 fn open_now(g: &Game) -> (Pos, u8) {
-    let Some(s) = state(g) else {
-        return (Pos::new(0, 0), 0);
-    };
-    let Some(at) = s.at else {
+    let Some((s, at)) = state(g).and_then(|s| Some((s, s.at?))) else {
         return (Pos::new(0, 0), 0);
     };
     let open = match s.journey.as_ref().and_then(|j| j.open) {

@@ -106,14 +106,16 @@ pub(crate) struct TextTile {
 /// (AM-4). Figures and marks are placed afterwards and may stand on it.
 fn wild_walls(cells: &mut [Vec<Cell>], wild: u8) {
     for e in Edge::ALL.into_iter().filter(|e| wild & 1 << *e as u8 != 0) {
-        let border: Vec<(usize, usize)> = match e {
-            Edge::N => (0..TILE_W).map(|c| (c, 0)).collect(),
-            Edge::S => (0..TILE_W).map(|c| (c, TILE_H - 1)).collect(),
-            Edge::W => (0..TILE_H).map(|r| (0, r)).collect(),
-            Edge::E => (0..TILE_H).map(|r| (TILE_W - 1, r)).collect(),
+        let (cols, rows) = match e {
+            Edge::N => (0..TILE_W, 0..1),
+            Edge::S => (0..TILE_W, TILE_H - 1..TILE_H),
+            Edge::W => (0..1, 0..TILE_H),
+            Edge::E => (TILE_W - 1..TILE_W, 0..TILE_H),
         };
-        for (c, r) in border {
-            cells[r][c] = ('%', Style::Wall);
+        for r in rows {
+            for c in cols.clone() {
+                cells[r][c] = ('%', Style::Wall);
+            }
         }
     }
 }
